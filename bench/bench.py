@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""urisift benchmarks: throughput side by side with peers, in one run.
+
+    python bench/bench.py resolve            # RFC 3986 resolution vs urljoin, rfc3986
+    python bench/bench.py scan               # scan_text vs linkify-it-py, urlextract, a bare regex
+    python bench/bench.py adversarial        # growth ratios on inputs built to make scanners backtrack
+    python bench/bench.py normalize          # normalize vs rfc3986's normalize()
+    python bench/bench.py all
+
+Peers are imported from the running environment or from bench/.peers (where
+``--install-peers`` puts them with pip); a peer that cannot be imported is
+skipped with a message.  Every case runs ``--rounds`` times; the table shows
+the median time of a round, the throughput, and the ratio to urisift.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PEERS_DIR = HERE / ".peers"
+SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
+PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract"]
+
+sys.path.insert(0, str(ROOT / "src"))
+if PEERS_DIR.is_dir():
+    sys.path.append(str(PEERS_DIR))
+
+
+def install_peers() -> None:
+    """pip-install the peers into bench/.peers (kept out of the project's environment)."""
+    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--target", str(PEERS_DIR), *PEER_PACKAGES]
+    print("installing peers:", " ".join(PEER_PACKAGES), file=sys.stderr)
+    subprocess.run(cmd, check=True)
+    if str(PEERS_DIR) not in sys.path:
+        sys.path.append(str(PEERS_DIR))
+
+
+def timeit(fn: Callable[[], object], rounds: int) -> float:
+    """Median wall time of ``rounds`` calls (one warm-up call first, GC off while timing)."""
+    fn()
+    times = []
+    for _ in range(rounds):
+        gc.disable()
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+        gc.enable()
+    return statistics.median(times)
+
+
+def table(title: str, unit: str, amount: float, rows: list[tuple[str, float | None, str]], ours: str) -> None:
+    """Print one result table; ``rows`` are (name, median seconds or None, note)."""
+    print(f"\n## {title}\n")
+    print(f"| contender | median s/round | {unit}/s | urisift is × faster |")
+    print("|---|---:|---:|---:|")
+    base = next((t for n, t, _ in rows if n == ours), None)
+    for name, t, note in rows:
+        if t is None:
+            print(f"| {name} | — | — | skipped: {note} |")
+            continue
+        ratio = "1.00" if name == ours else (f"{t / base:.2f}" if base else "—")
+        print(f"| {name} | {t:.4f} | {amount / t:,.0f} | {ratio} |")
+
+
+def try_import(name: str):  # noqa: ANN201 - returns a module or None
+    try:
+        return __import__(name)
+    except ImportError as exc:
+        print(f"peer {name!r} unavailable ({exc}); run with --install-peers", file=sys.stderr)
+        return None
+
+
+# -- resolve -----------------------------------------------------------------------
+
+def resolve_pairs() -> list[tuple[str, str]]:
+    path = SHARED / "vectors" / "resolve.json"
+    if path.exists():
+        vectors = json.loads(path.read_text(encoding="utf-8"))
+        return [(v["base"], v["ref"]) for v in vectors if v["rfc"] == "3986" and not v.get("base_not_absolute")]
+    # Without ../shared: seed 002 Appendix C against its base.
+    refs = "g:h g ./g g/ /g //g ?y g?y #s g#s g?y#s ;x g;x g;x?y#s . ./ .. ../ ../g ../.. ../../ ../../g".split()
+    return [("http://a/b/c/d;p?q", r) for r in refs]
+
+
+def bench_resolve(rounds: int, repeat: int) -> None:
+    from urllib.parse import urljoin
+
+    from urisift import resolve
+
+    pairs = resolve_pairs() * repeat
+    rows: list[tuple[str, float | None, str]] = []
+
+    def ours() -> None:
+        for b, r in pairs:
+            str(resolve(r, b))
+
+    def stdlib() -> None:
+        for b, r in pairs:
+            urljoin(b, r)
+
+    rows.append(("urisift.resolve", timeit(ours, rounds), ""))
+    rows.append(("urllib.parse.urljoin", timeit(stdlib, rounds), ""))
+    rfc3986 = try_import("rfc3986")
+    if rfc3986 is None:
+        rows.append(("rfc3986", None, "not installed"))
+    else:
+        ref = rfc3986.uri_reference
+
+        def peer() -> None:
+            for b, r in pairs:
+                try:
+                    ref(r).resolve_with(b).unsplit()
+                except Exception:  # noqa: BLE001 - the peer raises on some vectors; count the work anyway
+                    pass
+
+        rows.append(("rfc3986 uri_reference(r).resolve_with(b)", timeit(peer, rounds), ""))
+    table(f"resolve: {len(pairs):,} RFC 3986 (base, reference) pairs", "pairs", len(pairs), rows, "urisift.resolve")
+
+
+# -- scan --------------------------------------------------------------------------
+
+def rfc_texts(limit: int) -> list[str]:
+    """Up to ``limit`` RFC texts from ../shared/corpora/rfc-text, else the seeds."""
+    archive = SHARED / "corpora" / "rfc-text" / "rfc6000-latest.tar.xz"
+    texts: list[str] = []
+    if archive.exists():
+        with tarfile.open(archive) as tar:
+            for member in tar:
+                if not member.isfile() or not member.name.endswith(".txt"):
+                    continue
+                f = tar.extractfile(member)
+                if f is None:
+                    continue
+                texts.append(f.read().decode("utf-8", "replace"))
+                if len(texts) >= limit:
+                    break
+    if not texts:
+        seeds = SHARED / "seeds"
+        texts = [p.read_text("utf-8", "replace") for p in sorted(seeds.glob("*.txt"))] if seeds.exists() else []
+    if not texts:
+        texts = [(ROOT / "README.md").read_text("utf-8")]
+    return texts
+
+
+def bench_scan(rounds: int, limit: int) -> None:
+    from urisift import scan_text
+
+    texts = rfc_texts(limit)
+    n_texts = len(texts)
+    text = "\n".join(texts)
+    mb = len(text.encode("utf-8")) / 1e6
+    rows: list[tuple[str, float | None, str]] = []
+    counts: dict[str, int] = {}
+
+    def ours() -> None:
+        counts["urisift"] = sum(1 for _ in scan_text(text))
+
+    rows.append(("urisift.scan_text", timeit(ours, rounds), ""))
+    bare = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+")
+
+    def regex_pass() -> None:
+        counts["bare regex"] = sum(1 for _ in bare.finditer(text))
+
+    rows.append(("re.finditer bare regex", timeit(regex_pass, rounds), ""))
+    linkify = try_import("linkify_it")
+    if linkify is None:
+        rows.append(("linkify-it-py", None, "not installed"))
+    else:
+        from linkify_it import LinkifyIt
+
+        lk = LinkifyIt()
+
+        def peer_linkify() -> None:
+            counts["linkify-it-py"] = len(lk.match(text) or [])
+
+        rows.append(("linkify-it-py", timeit(peer_linkify, max(1, rounds // 2)), ""))
+    urlextract = try_import("urlextract")
+    if urlextract is None:
+        rows.append(("urlextract", None, "not installed"))
+    else:
+        extractor = urlextract.URLExtract()
+
+        def peer_urlextract() -> None:
+            counts["urlextract"] = len(extractor.find_urls(text))
+
+        rows.append(("urlextract", timeit(peer_urlextract, 1), "1 round"))
+    table(f"scan: {n_texts} texts, {mb:.1f} MB", "MB", mb, rows, "urisift.scan_text")
+    print("\nreferences found:", ", ".join(f"{k} {v:,}" for k, v in counts.items()))
+
+
+# -- adversarial -------------------------------------------------------------------
+
+ADVERSARIAL: dict[str, Callable[[int], str]] = {
+    '"<" * n': lambda n: "<" * n,
+    '"http://" + "(" * n': lambda n: "http://" + "(" * n,
+    '"<URL:" * n': lambda n: "<URL:" * (n // 5),
+    "'\"' * n": lambda n: '"' * n,
+    "no whitespace": lambda n: ("abc.def/ghi:" * (n // 12 + 1))[:n],
+    '"http://a" + "." * n': lambda n: "http://a" + "." * n,
+    '"<http://a" + " x" * n': lambda n: "<http://a" + " x" * (n // 2),
+    '"www." * n': lambda n: "www." * (n // 4),
+    '"urn:a:" + ":" * n': lambda n: "urn:a:" + ":" * n,
+}
+
+
+def bench_adversarial(rounds: int, sizes: Iterable[int]) -> None:
+    from urisift import scan_text
+
+    sizes = list(sizes)
+    print("\n## adversarial inputs: scan_text seconds by input size (growth = t(max)/t(min) ÷ size ratio)\n")
+    print("| input | " + " | ".join(f"n={n:,}" for n in sizes) + " | growth |")
+    print("|---|" + "---:|" * len(sizes) + "---:|")
+    for name, make in ADVERSARIAL.items():
+        times = []
+        for n in sizes:
+            text = make(n)
+            times.append(timeit(lambda: sum(1 for _ in scan_text(text)), rounds))
+        growth = (times[-1] / max(times[0], 1e-9)) / (sizes[-1] / sizes[0])
+        print(f"| {name} | " + " | ".join(f"{t:.4f}" for t in times) + f" | {growth:.2f} |")
+
+
+# -- normalize ---------------------------------------------------------------------
+
+def bench_normalize(rounds: int, repeat: int) -> None:
+    from urisift import normalize
+
+    path = SHARED / "vectors" / "normalize.json"
+    if not path.exists():
+        print("normalize: ../shared/vectors/normalize.json absent, skipped", file=sys.stderr)
+        return
+    vectors = json.loads(path.read_text(encoding="utf-8"))
+    inputs = [v["input"] for v in vectors if "input" in v] * repeat
+    rows: list[tuple[str, float | None, str]] = []
+
+    def ours() -> None:
+        for u in inputs:
+            normalize(u)
+
+    rows.append(("urisift.normalize", timeit(ours, rounds), ""))
+    rfc3986 = try_import("rfc3986")
+    if rfc3986 is None:
+        rows.append(("rfc3986", None, "not installed"))
+    else:
+        ref = rfc3986.uri_reference
+
+        def peer() -> None:
+            for u in inputs:
+                try:
+                    ref(u).normalize().unsplit()
+                except Exception:  # noqa: BLE001
+                    pass
+
+        rows.append(("rfc3986 uri_reference(u).normalize()", timeit(peer, rounds), ""))
+    table(f"normalize: {len(inputs):,} vector inputs", "URIs", len(inputs), rows, "urisift.normalize")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "all"])
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
+    parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
+    parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
+    parser.add_argument("--sizes", default="10000,100000,1000000", help="adversarial input sizes")
+    parser.add_argument("--install-peers", action="store_true", help="pip-install the peers into bench/.peers first")
+    args = parser.parse_args(argv)
+    if args.install_peers:
+        install_peers()
+    cases = ["resolve", "scan", "adversarial", "normalize"] if args.case == "all" else [args.case]
+    print(f"# urisift bench ({time.strftime('%Y-%m-%d %H:%M')}, Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
+    for case in cases:
+        if case == "resolve":
+            bench_resolve(args.rounds, args.repeat)
+        elif case == "scan":
+            bench_scan(args.rounds, args.rfcs)
+        elif case == "adversarial":
+            bench_adversarial(args.rounds, [int(s) for s in args.sizes.split(",")])
+        elif case == "normalize":
+            bench_normalize(args.rounds, args.repeat)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

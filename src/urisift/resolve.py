@@ -1,0 +1,191 @@
+"""Reference resolution: RFC 3986 §5.2 (seed 002 as finalized) and the 1997
+algorithm of draft-fielding-url-syntax-05 §5.2 (seed 001, the RFC 2396 profile).
+
+Undefined (``None``) and empty (``""``) components are kept apart in every step.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from .errors import BaseUriError
+from .reference import UriReference
+
+Profile = Literal["rfc3986", "rfc2396"]
+
+_parse = UriReference.parse
+
+
+def remove_dot_segments(path: str) -> str:
+    """RFC 3986 §5.2.4.
+
+    The string-rewriting loop of the RFC, run with an index into the input
+    instead of slicing it, and with the output buffer held as the list of
+    moved segments (each with its leading "/"), so "remove the last segment"
+    is a ``pop``.  Linear in ``len(path)``.
+    """
+    if "." not in path:
+        return path  # no "." or ".." segment can occur: the common case
+    out: list[str] = []
+    i = 0
+    n = len(path)
+    while i < n:
+        # A. prefix "../" or "./" is removed
+        if path.startswith("../", i):
+            i += 3
+        elif path.startswith("./", i):
+            i += 2
+        # B. prefix "/./" or whole "/." is replaced by "/"
+        elif path.startswith("/./", i):
+            i += 2  # now at the second "/"
+        elif i + 2 == n and path.endswith("/."):
+            out.append("/")
+            i = n
+        # C. prefix "/../" or whole "/.." is replaced by "/" and the last
+        #    output segment (with its preceding "/") is removed
+        elif path.startswith("/../", i):
+            i += 3
+            if out:
+                out.pop()
+        elif i + 3 == n and path.endswith("/.."):
+            if out:
+                out.pop()
+            out.append("/")
+            i = n
+        # D. input that is exactly "." or ".." is removed
+        elif (n - i == 1 and path[i] == ".") or (n - i == 2 and path.startswith("..", i)):
+            i = n
+        # E. move the first segment (with its leading "/", if any) to the output
+        else:
+            j = path.find("/", i + 1)
+            if j == -1:
+                j = n
+            out.append(path[i:j])
+            i = j
+    return "".join(out)
+
+
+def _merge(base: UriReference, ref_path: str) -> str:
+    """RFC 3986 §5.2.3."""
+    if base.authority is not None and base.path == "":
+        return "/" + ref_path
+    k = base.path.rfind("/")
+    return base.path[: k + 1] + ref_path
+
+
+def resolve(
+    reference: str | UriReference,
+    base: str | UriReference,
+    *,
+    strict: bool = True,
+    profile: Profile = "rfc3986",
+    remove_base_dot_segments: bool = False,
+    keep_rootless: bool = False,
+    guard_empty_first_segment: bool = False,
+) -> UriReference:
+    """Resolve ``reference`` against ``base``; ``str()`` of the result is the target.
+
+    RFC 3986 §5.2.2 (the default, ``profile="rfc3986"``):
+
+    - ``strict=False`` is the backward-compatible reading of §5.2.2, where a
+      reference whose scheme equals the base's is treated as relative
+      (``http:g`` → ``http://a/b/c/g``).
+    - ``remove_base_dot_segments``: §5.2.1 allows normalizing the base first
+      (its dot segments removed), which changes ``""``, ``?y``, ``#s`` against a
+      base like ``http://a/b/./c``.
+    - ``keep_rootless``: a rootless merged path (base ``foo:a/b``) stays
+      rootless instead of gaining the "/" that §5.2.4's rule C leaves.
+    - ``guard_empty_first_segment``: a target without authority whose path
+      would begin with "//" gets a "/." prefix, so that it does not re-parse
+      with an authority (the §5.3 recomposition ambiguity).
+
+    ``profile="rfc2396"`` is seed 001's 1997 algorithm (§5.2 steps 1–7), whose
+    Appendix C differs from RFC 3986: the query takes part in dot-segment
+    removal, ``?y`` merges with the base directory, and unmatched ``..`` stays.
+
+    Raises :class:`BaseUriError` when the base has no scheme (§5.1: a base URI
+    must be absolute).
+    """
+    r = reference if isinstance(reference, UriReference) else _parse(reference)
+    b = base if isinstance(base, UriReference) else _parse(base)
+    if b.scheme is None:
+        raise BaseUriError(f"base URI {str(b)!r} has no scheme: a base must be an absolute URI (RFC 3986 §5.1)")
+    if profile == "rfc2396":
+        return _resolve_2396(r, b)
+    if profile != "rfc3986":
+        raise ValueError(f"unknown profile {profile!r}; expected 'rfc3986' or 'rfc2396'")
+    if remove_base_dot_segments:
+        b = b._replace(path=remove_dot_segments(b.path))
+
+    scheme, authority, path, query, fragment = r
+    if not strict and scheme is not None and scheme.lower() == b.scheme.lower():
+        scheme = None
+    if scheme is not None:
+        path = remove_dot_segments(path)
+    else:
+        if authority is not None:
+            path = remove_dot_segments(path)
+        else:
+            if path == "":
+                path = b.path
+                if query is None:
+                    query = b.query
+            else:
+                if path.startswith("/"):
+                    path = remove_dot_segments(path)
+                else:
+                    merged = _merge(b, path)
+                    path = remove_dot_segments(merged)
+                    if keep_rootless and not merged.startswith("/") and path.startswith("/"):
+                        path = path[1:]
+            authority = b.authority
+        scheme = b.scheme
+    if guard_empty_first_segment and authority is None and path.startswith("//"):
+        path = "/." + path
+    return UriReference(scheme, authority, path, query, fragment)
+
+
+# -- seed 001 (1997) profile ------------------------------------------------------
+
+# d) every "./" where "." is a complete segment (at the start or after "/")
+_DOT_SLASH = re.compile(r"(?:^|(?<=/))\./")
+# e) a trailing "." that is a complete segment
+_TRAILING_DOT = re.compile(r"(?:^|(?<=/))\.$")
+# f) the leftmost "<segment>/../" with a complete, non-".." segment.  An empty
+#    segment counts when a "/" precedes it ("s//../g" → "s/g"), but the empty
+#    string before a leading "/" is no segment at all ("/../g" stays).
+_SEGMENT_DOTDOT = re.compile(r"(?<=/)(?!\.\./)[^/]*/\.\./|^(?!\.\./)[^/]+/\.\./")
+# g) a trailing "<segment>/.." with a complete, non-".." segment (same rule)
+_TRAILING_SEGMENT_DOTDOT = re.compile(r"(?<=/)(?!\.\.(?:/|$))[^/]*/\.\.$|^(?!\.\.(?:/|$))[^/]+/\.\.$")
+
+
+def _resolve_2396(r: UriReference, b: UriReference) -> UriReference:
+    """Seed 001 §5.2, steps 1–7, with the buffer rewritten exactly as described."""
+    scheme, authority, path, query, fragment = r
+    # 2) path empty, scheme/site/query undefined: the current document
+    if path == "" and scheme is None and authority is None and query is None:
+        return UriReference(b.scheme, b.authority, b.path, b.query, fragment)
+    # 3) a scheme: absolute, done
+    if scheme is not None:
+        return r
+    scheme = b.scheme
+    # 4) a site: network path, skip to 7
+    if authority is None:
+        authority = b.authority
+        # 5) an absolute path skips to 7; 6) otherwise merge in a buffer
+        if not path.startswith("/"):
+            k = b.path.rfind("/")
+            buf = b.path[: k + 1] + path  # a), b)
+            if query is not None:
+                buf += "?" + query  # c)
+            buf = _DOT_SLASH.sub("", buf)  # d)
+            buf = _TRAILING_DOT.sub("", buf)  # e)
+            while True:  # f) leftmost first, until none remains
+                buf, count = _SEGMENT_DOTDOT.subn("", buf, count=1)
+                if not count:
+                    break
+            buf = _TRAILING_SEGMENT_DOTDOT.sub("", buf)  # g)
+            path, qmark, q = buf.partition("?")  # h), i)
+            query = q if qmark else None
+    return UriReference(scheme, authority, path, query, fragment)

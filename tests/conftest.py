@@ -1,0 +1,25 @@
+"""Shared test helpers: where ../shared is (tests that need it skip without it)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under ../shared, or skip the calling test when it is absent."""
+    p = SHARED.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"{p} not present (../shared is only beside the project in its workspace)")
+    return p
+
+
+def load_vectors(name: str) -> Any:
+    return json.loads(shared_path("vectors", name).read_text(encoding="utf-8"))
