@@ -2,12 +2,28 @@
 
 from .errors import BaseUriError, UriError, UriSyntaxError
 from .reference import Authority, UriReference, is_valid, validate
+from .delimit import Found, find_references, registered_schemes
+from .record import BaseSource, CharsetSource, Defect, Flag, Record, Style, Where
 from .resolve import remove_dot_segments, resolve
+from .scan import scan_path, scan_stream, scan_text
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Authority",
+    "BaseSource",
+    "CharsetSource",
+    "Defect",
+    "Flag",
+    "Found",
+    "Record",
+    "Style",
+    "Where",
+    "find_references",
+    "registered_schemes",
+    "scan_path",
+    "scan_stream",
+    "scan_text",
     "BaseUriError",
     "UriError",
     "UriReference",

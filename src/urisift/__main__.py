@@ -1,0 +1,5 @@
+"""``python -m urisift``: the command line."""
+
+from .cli import run
+
+run()

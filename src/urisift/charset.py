@@ -1,0 +1,170 @@
+"""Bytes to text, with the reason the charset was chosen.
+
+The order, first that applies wins:
+
+1. a byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE)            -> ``bom``
+2. a charset the container declares (MIME ``charset=``, HTTP)       -> ``declared``
+3. the sample decodes as UTF-8 (pure ASCII included)                -> ``detected``
+4. chardet's guess on the sample                                    -> ``detected``
+5. windows-1252, which maps every byte                              -> ``default``
+
+Only a sample (the first 64 KiB) decides, so a file streams in constant
+memory.  Bytes that do not decode become U+FFFD and each run of them is
+reported as a :class:`~urisift.record.Defect` with its byte offset: nothing
+stops the scan.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass, field
+from typing import BinaryIO, Iterator
+
+from .record import CharsetSource, Defect
+
+SAMPLE_SIZE = 64 * 1024
+FALLBACK = "windows-1252"
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE, whose BOM is its prefix
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The charset chosen for some bytes, why, and how many BOM bytes to skip."""
+
+    charset: str
+    source: CharsetSource
+    bom_length: int = 0
+
+
+def normalize_label(label: str) -> str | None:
+    """A Python codec name for a charset label, or None when Python has none."""
+    label = label.strip().strip("\"'").lower()
+    if not label:
+        return None
+    try:
+        return codecs.lookup(label).name
+    except LookupError:
+        return None
+
+
+def _utf8_prefix_ok(sample: bytes, complete: bool) -> bool:
+    try:
+        sample.decode("utf-8")
+        return True
+    except UnicodeDecodeError as exc:
+        # a character cut by the end of the sample is not evidence against UTF-8
+        return not complete and exc.start >= len(sample) - 3 and exc.reason == "unexpected end of data"
+
+
+def choose(sample: bytes, *, declared: str | None = None, complete: bool = False) -> Choice:
+    """Pick the charset for bytes that start with ``sample`` (see the module doc).
+
+    ``complete`` says the sample is the whole input (so a truncated last
+    character counts against UTF-8).
+    """
+    for bom, name in _BOMS:
+        if sample.startswith(bom):
+            return Choice(name, CharsetSource.BOM, len(bom))
+    if declared:
+        name = normalize_label(declared)
+        if name is not None:
+            return Choice(name, CharsetSource.DECLARED)
+    if _utf8_prefix_ok(sample, complete):
+        return Choice("utf-8", CharsetSource.DETECTED)
+    import chardet  # imported late: only inputs that are not UTF-8 pay for it
+
+    guess = chardet.detect(sample)
+    name = normalize_label(guess.get("encoding") or "")
+    if name is not None and (guess.get("confidence") or 0) >= 0.2:
+        return Choice(name, CharsetSource.DETECTED)
+    return Choice(FALLBACK, CharsetSource.DEFAULT)
+
+
+@dataclass
+class _Recorder:
+    """Collects undecodable byte runs from one incremental decoder."""
+
+    file: str | None
+    defects: list[Defect] = field(default_factory=list)
+    consumed: int = 0  # bytes fed before the current call
+    charset: str = ""
+
+    def handler(self, exc: UnicodeError) -> tuple[str, int]:
+        assert isinstance(exc, UnicodeDecodeError)
+        bad = exc.object[exc.start : exc.end]
+        self.defects.append(
+            Defect(
+                "undecodable-bytes",
+                f"{bad.hex(' ')} is not {self.charset} ({exc.reason}); replaced by U+FFFD",
+                file=self.file,
+                position=self.consumed + exc.start,
+            )
+        )
+        return "\ufffd", exc.end
+
+
+_HANDLER_NAME = "urisift-record"
+_current: list[_Recorder] = []
+
+
+def _dispatch(exc: UnicodeError) -> tuple[str, int]:
+    return _current[-1].handler(exc)
+
+
+codecs.register_error(_HANDLER_NAME, _dispatch)
+
+
+def decode_bytes(data: bytes, *, declared: str | None = None, file: str | None = None
+                 ) -> tuple[str, Choice, list[Defect]]:
+    """Decode a whole byte string; returns the text, the choice, and the defects."""
+    choice = choose(data[:SAMPLE_SIZE], declared=declared, complete=len(data) <= SAMPLE_SIZE)
+    recorder = _Recorder(file, charset=choice.charset, consumed=choice.bom_length)
+    _current.append(recorder)
+    try:
+        text = data[choice.bom_length :].decode(choice.charset, _HANDLER_NAME)
+    finally:
+        _current.pop()
+    return text, choice, recorder.defects
+
+
+def decode_stream(stream: BinaryIO, *, declared: str | None = None, file: str | None = None,
+                  chunk_size: int = 1 << 20) -> tuple[Choice, Iterator[tuple[str, list[Defect]]]]:
+    """Decode a binary stream chunk by chunk in constant memory.
+
+    Returns the choice and an iterator of (text chunk, defects in that chunk).
+    """
+    sample = stream.read(SAMPLE_SIZE)
+    first = sample + stream.read(max(0, chunk_size - len(sample)))
+    complete = len(first) < chunk_size
+    choice = choose(sample, declared=declared, complete=complete and len(first) <= SAMPLE_SIZE)
+
+    def chunks() -> Iterator[tuple[str, list[Defect]]]:
+        decoder = codecs.getincrementaldecoder(choice.charset)(_HANDLER_NAME)
+        recorder = _Recorder(file, charset=choice.charset)
+        data = first[choice.bom_length :]
+        recorder.consumed = choice.bom_length
+        final = complete
+        while True:
+            pending = len(decoder.getstate()[0])
+            recorder.consumed -= pending
+            _current.append(recorder)
+            try:
+                text = decoder.decode(data, final)
+            finally:
+                _current.pop()
+            recorder.consumed += pending + len(data)
+            defects, recorder.defects = recorder.defects, []
+            yield text, defects
+            if final:
+                return
+            data = stream.read(chunk_size)
+            final = not data
+
+    return choice, chunks()

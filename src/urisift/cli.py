@@ -1,0 +1,149 @@
+"""The ``urisift`` command (DESIGN §2, a contract).
+
+    urisift [--format text|jsonl|csv] [--base URI] [--kind auto|text] [PATH ...]
+
+No PATH, or ``-``, reads standard input.  Directories are walked (sorted, so
+the output order is stable).  Exit status: 0 when the run completed, defects
+or not; 2 for usage errors; 1 when an input could not be read at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+from pathlib import Path
+from typing import IO, Iterable, Iterator
+
+from . import __version__
+from .errors import UriSyntaxError
+from .record import RECORD_KEYS, Defect, Record
+from .reference import validate
+from .scan import scan_stream
+
+KINDS = ("auto", "text")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="urisift",
+        description="Find URI references in plain text and resolve each against its base (RFC 3986).",
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories; none or '-' reads standard input")
+    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text",
+                   help="text: one target (or the reference, when it has none) a line; jsonl: one record a line")
+    p.add_argument("--base", metavar="URI", help="the retrieval URI of the input (RFC 3986 §5.1.3)")
+    p.add_argument("--kind", choices=KINDS, default="auto", help="input kind (plain text for now)")
+    p.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
+    p.add_argument("--version", action="version", version=f"urisift {__version__}")
+    return p
+
+
+def _walk(paths: list[str]) -> Iterator[str]:
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    yield os.path.join(root, name)
+        else:
+            yield path
+
+
+class _Writer:
+    def __init__(self, fmt: str, out: IO[str]) -> None:
+        self.fmt = fmt
+        self.out = out
+        self.csv = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
+        if self.csv is not None:
+            self.csv.writerow(RECORD_KEYS)
+
+    def record(self, record: Record) -> None:
+        if self.fmt == "text":
+            self.out.write((record.target or record.uri) + "\n")
+        elif self.fmt == "jsonl":
+            self.out.write(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
+        else:
+            assert self.csv is not None
+            row = record.to_json()
+            self.csv.writerow([_csv_cell(row[k]) for k in RECORD_KEYS])
+
+    def defect(self, defect: Defect) -> None:
+        if self.fmt == "jsonl":
+            self.out.write(json.dumps(defect.to_json(), ensure_ascii=False) + "\n")
+
+
+def _csv_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def _emit(items: Iterable[Record | Defect], writer: _Writer, err: IO[str]) -> None:
+    for item in items:
+        if isinstance(item, Defect):
+            err.write(f"urisift: {item}\n")
+            writer.defect(item)
+        else:
+            writer.record(item)
+
+
+def main(argv: list[str] | None = None, *, stdin: IO[bytes] | None = None,
+         stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if args.base is not None:
+        try:
+            validate(args.base, "IRI")
+        except UriSyntaxError as exc:
+            err.write(f"urisift: --base must be an absolute URI: {exc}\n")
+            return 2
+    writer = _Writer(args.format, out)
+    status = 0
+    abbreviated = not args.no_abbreviated
+    for path in _walk(args.paths or ["-"]):
+        if path == "-":
+            stream = stdin or sys.stdin.buffer
+            _emit(scan_stream(stream, base=args.base, file="-", abbreviated=abbreviated), writer, err)
+            continue
+        try:
+            handle = open(path, "rb")
+        except OSError as exc:
+            err.write(f"urisift: {path}: cannot read: {exc.strerror or exc}\n")
+            status = 1
+            continue
+        with handle:
+            try:
+                _emit(scan_stream(handle, base=args.base, file=path, abbreviated=abbreviated), writer, err)
+            except OSError as exc:
+                err.write(f"urisift: {path}: read failed: {exc.strerror or exc}\n")
+                status = 1
+    out.flush()
+    return status
+
+
+def run() -> None:
+    """Console-script entry point."""
+    try:
+        code = main()
+    except BrokenPipeError:
+        # `urisift ... | head`: the reader went away; that is not an error.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        code = 0
+    except KeyboardInterrupt:
+        code = 130
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    run()
