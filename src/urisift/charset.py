@@ -44,14 +44,21 @@ class Choice:
 
 
 def normalize_label(label: str) -> str | None:
-    """A Python codec name for a charset label, or None when Python has none."""
+    """The name urisift reports for a charset label (the IANA spelling where
+    Python's differs: ``windows-1252``, ``iso-8859-15``), or None when Python
+    has no codec for it."""
     label = label.strip().strip("\"'").lower()
     if not label:
         return None
     try:
-        return codecs.lookup(label).name
+        name = codecs.lookup(label).name
     except LookupError:
         return None
+    if name.startswith("cp125"):
+        return "windows-" + name[2:]
+    if name.startswith("iso8859-"):
+        return "iso-8859-" + name[8:]
+    return name
 
 
 def _utf8_prefix_ok(sample: bytes, complete: bool) -> bool:
@@ -95,19 +102,31 @@ class _Recorder:
     defects: list[Defect] = field(default_factory=list)
     consumed: int = 0  # bytes fed before the current call
     charset: str = ""
+    _run: tuple[int, int, bytes, str] | None = None  # the open run: start, end, bytes, reason
 
     def handler(self, exc: UnicodeError) -> tuple[str, int]:
         assert isinstance(exc, UnicodeDecodeError)
+        start = self.consumed + exc.start
         bad = exc.object[exc.start : exc.end]
-        self.defects.append(
-            Defect(
-                "undecodable-bytes",
-                f"{bad.hex(' ')} is not {self.charset} ({exc.reason}); replaced by U+FFFD",
-                file=self.file,
-                position=self.consumed + exc.start,
-            )
-        )
+        run = self._run
+        if run is not None and run[1] == start and len(run[2]) < 64:
+            # adjacent bad bytes are one defect, not one per byte
+            self._run = (run[0], start + len(bad), run[2] + bad, run[3])
+            self.defects[-1] = self._defect()
+        else:
+            self._run = (start, start + len(bad), bad, exc.reason)
+            self.defects.append(self._defect())
         return "\ufffd", exc.end
+
+    def _defect(self) -> Defect:
+        assert self._run is not None
+        start, _end, bad, reason = self._run
+        return Defect(
+            "undecodable-bytes",
+            f"{bad.hex(' ')} is not {self.charset} ({reason}); replaced by U+FFFD",
+            file=self.file,
+            position=start,
+        )
 
 
 _HANDLER_NAME = "urisift-record"

@@ -10,11 +10,11 @@ or not; 2 for usage errors; 1 when an input could not be read at all.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
 import sys
-from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from . import __version__
@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None, *, stdin: IO[bytes] | None = None,
     err = stderr or sys.stderr
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     if args.base is not None:

@@ -71,8 +71,9 @@ _HAS_WS = re.compile(r"\s")
 _LEADING_REFERENCE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):|(?:[Ww]{3}|[Ff][Tt][Pp])\.")
 # a scheme at the start of a delimited string
 _LEADING_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-# the line break after a hyphen, with the next line's quote markers and indent
-_HYPHEN_BREAK = re.compile(r"[ \t]*\r?\n(?:[ \t]*>)*[ \t]*")
+# the line break after a hyphen, with the next line's indent and margin marks:
+# mail quote markers (">") and the change bars ("|") of revised documents
+_HYPHEN_BREAK = re.compile(r"[ \t]*\r?\n(?:[ \t]*[>|])*[ \t]*")
 # abbreviated host: "www." label ( "." label )+, then an optional port
 _ABBR_HOST = re.compile(r"(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+(?::[0-9]+)?")
 # URN: "urn:" NID ":" NSS, NSS ending at an excluded character (seed 003 §2.5.3)
@@ -268,17 +269,24 @@ class Scanner:
                 alternatives = ("".join(alt),)
         else:
             reference = raw
-        if not self._acceptable(reference, style):
+        if not self._acceptable(raw, reference, style):
             return None
         return Found(reference, start, end, style, tuple(flags), alternatives)
 
-    def _acceptable(self, reference: str, style: Style) -> bool:
-        """<...> holds an absolute URI; <URL:...> may hold a relative reference."""
+    def _acceptable(self, raw: str, reference: str, style: Style) -> bool:
+        """<...> holds an absolute URI; <URL:...> may hold a relative reference.
+
+        The scheme must stand before any white space ("<see http://x>" is
+        prose in brackets, not "seehttp://x"), and a relative reference may
+        be broken only at line ends.
+        """
         if '"' in reference or "<" in reference:
             return False
-        m = _LEADING_SCHEME.match(reference)
+        m = _LEADING_SCHEME.match(raw)
         if m is None:
-            return style is Style.ANGLE_URL and not _EMAIL_LIKE.fullmatch(reference)
+            if style is not Style.ANGLE_URL or _EMAIL_LIKE.fullmatch(reference):
+                return False
+            return not any(_HAS_WS.search(line.strip()) for line in raw.splitlines())
         scheme = m.group()[:-1].lower()
         rest = reference[m.end():]
         if rest in ("", "//"):
@@ -393,6 +401,8 @@ class Scanner:
         if end < len(text) and text[end] in "/?#":
             end = _BODY.match(text, end).end()
         end, flags = _trim(text, start, end)
+        if text[end : end + 1] in _TRAILING_PUNCT and text[end : end + 1]:
+            flags.add(Flag.TRIMMED)  # the host pattern already stopped before it
         reference = text[start:end]
         if "." not in reference[4:].rstrip("."):
             return None, start + 4

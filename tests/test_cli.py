@@ -1,0 +1,153 @@
+"""The urisift command (DESIGN §2) and byte-level input handling."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from urisift import Defect, scan_stream, scan_text
+from urisift.cli import main
+
+
+def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_text_format_prints_targets_from_stdin() -> None:
+    code, out, err = run([], b"see <URL:../g> and http://a.example/x.\n")
+    assert (code, out, err) == (0, "../g\nhttp://a.example/x\n", "")
+
+
+def test_dash_is_stdin_and_base_resolves() -> None:
+    code, out, _ = run(["--base", "http://a/b/c/d;p?q", "-"], b"<URL:../g>\n")
+    assert (code, out) == (0, "http://a/b/g\n")
+
+
+def test_jsonl_records(tmp_path: Path) -> None:
+    f = tmp_path / "a.txt"
+    f.write_text("x http://a.example/\n", "utf-8")
+    code, out, _ = run(["--format", "jsonl", str(f)])
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert (record["uri"], record["file"], record["span"], record["line"], record["column"]) == (
+        "http://a.example/", str(f), [2, 19], 1, 3)
+    assert (record["charset"], record["charset_source"]) == ("utf-8", "detected")
+
+
+def test_csv_has_a_header_and_one_row_a_record() -> None:
+    code, out, _ = run(["--format", "csv"], b"http://a.example/x-\n  y and www.b.example\n")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0].startswith("uri,target,alternatives,base,base_source,style,where,")
+    assert lines[1].startswith("http://a.example/x-y,http://a.example/x-y,http://a.example/xy,,,bare,text,")
+    assert lines[2].startswith("www.b.example,http://www.b.example,,,,abbreviated,text,")
+    assert len(lines) == 3
+
+
+def test_directories_are_walked_in_order(tmp_path: Path) -> None:
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "2.txt").write_text("http://two.example/\n")
+    (tmp_path / "a.txt").write_text("http://one.example/\n")
+    code, out, _ = run([str(tmp_path)])
+    assert (code, out) == (0, "http://one.example/\nhttp://two.example/\n")
+
+
+def test_unreadable_input_exits_1_and_the_rest_is_still_scanned(tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("http://ok.example/\n")
+    missing = tmp_path / "missing.txt"
+    code, out, err = run([str(missing), str(good)])
+    assert code == 1
+    assert out == "http://ok.example/\n"
+    assert err == f"urisift: {missing}: cannot read: No such file or directory\n"
+
+
+@pytest.mark.parametrize("argv", [["--format", "xml"], ["--kind", "pdf"], ["--base", "not a uri"], ["--base", "/rel"]])
+def test_usage_errors_exit_2(argv: list[str]) -> None:
+    code, out, err = run(argv)
+    assert code == 2 and out == ""
+    assert err
+
+
+def test_nothing_found_is_not_an_error() -> None:
+    assert run([], b"nothing here\n") == (0, "", "")
+
+
+def test_undecodable_bytes_are_a_defect_and_the_scan_goes_on(tmp_path: Path) -> None:
+    data = b"a" * 70_000 + b"\nhttp://before.example/ \xff\xfe junk http://after.example/\n"
+    f = tmp_path / "mixed.txt"
+    f.write_bytes(data)
+    code, out, err = run(["--format", "jsonl", str(f)])
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert [r.get("uri") or r.get("defect") for r in rows] == [
+        "undecodable-bytes", "http://before.example/", "http://after.example/"]
+    defect = rows[0]
+    assert (defect["file"], defect["position"], defect["unit"]) == (str(f), data.index(b"\xff"), "byte")
+    assert defect["detail"] == "ff fe is not utf-8 (invalid start byte); replaced by U+FFFD"
+    position = data.index(b"\xff")
+    assert err.splitlines()[0] == f"urisift: {f} at byte {position}: undecodable-bytes: {defect['detail']}"
+
+
+def test_legacy_charset_is_detected() -> None:
+    text = ("\u041f\u0440\u0438\u0432\u0435\u0442, \u043a\u0430\u043a \u0434\u0435\u043b\u0430? "
+            "\u042d\u0442\u043e \u0442\u0435\u0441\u0442\u043e\u0432\u043e\u0435 "
+            "\u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u0435. \u0421\u043c\u043e\u0442\u0440\u0438\u0442\u0435 "
+            "http://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/\u043f\u0443\u0442\u044c "
+            "\u0434\u043b\u044f \u0434\u0435\u0442\u0430\u043b\u0435\u0439. "
+            "\u041c\u043e\u0441\u043a\u0432\u0430 \u2014 \u0441\u0442\u043e\u043b\u0438\u0446\u0430. ") * 3
+    records = list(scan_stream(io.BytesIO(text.encode("cp1251"))))
+    assert [r.uri for r in records] == ["http://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/\u043f\u0443\u0442\u044c"] * 3
+    assert {(r.charset, r.charset_source.value) for r in records} == {("windows-1251", "detected")}
+
+
+def test_latin_text_chardet_cannot_place_falls_back_to_windows_1252() -> None:
+    text = "Les r\u00e9sum\u00e9s sont \u00e0 http://exemple.fr/caf\u00e9 et ailleurs. " * 20
+    records = list(scan_stream(io.BytesIO(text.encode("latin-1"))))
+    assert {r.uri for r in records} == {"http://exemple.fr/caf\u00e9"}
+    assert {(r.charset, r.charset_source.value) for r in records} == {("windows-1252", "default")}
+
+
+@pytest.mark.parametrize("codec, bom, name", [
+    ("utf-16-le", codecs.BOM_UTF16_LE, "utf-16-le"), ("utf-16-be", codecs.BOM_UTF16_BE, "utf-16-be"),
+    ("utf-8", codecs.BOM_UTF8, "utf-8"), ("utf-32-le", codecs.BOM_UTF32_LE, "utf-32-le"),
+])
+def test_byte_order_mark_wins(codec: str, bom: bytes, name: str) -> None:
+    data = bom + "see http://bom.example/x\n".encode(codec)
+    (record,) = scan_stream(io.BytesIO(data))
+    assert (record.uri, record.span, record.charset, record.charset_source.value) == (
+        "http://bom.example/x", (4, 24), name, "bom")
+
+
+def test_binary_junk_never_stops_the_scan() -> None:
+    import random
+
+    rng = random.Random(7)
+    junk = bytes(rng.randrange(256) for _ in range(50_000))
+    items = list(scan_stream(io.BytesIO(junk + b"\n\nhttp://end.example/\n")))
+    assert [i.uri for i in items if not isinstance(i, Defect)][-1] == "http://end.example/"
+
+
+def test_streaming_in_small_chunks_gives_the_same_records_as_one_string() -> None:
+    paragraph = ("Intro <http://wrapped.example/a/\n   b/c> and http://bare.example/x-\n  y plus "
+                 "www.abbr.example. Line two \u00e9 urn:isbn:123.\n\n")
+    text = paragraph * 200
+    whole = [r for r in scan_text(text)]
+    chunked = [r for r in scan_stream(io.BytesIO(text.encode("utf-8")), chunk_size=997)]
+    assert [(r.uri, r.span, r.line, r.column, r.alternatives) for r in chunked] == [
+        (r.uri, r.span, r.line, r.column, r.alternatives) for r in whole]
+    assert len(whole) == 800
+
+
+def test_console_script_entry_point(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "urisift", "--format", "text", "-"],
+                          input=b"<http://cli.example/\n path>\n", capture_output=True, check=False)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"http://cli.example/path\n", b"")

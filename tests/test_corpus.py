@@ -1,0 +1,126 @@
+"""The project's own golden corpus (corpora/text/) and the shared RFC corpus."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import tarfile
+import time
+from pathlib import Path
+
+import pytest
+
+from urisift import Flag, Style, scan_text
+from urisift.cli import main
+
+from .conftest import ROOT, shared_path
+
+CORPUS = ROOT / "corpora" / "text"
+INPUTS = sorted(CORPUS.glob("*.txt"))
+
+
+def test_corpus_is_there() -> None:
+    assert {p.name for p in INPUTS} >= {"prose.txt", "mail-quoting.txt", "wrapped-hyphenated.txt", "code.txt",
+                                       "tables.txt", "emails.txt", "urns-ipv6-iri.txt", "negative.txt"}
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=[p.name for p in INPUTS])
+def test_golden_jsonl(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    out, err = io.StringIO(), io.StringIO()
+    rel = path.relative_to(ROOT).as_posix()
+    assert main(["--format", "jsonl", rel], stdout=out, stderr=err) == 0
+    assert err.getvalue() == ""
+    expected = path.with_name(path.stem + ".expected.jsonl").read_text("utf-8")
+    assert out.getvalue() == expected
+
+
+def test_negative_file_yields_nothing() -> None:
+    assert list(scan_text((CORPUS / "negative.txt").read_text("utf-8"))) == []
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=[p.name for p in INPUTS])
+def test_spans_point_at_the_reference(path: Path) -> None:
+    text = path.read_text("utf-8")
+    for record in scan_text(text):
+        start, end = record.span
+        raw = text[start:end]
+        if Flag.QUOTE_MARKERS in record.flags:
+            raw = re.sub(r"\n[ \t>]*", "", raw)
+        assert re.sub(r"\s+", "", raw) == record.uri
+
+
+# -- the shared RFC corpus -----------------------------------------------------------------
+
+# Independent oracles, deliberately simpler than the scanner: an absolute URI
+# in angle brackets whose content holds a line break, and a bare URI whose
+# last character is a hyphen at the end of a line with the rest indented on
+# the next line.
+_WRAPPED_ANGLE = re.compile(r"<((?:https?|ftp)://[^<>\s]*(?:\s+[^<>\s]+)*\n[^<>]*?)>")
+_BARE_HYPHEN = re.compile(r"(?<![<\w/.\"])((?:https?|ftp)://[^\s<>\"]*-)\n[ \t]+(?:\|[ \t]+)?([^\s<>\"|]+)")
+
+
+def _rfc_texts():  # noqa: ANN202 - generator of (name, text)
+    archive = shared_path("corpora", "rfc-text", "rfc6000-latest.tar.xz")
+    for p in sorted(shared_path("corpora", "rfc-text", "selected").glob("*.txt")):
+        yield p.name, p.read_text("utf-8", "replace")
+    with tarfile.open(archive) as tar:
+        for member in tar:
+            if member.isfile() and member.name.endswith(".txt"):
+                f = tar.extractfile(member)
+                assert f is not None
+                yield member.name, f.read().decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(os.environ.get("URISIFT_SKIP_SLOW") == "1", reason="URISIFT_SKIP_SLOW=1")
+def test_rfc_corpus_rejoins_every_wrapped_uri_and_reports_hyphen_breaks_both_ways() -> None:
+    wrapped = wrapped_ok = hyphen = hyphen_ok = files = 0
+    hyphen_records = {Style.ANGLE: 0, Style.ANGLE_URL: 0, Style.BARE: 0}
+    problems: list[str] = []
+    slowest = 0.0
+    for name, text in _rfc_texts():
+        files += 1
+        t0 = time.perf_counter()
+        records = list(scan_text(text))
+        slowest = max(slowest, time.perf_counter() - t0)
+        by_start = {r.span[0]: r for r in records}
+        for r in records:
+            if Flag.HYPHEN_BREAK in r.flags:
+                assert len(r.alternatives) == 1 and "-" not in r.alternatives[0][-1:]
+                hyphen_records[r.style] += 1
+        # the oracles do not know <...>: ignore their matches inside a longer angle reference
+        inside = [(r.span[0], r.span[1]) for r in records if r.style in (Style.ANGLE, Style.ANGLE_URL)]
+
+        def within_angle(pos: int) -> bool:
+            return any(s < pos < e for s, e in inside)
+
+        for m in _WRAPPED_ANGLE.finditer(text):
+            if "\n\n" in m.group(1) or re.search(r"\n[ \t]*\n", m.group(1)):
+                continue
+            wrapped += 1
+            record = by_start.get(m.start(1))
+            expected = re.sub(r"\s+", "", m.group(1))
+            if record is not None and record.uri == expected and Flag.WRAPPED in record.flags:
+                wrapped_ok += 1
+            elif len(problems) < 20:
+                problems.append(f"{name}: wrapped {expected!r} -> {record.uri if record else None!r}")
+        for m in _BARE_HYPHEN.finditer(text):
+            if within_angle(m.start(1)):
+                continue
+            hyphen += 1
+            record = by_start.get(m.start(1))
+            head, tail = m.group(1), m.group(2)
+            if (record is not None and Flag.HYPHEN_BREAK in record.flags
+                    and record.uri.startswith(head + tail[:1])
+                    and record.alternatives and record.alternatives[0].startswith(head[:-1] + tail[:1])):
+                hyphen_ok += 1
+            elif len(problems) < 20:
+                problems.append(f"{name}: hyphen {head + tail!r} -> {record.uri if record else None!r}")
+    print(f"\nRFC corpus: {files} files; wrapped in <>: {wrapped_ok}/{wrapped} rejoined; "
+          f"bare hyphen breaks: {hyphen_ok}/{hyphen} reported both ways; records with hyphen-break by style: "
+          f"{ {k.value: v for k, v in hyphen_records.items()} }; slowest file {slowest:.3f}s")
+    assert problems == []
+    assert files > 3000 and wrapped > 5000 and hyphen > 90
+    assert slowest < 5.0

@@ -1,0 +1,363 @@
+"""Delimiting URIs in running text: DESIGN §3, seed 001/002 Appendix E, seed 002
+Appendix F, seed 003 §2.5.3.  Each case states the exact references expected."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from urisift import Flag, Style, find_references, scan_text
+
+from .conftest import shared_path
+
+
+def refs(text: str) -> list[str]:
+    return [f.reference for f in find_references(text)]
+
+
+def one(text: str):  # noqa: ANN201
+    found = find_references(text)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# -- seed examples ------------------------------------------------------------------
+
+def test_seed_001_appendix_e_example_yields_its_three_uris() -> None:
+    text = shared_path("seeds", "001_a5df19b9d0d91704.txt").read_text("utf-8")
+    start = text.index("Examples: Yes, Jim")
+    example = text[start : text.index("F. Summary", start)]
+    assert refs(example) == [
+        "http://www.w3.org/pub/WWW/",
+        "ftp://ds.internic.net/rfc/",
+        "http://ds.internic.net/instructions/overview.html#WARNING",
+    ]
+    assert [f.style for f in find_references(example)] == [Style.QUOTE, Style.ANGLE, Style.ANGLE]
+
+
+def test_seed_001_appendix_e_example_as_originally_laid_out() -> None:
+    example = (
+        'Yes, Jim, I found it under "http://www.w3.org/pub/WWW/", but you can\n'
+        "probably pick it up from <ftp://ds.internic.\n"
+        "net/rfc/>.  Note the warning in <http://ds.internic.net/\n"
+        "instructions/overview.html#WARNING>.\n"
+    )
+    found = find_references(example)
+    assert [f.reference for f in found] == [
+        "http://www.w3.org/pub/WWW/",
+        "ftp://ds.internic.net/rfc/",
+        "http://ds.internic.net/instructions/overview.html#WARNING",
+    ]
+    assert [f.flags for f in found] == [(), (Flag.WRAPPED,), (Flag.WRAPPED,)]
+    # the span covers the whole delimited text, line break included
+    assert example[found[1].start : found[1].end] == "ftp://ds.internic.\nnet/rfc/"
+
+
+def test_seed_004_reference_list_yields_every_url_complete() -> None:
+    text = shared_path("seeds", "004_7ddd58859f8846ad.txt").read_text("utf-8")
+    assert refs(text[text.index("     References") :]) == [
+        "ftp://boombox.micro.umn.edu/pub/gopher/gopher_protocol",
+        "gopher://gopher.micro.umn.edu/00/Information%20About%20Gopher/About%20Gopher",
+        "ftp://info.cern.ch./pub/www/doc/http-spec.txt",
+        "ftp://quake.think.com/pub/wais/doc/protspec.txt",
+        "ftp://quake.think.com/pub/wais/doc/doc-ids.txt",
+        "ftp://nnsc.nsf.net/rfc/rfc977.txt",
+        "wais://quake.think.com/wais-discussion-archives?lynch",
+        "ftp://nnsc.nsf.net/rfc/rfc1034.txt",
+        "ftp://prospero.isi.edu/pub/prospero/oir.ps",
+        "ftp://nnsc.nsf.net/rfc/rfc959.txt",
+        "ftp://uu.psi.com/wp/nir.txt",
+        "wais://nnsc.nsf.net/internet-drafts?yeong",
+    ]
+
+
+def test_seed_002_appendix_f_abbreviated_example() -> None:
+    found = one("such as www.w3.org/Addressing/ or simply")
+    assert (found.reference, found.style, found.expanded) == (
+        "www.w3.org/Addressing/", Style.ABBREVIATED, "http://www.w3.org/Addressing/")
+
+
+def test_seed_003_equivalence_examples_in_running_text() -> None:
+    text = (
+        "      1- URN:foo:a123,456\n      5- urn:foo:a123%2C456\n"
+        "      7- urn:foo:a123,456?x=y\n      8- urn:foo:a123,456#xyz\n"
+    )
+    assert refs(text) == ["URN:foo:a123,456", "urn:foo:a123%2C456", "urn:foo:a123,456?x=y", "urn:foo:a123,456#xyz"]
+
+
+# -- delimiters -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text, reference, style",
+    [
+        ("see <http://a.example/x> now", "http://a.example/x", Style.ANGLE),
+        ("see <URL:http://a.example/x> now", "http://a.example/x", Style.ANGLE_URL),
+        ("see <url: http://a.example/x> now", "http://a.example/x", Style.ANGLE_URL),
+        ("see <URL:../x/y> now", "../x/y", Style.ANGLE_URL),
+        ('see "http://a.example/x" now', "http://a.example/x", Style.QUOTE),
+        ('see "http://a.example/x." now', "http://a.example/x.", Style.QUOTE),
+        ("see \u201chttp://a.example/x\u201d now", "http://a.example/x", Style.QUOTE),
+        ("see http://a.example/x now", "http://a.example/x", Style.BARE),
+        ("URL=<ftp://a.example/f.txt>", "ftp://a.example/f.txt", Style.ANGLE),
+    ],
+)
+def test_delimiters_are_not_part_of_the_uri(text: str, reference: str, style: Style) -> None:
+    found = one(text)
+    assert (found.reference, found.style) == (reference, style)
+
+
+def test_angle_brackets_remove_all_whitespace_even_inside_an_escape() -> None:
+    found = one("URL=<gopher://g.example/00/About%2\n            0Gopher>")
+    assert found.reference == "gopher://g.example/00/About%20Gopher"
+    assert found.flags == (Flag.WRAPPED,)
+
+
+def test_tabs_and_crlf_inside_angle_brackets() -> None:
+    assert refs("<http://a.example/\r\n\tlong/\r\n\tpath>") == ["http://a.example/long/path"]
+
+
+def test_closing_bracket_alone_on_the_next_line() -> None:
+    found = one("URL=<ftp://a.example/pub/gopher_protocol\n            >. See also")
+    assert (found.reference, found.flags) == ("ftp://a.example/pub/gopher_protocol", ())
+
+
+def test_mail_quote_markers_on_continuation_lines_are_part_of_the_break() -> None:
+    text = "> > see <http://a.example/very/long/\n> > path/index.html> for it\n"
+    found = one(text)
+    assert found.reference == "http://a.example/very/long/path/index.html"
+    assert found.flags == (Flag.WRAPPED, Flag.QUOTE_MARKERS)
+
+
+def test_hyphen_at_a_line_break_inside_brackets_is_reported_both_ways() -> None:
+    found = one("<http://a.example/long-\n   name/x>")
+    assert found.reference == "http://a.example/long-name/x"
+    assert found.alternatives == ("http://a.example/longname/x",)
+    assert Flag.HYPHEN_BREAK in found.flags
+
+
+def test_hyphen_at_a_line_break_after_a_bare_uri() -> None:
+    found = one("at https://www.iana.org/assignments/bgp-\n      extended-communities.\n")
+    assert found.reference == "https://www.iana.org/assignments/bgp-extended-communities"
+    assert found.alternatives == ("https://www.iana.org/assignments/bgpextended-communities",)
+    assert found.flags == (Flag.WRAPPED, Flag.HYPHEN_BREAK, Flag.TRIMMED)
+
+
+def test_no_join_when_the_next_line_starts_its_own_uri() -> None:
+    assert refs("http://a.example/a-\nhttp://b.example/\n") == ["http://a.example/a-", "http://b.example/"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<joe@example.com>",
+        "Joe <joe@example.com> wrote",
+        "a < b and c > d",
+        "<note: this is it>",
+        "<http://>",
+        "<mailto:>",
+        "< >",
+        "<>",
+    ],
+)
+def test_angle_brackets_that_hold_no_uri(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_rejected_brackets_are_still_searched_for_bare_uris() -> None:
+    assert refs("<see http://a.example/x for details>") == ["http://a.example/x"]
+
+
+def test_angle_brackets_need_an_absolute_uri_but_url_prefix_allows_relative() -> None:
+    assert refs("<../relative> and <URL:../relative>") == ["../relative"]
+    assert [f.style for f in find_references("<URL:../relative>")] == [Style.ANGLE_URL]
+
+
+def test_unknown_scheme_in_angle_brackets_needs_slashes() -> None:
+    assert refs("<x-unknown:thing> <x-unknown://host/p>") == ["x-unknown://host/p"]
+
+
+# -- bare URIs ------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Go to http://a.example/x.", ["http://a.example/x"]),
+        ("Go to http://a.example/x, then", ["http://a.example/x"]),
+        ("is it http://a.example/x?", ["http://a.example/x"]),
+        ("wow http://a.example/x!", ["http://a.example/x"]),
+        ("(see http://a.example/x)", ["http://a.example/x"]),
+        ("(see http://a.example/x).", ["http://a.example/x"]),
+        ("http://en.wikipedia.org/wiki/Mercury_(planet)", ["http://en.wikipedia.org/wiki/Mercury_(planet)"]),
+        ("[http://a.example/x]", ["http://a.example/x"]),
+        ("{http://a.example/x}", ["http://a.example/x"]),
+        ("'http://a.example/x'", ["http://a.example/x"]),
+        ("\u2018http://a.example/x\u2019", ["http://a.example/x"]),
+        ("\u00abhttp://a.example/x\u00bb", ["http://a.example/x"]),
+        ("http://a.example/x;", ["http://a.example/x"]),
+        ("http://a.example/x:", ["http://a.example/x"]),
+        ("http://a.example/it's", ["http://a.example/it's"]),
+        ("http://a.example/a.b.c", ["http://a.example/a.b.c"]),
+    ],
+)
+def test_trailing_punctuation_is_left_out(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("http://[::1]:8080/x", ["http://[::1]:8080/x"]),
+        ("http://[2001:db8::7]/c=GB?objectClass?one", ["http://[2001:db8::7]/c=GB?objectClass?one"]),
+        ("ftp://user:pw@host.example:2121/d/f.txt", ["ftp://user:pw@host.example:2121/d/f.txt"]),
+        ("http://a.example/x#frag-1", ["http://a.example/x#frag-1"]),
+        ("http://a.example/a%20b", ["http://a.example/a%20b"]),
+        ("http://例え.テスト/パス", ["http://例え.テスト/パス"]),
+        ("見て http://例え.テスト/パス。次", ["http://例え.テスト/パス"]),
+        ("mailto:joe@example.com", ["mailto:joe@example.com"]),
+        ("tel:+1-816-555-1212", ["tel:+1-816-555-1212"]),
+        ("news:comp.infosystems.www.servers.unix", ["news:comp.infosystems.www.servers.unix"]),
+        ("x-custom://host/path", ["x-custom://host/path"]),
+    ],
+)
+def test_components_are_kept(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Note: this", "Note:this", "ratio 3:2", "at 10:30", "C:\\Windows\\path", "x-custom:thing",
+        "http:// nothing", "mailto: nobody", "http://", "mailto:", "README.md", "example.com",
+        "joe@example.com", "joe@www.example.com", "1http://a.example/", "std::vector<int>", "a::b",
+        "www.example", "see www. here", "ftp.py",
+    ],
+)
+def test_nothing_found(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_unknown_scheme_needs_two_slashes_registered_does_not() -> None:
+    assert refs("geo:13.4125,103.8667 and foo:bar and foo://bar") == ["geo:13.4125,103.8667", "foo://bar"]
+
+
+def test_scheme_case_is_kept() -> None:
+    assert refs("HTTP://A.EXAMPLE/X") == ["HTTP://A.EXAMPLE/X"]
+
+
+def test_urn_nss_ends_at_an_excluded_character() -> None:
+    assert refs("urn:isbn:0451450523/extra") == ["urn:isbn:0451450523"]
+    assert refs('urn:ietf:rfc:2648"') == ["urn:ietf:rfc:2648"]
+    assert refs("(urn:ietf:rfc:2648).") == ["urn:ietf:rfc:2648"]
+    assert refs("urn:example:a123,z456?+CCResolve:cc=uk") == ["urn:example:a123,z456?+CCResolve:cc=uk"]
+    assert refs("urn:a:b^c") == ["urn:a:b"]
+
+
+def test_not_a_urn() -> None:
+    assert refs("urn: x urn:x urn:-x:y urn:x: ok") == []
+
+
+# -- abbreviated ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text, reference, expanded",
+    [
+        ("visit www.example.com today", "www.example.com", "http://www.example.com"),
+        ("visit WWW.Example.COM/a?b#c.", "WWW.Example.COM/a?b#c", "http://WWW.Example.COM/a?b#c"),
+        ("get ftp.example.org/pub/x.tgz", "ftp.example.org/pub/x.tgz", "ftp://ftp.example.org/pub/x.tgz"),
+        ("(www.example.com:8080/x)", "www.example.com:8080/x", "http://www.example.com:8080/x"),
+    ],
+)
+def test_abbreviated(text: str, reference: str, expanded: str) -> None:
+    found = one(text)
+    assert (found.reference, found.expanded, found.style) == (reference, expanded, Style.ABBREVIATED)
+
+
+def test_abbreviated_can_be_switched_off() -> None:
+    assert find_references("www.example.com", abbreviated=False) == []
+
+
+# -- spans, lines, records ---------------------------------------------------------------
+
+def test_spans_lines_and_columns() -> None:
+    text = "first line\n  see http://a.example/x.\n\u00e9\u00e9 <http://b.example/\n  y>\n"
+    records = list(scan_text(text))
+    assert [(r.uri, r.span, r.line, r.column) for r in records] == [
+        ("http://a.example/x", (17, 35), 2, 7),
+        ("http://b.example/y", (41, 62), 3, 5),
+    ]
+    assert text[17:35] == "http://a.example/x"
+
+
+def test_relative_references_resolve_against_the_retrieval_base() -> None:
+    records = list(scan_text("<URL:../g> and <URL:#frag>", base="http://a/b/c/d;p?q"))
+    assert [(r.uri, r.target, r.base, r.base_source.value) for r in records] == [
+        ("../g", "http://a/b/g", "http://a/b/c/d;p?q", "retrieval"),
+        ("#frag", "http://a/b/c/d;p?q#frag", "http://a/b/c/d;p?q", "retrieval"),
+    ]
+
+
+def test_relative_reference_without_base_has_no_target() -> None:
+    (record,) = scan_text("<URL:../g>")
+    assert (record.target, record.base, record.base_source) == (None, None, None)
+
+
+def test_absolute_reference_target_has_dot_segments_removed_and_no_base() -> None:
+    (record,) = scan_text("http://a/b/../c/./d", base="http://x/")
+    assert (record.uri, record.target, record.base) == ("http://a/b/../c/./d", "http://a/c/d", None)
+
+
+def test_record_json_has_every_contract_key() -> None:
+    (record,) = scan_text("see www.example.com.", file="f.txt")
+    assert record.to_json() == {
+        "uri": "www.example.com", "target": "http://www.example.com", "alternatives": [], "base": None,
+        "base_source": None, "style": "abbreviated", "where": "text", "element": None, "attribute": None,
+        "header": None, "file": "f.txt", "message": None, "message_id": None, "part": None,
+        "span": [4, 19], "line": 1, "column": 5, "flags": ["trimmed"], "charset": None, "charset_source": None,
+    }
+
+
+# -- linear time -----------------------------------------------------------------------------
+
+ADVERSARIAL = {
+    "open angles": lambda n: "<" * n,
+    "open parens after a scheme": lambda n: "http://" + "(" * n,
+    "unterminated URL prefixes": lambda n: "<URL:" * (n // 5),
+    "double quotes": lambda n: '"' * n,
+    "no whitespace": lambda n: ("abc.def/ghi:" * (n // 12 + 1))[:n],
+    "closing brackets": lambda n: "http://a/" + ")" * n,
+    "dots after a URI": lambda n: "http://a" + "." * n,
+    "angle with spaces": lambda n: "<http://a" + " x" * (n // 2),
+    "www runs": lambda n: "www." * (n // 4),
+    "colons": lambda n: "a:" * (n // 2),
+    "urn colons": lambda n: "urn:a:" + ":" * n,
+    "quote markers": lambda n: "> <http://a/\n" + "> x\n" * (n // 4),
+    "hyphen lines": lambda n: "http://a/b-\n" * (n // 12),
+    "long scheme": lambda n: "a" * n + "://x",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_adversarial_input_scans_in_linear_time(name: str) -> None:
+    make = ADVERSARIAL[name]
+
+    def cost(n: int) -> float:
+        text = make(n)
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            find_references(text)
+            best = min(best, time.perf_counter() - t0)
+        return best
+
+    small, large = cost(20_000), cost(200_000)
+    # Ten times the input may take ten times as long; quadratic would be a hundred.
+    assert large < max(small, 1e-3) * 30, (small, large)
+    assert large < 2.0
+
+
+def test_one_megabyte_without_whitespace() -> None:
+    text = "http://a.example/" + "x" * 1_000_000
+    t0 = time.perf_counter()
+    assert refs(text) == [text]
+    assert time.perf_counter() - t0 < 2.0
