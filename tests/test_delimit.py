@@ -314,6 +314,7 @@ def test_record_json_has_every_contract_key() -> None:
         "base_source": None, "style": "abbreviated", "where": "text", "element": None, "attribute": None,
         "header": None, "file": "f.txt", "message": None, "message_id": None, "part": None,
         "span": [4, 19], "line": 1, "column": 5, "flags": ["trimmed"], "charset": None, "charset_source": None,
+        "risks": [],
     }
 
 

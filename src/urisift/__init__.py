@@ -4,8 +4,11 @@ from .errors import BaseUriError, UriError, UriSyntaxError
 from .reference import Authority, UriReference, is_valid, validate
 from .delimit import Found, find_references, registered_schemes
 from .record import BaseSource, CharsetSource, Defect, Flag, Record, Style, Where
+from .normalize import equivalent, normalize
 from .resolve import remove_dot_segments, resolve
+from .risk import Risk, risks
 from .scan import scan_path, scan_stream, scan_text
+from .urn import Urn, UrnError, urn_equivalent
 
 __version__ = "0.1.0"
 
@@ -17,13 +20,19 @@ __all__ = [
     "Flag",
     "Found",
     "Record",
+    "Risk",
     "Style",
+    "Urn",
+    "UrnError",
     "Where",
+    "equivalent",
     "find_references",
+    "normalize",
     "registered_schemes",
     "scan_path",
     "scan_stream",
     "scan_text",
+    "urn_equivalent",
     "BaseUriError",
     "UriError",
     "UriReference",
@@ -31,5 +40,6 @@ __all__ = [
     "is_valid",
     "remove_dot_segments",
     "resolve",
+    "risks",
     "validate",
 ]

@@ -6,9 +6,11 @@ stable key order that the JSONL and CSV writers use.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
+
+from .risk import Risk
 
 
 class Style(str, Enum):
@@ -60,7 +62,7 @@ class CharsetSource(str, Enum):
 RECORD_KEYS = (
     "uri", "target", "alternatives", "base", "base_source", "style", "where", "element", "attribute",
     "header", "file", "message", "message_id", "part", "span", "line", "column", "flags", "charset",
-    "charset_source",
+    "charset_source", "risks",
 )
 
 
@@ -88,7 +90,7 @@ class Record:
     part: str | None = None
     charset: str | None = None
     charset_source: CharsetSource | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    risks: tuple[Risk, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -100,8 +102,9 @@ class Record:
                 value = [f.value for f in value]
             elif key in ("alternatives", "span"):
                 value = list(value)
+            elif key == "risks":
+                value = [r.to_json() for r in value]
             out[key] = value
-        out.update(self.extra)
         return out
 
 

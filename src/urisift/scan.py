@@ -18,6 +18,7 @@ from .errors import UriError
 from .record import BaseSource, CharsetSource, Defect, Record, Style
 from .reference import UriReference
 from .resolve import resolve
+from .risk import risks
 
 _parse = UriReference.parse
 
@@ -92,6 +93,7 @@ def _records(text: str, ctx: Context, offset: int = 0, first_line: int = 1) -> I
             file=ctx.file,
             charset=ctx.charset,
             charset_source=ctx.charset_source,
+            risks=risks(target if target is not None else found.reference),
         )
 
 

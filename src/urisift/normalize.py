@@ -1,0 +1,242 @@
+"""Normalization and comparison: the seed 002 §6.2 comparison ladder.
+
+Rungs, each including the ones below it:
+
+``"string"``           §6.2.1: character-for-character comparison, nothing changed.
+``"syntax"``           §6.2.2: case (scheme, host, percent-encoding hex digits),
+                       percent-encoded unreserved characters decoded, dot segments
+                       removed from hierarchical paths.
+``"scheme"``           §6.2.3 for schemes that use the generic ``hostport`` syntax:
+                       an empty or default port is dropped (RFC 3986 §3.2.3), an
+                       empty http/https/ws/wss path becomes "/".
+``"scheme-specific"``  the rules of individual scheme definitions: URN lexical
+                       equivalence (RFC 8141 §3, and RFC 4122's case-insensitive
+                       ``uuid`` namespace), ``mailto`` (RFC 6068: domain case,
+                       addresses in the path and in ``to=`` are one list),
+                       ``ws``/``wss`` (RFC 6455: no fragment).
+
+Nothing here changes what a reserved character means: only unreserved
+characters are ever decoded, and nothing is encoded except by the IRI→URI
+option.  The options an indexer may want (``idna``, ``iri_to_uri``,
+``drop_fragment``, ``strip_host_dot``) are off by default: they are not RFC
+3986 equivalences.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from .reference import Authority, UriReference
+from .resolve import remove_dot_segments
+
+Level = Literal["string", "syntax", "scheme", "scheme-specific"]
+LEVELS: tuple[str, ...] = ("string", "syntax", "scheme", "scheme-specific")
+
+_PCT = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+#: Default ports of schemes that use the generic hostport syntax (their RFCs).
+DEFAULT_PORTS: dict[str, str] = {
+    "http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21", "gopher": "70",
+    "telnet": "23", "tn3270": "23", "ldap": "389", "ldaps": "636", "nntp": "119", "news": "119",
+    "snews": "563", "imap": "143", "pop": "110", "rtsp": "554", "rtsps": "322", "sip": "5060",
+    "sips": "5061", "snmp": "161", "tftp": "69", "ssh": "22", "sftp": "22", "git": "9418",
+    "smtp": "25", "coap": "5683", "coaps": "5684", "prospero": "1525", "wais": "210",
+    "rsync": "873", "nfs": "2049", "ipp": "631", "ipps": "443", "dict": "2628", "vnc": "5900",
+    "finger": "79", "irc": "6667", "ircs": "6697", "redis": "6379", "rediss": "6379",
+    "mongodb": "27017", "xmpp": "5222", "msrp": "2855", "msrps": "2855", "stun": "3478",
+    "stuns": "5349", "turn": "3478", "turns": "5349", "acap": "674", "mupdate": "3905",
+    "iax": "4569", "vemmi": "575", "z39.50r": "210", "z39.50s": "210", "icap": "1344",
+    "mtqp": "1038", "afp": "548", "smb": "445", "dns": "53", "http+unix": "80",
+}
+#: Schemes whose empty path means "/" (RFC 9110 §4.2.3; RFC 6455 §3).
+EMPTY_PATH_IS_SLASH = frozenset({"http", "https", "ws", "wss"})
+
+
+def _pct_normalize(text: str) -> str:
+    """§6.2.2.1 and §6.2.2.2: hex digits to upper case, unreserved characters decoded."""
+    if "%" not in text:
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        c = chr(int(m.group(1), 16))
+        return c if c in _UNRESERVED else "%" + m.group(1).upper()
+
+    return _PCT.sub(fix, text)
+
+
+def _lower_ascii_outside_escapes(text: str) -> str:
+    """Lower-case ASCII letters, but not the hex digits of percent-escapes
+    (they stay upper case, §6.2.2.1); other characters are left alone."""
+    if "%" not in text:
+        return text.translate(_UPPER)
+    parts = _PCT.split(text)
+    # split() alternates text and the captured hex pairs
+    return "".join(p.translate(_UPPER) if i % 2 == 0 else "%" + p.upper() for i, p in enumerate(parts))
+
+
+def _normalize_host(host: str) -> str:
+    if host.startswith("["):
+        # IPv6 hex is case-insensitive; an RFC 6874 zone ID is kept as written
+        addr, pct, zone = host.partition("%25")
+        return addr.translate(_UPPER) + pct + zone
+    return _lower_ascii_outside_escapes(host)
+
+
+def _iri_to_uri(text: str) -> str:
+    """RFC 3987 §3.1 step 2: each non-ASCII character to UTF-8 octets, each
+    octet percent-encoded.  ASCII is left as it is."""
+    if text.isascii():
+        return text
+    return "".join(c if c.isascii() else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in text)
+
+
+def _idna_host(host: str) -> str:
+    """A reg-name host to its IDNA (UTS #46) ASCII form; left alone when it is
+    not a valid IDN (an error is no reason to lose the reference)."""
+    if host.isascii() or host.startswith("["):
+        return host
+    import idna  # the maintained IDNA 2008 / UTS #46 implementation
+
+    try:
+        return idna.encode(host, uts46=True).decode("ascii")
+    except idna.IDNAError:
+        return host
+
+
+def normalize(
+    uri: str | UriReference,
+    *,
+    level: Level = "syntax",
+    idna: bool = False,
+    iri_to_uri: bool = False,
+    drop_fragment: bool = False,
+    strip_host_dot: bool = False,
+) -> str:
+    """The normal form of ``uri`` at ``level`` of the seed 002 §6.2 ladder.
+
+    Idempotent: ``normalize(normalize(u)) == normalize(u)`` for every level
+    and option.  Relative references are normalized too (case and
+    percent-encoding; their relative paths keep their dot segments, which
+    only resolution can give a meaning).
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
+    ref = uri if isinstance(uri, UriReference) else UriReference.parse(uri)
+    if level == "string":
+        out = ref
+    else:
+        out = _syntax(ref, idna=idna, iri_to_uri=iri_to_uri, strip_host_dot=strip_host_dot)
+        if level in ("scheme", "scheme-specific"):
+            out = _scheme_based(out)
+        if level == "scheme-specific":
+            return _scheme_specific(out, drop_fragment)
+    if drop_fragment:
+        out = out._replace(fragment=None)
+    return str(out)
+
+
+def _syntax(ref: UriReference, *, idna: bool, iri_to_uri: bool, strip_host_dot: bool) -> UriReference:
+    scheme, authority, path, query, fragment = ref
+    if scheme is not None:
+        scheme = scheme.translate(_UPPER)
+    if authority is not None:
+        auth = Authority.parse(authority)
+        host = _normalize_host(_pct_normalize(auth.host))
+        if strip_host_dot and host.endswith(".") and not host.startswith("["):
+            host = host[:-1]
+        if idna:
+            host = _idna_host(host)
+        userinfo = None if auth.userinfo is None else _pct_normalize(auth.userinfo)
+        authority = str(Authority(userinfo, host, auth.port))
+    path = _pct_normalize(path)
+    if scheme is not None or authority is not None or path.startswith("/"):
+        # §6.2.2.3: dot segments are removed as resolution (§5.2.2) would remove
+        # them; only a relative-path reference keeps them, for lack of a base
+        path = remove_dot_segments(path)
+        if authority is None and path.startswith("//"):
+            # keep "scheme:/.//x" from re-parsing with an authority (§5.3)
+            path = "/." + path
+    if query is not None:
+        query = _pct_normalize(query)
+    if fragment is not None:
+        fragment = _pct_normalize(fragment)
+    out = UriReference(scheme, authority, path, query, fragment)
+    if iri_to_uri:
+        out = UriReference(*(None if c is None else _iri_to_uri(c) for c in out))
+    return out
+
+
+def _scheme_based(ref: UriReference) -> UriReference:
+    scheme, authority, path, query, fragment = ref
+    if authority is not None:
+        auth = Authority.parse(authority)
+        port = auth.port
+        if port is not None:
+            digits = port.lstrip("0") or ("0" if port else "")
+            if port.isdigit():
+                port = digits
+            if port == "" or (scheme is not None and DEFAULT_PORTS.get(scheme) == port):
+                port = None
+        authority = str(Authority(auth.userinfo, auth.host, port))
+        if path == "" and scheme in EMPTY_PATH_IS_SLASH:
+            path = "/"
+    return UriReference(scheme, authority, path, query, fragment)
+
+
+def _scheme_specific(ref: UriReference, drop_fragment: bool) -> str:
+    from .urn import Urn, UrnError
+
+    scheme = ref.scheme
+    if drop_fragment or scheme in ("ws", "wss"):
+        ref = ref._replace(fragment=None)  # RFC 6455 §3: fragments are not used
+    if scheme == "urn":
+        try:
+            return Urn.parse(str(ref), rules="8141").comparison_key()
+        except UrnError:
+            return str(ref)
+    if scheme == "mailto":
+        return _mailto(ref)
+    return str(ref)
+
+
+def _mailto(ref: UriReference) -> str:
+    """RFC 6068: addresses in the path and in ``to=`` fields form one list; the
+    domain of each address is case-insensitive, the local part is not."""
+    from urllib.parse import unquote
+
+    addresses = [a for a in unquote(ref.path).split(",") if a]
+    others: list[str] = []
+    for field in (ref.query or "").split("&"):
+        if not field:
+            continue
+        name, _, value = field.partition("=")
+        if unquote(name).lower() == "to":
+            addresses.extend(a for a in unquote(value).split(",") if a)
+        else:
+            others.append(unquote(name).lower() + "=" + value)
+    normal = []
+    for address in addresses:
+        local, at, domain = address.strip().rpartition("@")
+        normal.append(f"{local}@{domain.lower()}" if at else address.strip())
+    out = "mailto:" + ",".join(normal)
+    if others:
+        out += "?" + "&".join(others)
+    if ref.fragment is not None:
+        out += "#" + ref.fragment
+    return out
+
+
+def equivalent(a: str | UriReference, b: str | UriReference, *, level: Level = "syntax", **options: bool) -> bool:
+    """Seed 002 §6.2: are ``a`` and ``b`` equivalent at ``level`` of the ladder?
+
+    Climbing the ladder only ever turns "different" into "equivalent", never
+    the reverse.  ``options`` are :func:`normalize`'s (``iri_to_uri`` ...).
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
+    if str(a) == str(b):
+        return True
+    return normalize(a, level=level, **options) == normalize(b, level=level, **options)

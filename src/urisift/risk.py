@@ -1,0 +1,122 @@
+"""Risk flags: what seed 002 §7 (Security Considerations) tells a reader to
+watch for in a URI.  Each flag names its section and says what it found.
+
+- ``userinfo``      §7.5 semantic attack: text before "@" in the authority
+                    that a person may read as the host; the detail names
+                    the host actually contacted.  Raised for any userinfo in
+                    a web URI (http, https, ws, wss: RFC 9110 §4.2.4
+                    deprecates it there, and browsers warn about it), and in
+                    other schemes when the userinfo looks like a host name
+                    (``ssh://deploy@host`` is ordinary; ``ftp://www.bank.example@x``
+                    is not).
+- ``password``      §7.4: a non-empty password in the userinfo.
+- ``rare-ip``       §7.3: a host written in an IPv4 form other than dotted
+                    decimal (octal, hexadecimal, fewer than four parts, one
+                    32-bit number), with the dotted-quad address it means.
+- ``reserved-port`` §7.2: a port other than the scheme's default, in the
+                    reserved range below 1024 (another protocol's port).
+- ``encoded-crlf``  §7.2: a percent-encoded CR or LF in a URI whose scheme
+                    speaks a line-based protocol, where unescaping it would
+                    inject a line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .normalize import DEFAULT_PORTS
+from .reference import Authority, UriReference
+
+#: Schemes whose protocols are line-based (a CR LF ends a command or header).
+LINE_BASED = frozenset({
+    "http", "https", "ws", "wss", "ftp", "sftp", "smtp", "telnet", "tn3270", "gopher", "nntp",
+    "news", "snews", "pop", "imap", "irc", "ircs", "irc6", "sip", "sips", "rtsp", "rtsps", "rtspu",
+    "ldap", "ldaps", "dict", "finger", "redis", "rediss", "xmpp", "msrp", "msrps", "icap", "acap",
+    "mupdate", "wais", "prospero",
+})
+_CRLF = re.compile(r"%0[dDaA]")
+_WEB = frozenset({"http", "https", "ws", "wss"})
+# a dotted name: two labels or more, the last one alphabetic ("www.bank.example", "paypal.com")
+_HOSTLIKE = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_IPV4_PART = re.compile(r"0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Risk:
+    """One §7 concern about one URI."""
+
+    flag: str
+    section: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.flag} (§{self.section}): {self.detail}"
+
+    def to_json(self) -> dict[str, str]:
+        return {"flag": self.flag, "section": self.section, "detail": self.detail}
+
+
+def rare_ipv4(host: str) -> str | None:
+    """The dotted-quad address an inet_aton()-style reader takes ``host`` for,
+    when ``host`` is written in one of the rare forms of §7.3; else None.
+
+    ``192.0.2.1`` is the common form (None); ``0300.0.2.1``, ``0xC0.0.2.1``,
+    ``192.0.513``, ``192.131073`` and ``3221225985`` all mean 192.0.2.1.
+    """
+    parts = host.split(".")
+    if host.endswith("."):
+        parts.pop()  # a trailing dot does not change the address
+    if not 1 <= len(parts) <= 4:
+        return None
+    values: list[int] = []
+    for part in parts:
+        if not _IPV4_PART.fullmatch(part):
+            return None
+        if part[:2] in ("0x", "0X"):
+            values.append(int(part[2:] or "0", 16))
+        elif len(part) > 1 and part[0] == "0":
+            values.append(int(part, 8))
+        else:
+            values.append(int(part))
+    # every part but the last is one byte; the last fills the bytes left
+    if any(v > 255 for v in values[:-1]) or values[-1] >= 256 ** (5 - len(values)):
+        return None
+    number = 0
+    for v in values[:-1]:
+        number = number * 256 + v
+    number = number * 256 ** (5 - len(values)) + values[-1]
+    dotted = ".".join(str((number >> s) & 255) for s in (24, 16, 8, 0))
+    if dotted == host.rstrip("."):
+        return None  # the common dotted-decimal form
+    return dotted
+
+
+def risks(uri: str | UriReference) -> tuple[Risk, ...]:
+    """The §7 risk flags of ``uri`` (empty when there are none)."""
+    ref = uri if isinstance(uri, UriReference) else UriReference.parse(uri)
+    found: list[Risk] = []
+    scheme = (ref.scheme or "").lower()
+    if ref.authority is not None:
+        auth = Authority.parse(ref.authority)
+        if auth.userinfo and (scheme in _WEB or _HOSTLIKE.search(auth.userinfo)):
+            found.append(Risk("userinfo", "7.5",
+                              f"{auth.userinfo!r} stands before '@'; the host is {auth.host!r}"))
+        if auth.userinfo:
+            user, colon, password = auth.userinfo.partition(":")
+            if colon and password:
+                found.append(Risk("password", "7.4", f"user {user!r} has a password in the URI"))
+        if not auth.host.startswith("["):
+            dotted = rare_ipv4(auth.host)
+            if dotted is not None:
+                found.append(Risk("rare-ip", "7.3", f"host {auth.host!r} is the IPv4 address {dotted}"))
+        port = auth.port
+        if port and port.isascii() and port.isdigit():
+            number = int(port)
+            default = DEFAULT_PORTS.get(scheme)
+            if number < 1024 and (default is None or number != int(default)):
+                expected = f"the {scheme} default is {default}" if default else f"{scheme} has no default port"
+                found.append(Risk("reserved-port", "7.2", f"port {number} is in the reserved range; {expected}"))
+    if scheme in LINE_BASED and _CRLF.search(str(ref)):
+        found.append(Risk("encoded-crlf", "7.2", f"a percent-encoded CR or LF in a {scheme} URI"))
+    return tuple(found)
