@@ -151,3 +151,64 @@ def test_console_script_entry_point(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "urisift", "--format", "text", "-"],
                           input=b"<http://cli.example/\n path>\n", capture_output=True, check=False)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"http://cli.example/path\n", b"")
+
+
+# -- issue 4 options --------------------------------------------------------------------------
+
+SAMPLE = (b"a http://EXAMPLE.com:80/a/./b and http://example.com/a/b and HTTP://example.com/%7ea\n"
+          b"then mailto:x@y.example and http://u:p@0x7f.1:25/ and <URL:../rel>\n")
+
+
+def test_normalize_adds_a_key() -> None:
+    code, out, _ = run(["--format", "jsonl", "--normalize", "scheme"], SAMPLE)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert [(r["uri"], r["normalized"]) for r in rows] == [
+        ("http://EXAMPLE.com:80/a/./b", "http://example.com/a/b"),
+        ("http://example.com/a/b", "http://example.com/a/b"),
+        ("HTTP://example.com/%7ea", "http://example.com/~a"),
+        ("mailto:x@y.example", "mailto:x@y.example"),
+        ("http://u:p@0x7f.1:25/", "http://u:p@0x7f.1:25/"),
+        ("../rel", None),
+    ]
+    code, out, _ = run(["--format", "jsonl"], SAMPLE)
+    assert "normalized" not in json.loads(out.splitlines()[0])
+
+
+def test_unique_keeps_the_first_record_per_normalized_target() -> None:
+    # at the syntax level (the default) ":80" still makes a difference; "%7e" does not
+    code, out, _ = run(["--unique"], SAMPLE + b"and HTTP://EXAMPLE.COM/~a\n")
+    assert out.splitlines() == ["http://EXAMPLE.com:80/a/b", "http://example.com/a/b", "HTTP://example.com/%7ea",
+                                "mailto:x@y.example", "http://u:p@0x7f.1:25/", "../rel"]
+    code, out, _ = run(["--unique", "--normalize", "scheme"], SAMPLE)
+    assert out.splitlines() == [
+        "http://example.com/a/b", "http://example.com/~a", "mailto:x@y.example", "http://u:p@0x7f.1:25/", "../rel"]
+
+
+def test_scheme_filter() -> None:
+    code, out, _ = run(["--scheme", "mailto"], SAMPLE)
+    assert (code, out) == (0, "mailto:x@y.example\n")
+    code, out, _ = run(["--scheme", "HTTP,https"], SAMPLE)
+    assert len(out.splitlines()) == 4
+
+
+def test_flags_in_text_mode() -> None:
+    code, out, _ = run(["--flags", "--scheme", "http"], b"http://u:p@0x7f.1:25/ http://ok.example/\n")
+    assert out.splitlines() == [
+        "http://u:p@0x7f.1:25/\tuserinfo (§7.5): 'u:p' stands before '@'; the host is '0x7f.1'; "
+        "password (§7.4): user 'u' has a password in the URI; rare-ip (§7.3): host '0x7f.1' is the IPv4 "
+        "address 127.0.0.1; reserved-port (§7.2): port 25 is in the reserved range; the http default is 80",
+        "http://ok.example/",
+    ]
+
+
+def test_csv_risks_and_normalized_columns() -> None:
+    code, out, _ = run(["--format", "csv", "--normalize", "syntax"], b"http://u:p@H/%7e\n")
+    header, row = out.splitlines()
+    assert header.endswith(",charset_source,risks,normalized")
+    assert row.endswith(",userinfo password,http://u:p@h/~")
+
+
+@pytest.mark.parametrize("argv", [["--normalize", "deep"], ["--scheme", ","]])
+def test_option_usage_errors(argv: list[str]) -> None:
+    assert run(argv)[0] == 2

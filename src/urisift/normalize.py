@@ -145,8 +145,8 @@ def _syntax(ref: UriReference, *, idna: bool, iri_to_uri: bool, strip_host_dot: 
     if authority is not None:
         auth = Authority.parse(authority)
         host = _normalize_host(_pct_normalize(auth.host))
-        if strip_host_dot and host.endswith(".") and not host.startswith("["):
-            host = host[:-1]
+        if strip_host_dot and not host.startswith("[") and host.rstrip("."):
+            host = host.rstrip(".")  # "example.com." is the fully qualified "example.com"
         if idna:
             host = _idna_host(host)
         userinfo = None if auth.userinfo is None else _pct_normalize(auth.userinfo)
@@ -165,7 +165,8 @@ def _syntax(ref: UriReference, *, idna: bool, iri_to_uri: bool, strip_host_dot: 
         fragment = _pct_normalize(fragment)
     out = UriReference(scheme, authority, path, query, fragment)
     if iri_to_uri:
-        out = UriReference(*(None if c is None else _iri_to_uri(c) for c in out))
+        # RFC 3987 §3.1; a scheme is ASCII by definition, so it is left alone
+        out = UriReference(out.scheme, *(None if c is None else _iri_to_uri(c) for c in out[1:]))
     return out
 
 
@@ -197,36 +198,42 @@ def _scheme_specific(ref: UriReference, drop_fragment: bool) -> str:
             return Urn.parse(str(ref), rules="8141").comparison_key()
         except UrnError:
             return str(ref)
-    if scheme == "mailto":
+    if scheme == "mailto" and ref.authority is None:
         return _mailto(ref)
     return str(ref)
 
 
 def _mailto(ref: UriReference) -> str:
     """RFC 6068: addresses in the path and in ``to=`` fields form one list; the
-    domain of each address is case-insensitive, the local part is not."""
-    from urllib.parse import unquote
-
-    addresses = [a for a in unquote(ref.path).split(",") if a]
+    domain of each address is case-insensitive, the local part is not;
+    header-field names are case-insensitive.  Percent-encoding is left as the
+    syntax step made it: decoding could change what a reserved character means."""
+    addresses = [a for a in ref.path.split(",") if a]
     others: list[str] = []
     for field in (ref.query or "").split("&"):
         if not field:
             continue
-        name, _, value = field.partition("=")
-        if unquote(name).lower() == "to":
-            addresses.extend(a for a in unquote(value).split(",") if a)
+        name, eq, value = field.partition("=")
+        values = [a for a in value.split(",") if a]
+        if name.lower() == "to" and all(_SAFE_ADDRESS.fullmatch(a) for a in values):
+            addresses.extend(values)
         else:
-            others.append(unquote(name).lower() + "=" + value)
+            others.append(name.lower() + eq + value)
     normal = []
     for address in addresses:
-        local, at, domain = address.strip().rpartition("@")
-        normal.append(f"{local}@{domain.lower()}" if at else address.strip())
+        local, at, domain = address.rpartition("@")
+        normal.append(f"{local}@{domain.lower()}" if at else address)
     out = "mailto:" + ",".join(normal)
     if others:
         out += "?" + "&".join(others)
     if ref.fragment is not None:
         out += "#" + ref.fragment
     return out
+
+
+# an address that can move from a "to=" field into the path without changing
+# how the URI parses (no "?", "#", no leading "/")
+_SAFE_ADDRESS = re.compile(r"[^/?#][^?#]*")
 
 
 def equivalent(a: str | UriReference, b: str | UriReference, *, level: Level = "syntax", **options: bool) -> bool:
