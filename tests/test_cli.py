@@ -105,7 +105,8 @@ def test_legacy_charset_is_detected() -> None:
             "\u0434\u043b\u044f \u0434\u0435\u0442\u0430\u043b\u0435\u0439. "
             "\u041c\u043e\u0441\u043a\u0432\u0430 \u2014 \u0441\u0442\u043e\u043b\u0438\u0446\u0430. ") * 3
     records = list(scan_stream(io.BytesIO(text.encode("cp1251"))))
-    assert [r.uri for r in records] == ["http://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/\u043f\u0443\u0442\u044c"] * 3
+    uri = "http://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/\u043f\u0443\u0442\u044c"
+    assert [r.uri for r in records] == [uri] * 3
     assert {(r.charset, r.charset_source.value) for r in records} == {("windows-1251", "detected")}
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import os
 import re
 import tarfile
@@ -93,7 +92,7 @@ def test_rfc_corpus_rejoins_every_wrapped_uri_and_reports_hyphen_breaks_both_way
         # the oracles do not know <...>: ignore their matches inside a longer angle reference
         inside = [(r.span[0], r.span[1]) for r in records if r.style in (Style.ANGLE, Style.ANGLE_URL)]
 
-        def within_angle(pos: int) -> bool:
+        def within_angle(pos: int, inside: list[tuple[int, int]] = inside) -> bool:
             return any(s < pos < e for s, e in inside)
 
         for m in _WRAPPED_ANGLE.finditer(text):

@@ -143,6 +143,14 @@ def test_hyphen_at_a_line_break_after_a_bare_uri() -> None:
     assert found.flags == (Flag.WRAPPED, Flag.HYPHEN_BREAK, Flag.TRIMMED)
 
 
+def test_a_line_break_right_after_the_scheme_is_joined() -> None:
+    found = one('ECMA, "QSIG", http://\n              www.ecma-international.org/publications/x.htm.\n')
+    assert (found.reference, found.flags) == (
+        "http://www.ecma-international.org/publications/x.htm", (Flag.WRAPPED, Flag.TRIMMED))
+    assert refs("see http://\n\nnothing") == []
+    assert refs("see http://\nhttp://b.example/") == ["http://b.example/"]
+
+
 def test_no_join_when_the_next_line_starts_its_own_uri() -> None:
     assert refs("http://a.example/a-\nhttp://b.example/\n") == ["http://a.example/a-", "http://b.example/"]
 

@@ -148,7 +148,8 @@ PRODUCED_BY_AN_OPTION = {
 
 
 def test_beyond_rfc_vectors_an_option_produces() -> None:
-    vectors = [v for v in load_vectors("normalize.json") if v.get("rfc_class") == "beyond-rfc" and v["op"] != "equivalent"]
+    vectors = [v for v in load_vectors("normalize.json")
+               if v.get("rfc_class") == "beyond-rfc" and v["op"] != "equivalent"]
     produced = {}
     for v in vectors:
         for level, combo in itertools.product(("syntax", "scheme"), _option_combos()):

@@ -68,7 +68,8 @@ def test_details_say_what_was_found() -> None:
     (userinfo,) = risks("http://www.example.com&story=x@10.0.0.1/")
     assert str(userinfo) == "userinfo (§7.5): 'www.example.com&story=x' stands before '@'; the host is '10.0.0.1'"
     (rare,) = risks("http://0x7f.1/")
-    assert rare.to_json() == {"flag": "rare-ip", "section": "7.3", "detail": "host '0x7f.1' is the IPv4 address 127.0.0.1"}
+    assert rare.to_json() == {
+        "flag": "rare-ip", "section": "7.3", "detail": "host '0x7f.1' is the IPv4 address 127.0.0.1"}
 
 
 def test_records_carry_risks() -> None:

@@ -1,10 +1,10 @@
 """urisift: find URI references in text, mail and HTML, and resolve them against the right base."""
 
-from .errors import BaseUriError, UriError, UriSyntaxError
-from .reference import Authority, UriReference, is_valid, validate
 from .delimit import Found, find_references, registered_schemes
-from .record import BaseSource, CharsetSource, Defect, Flag, Record, Style, Where
+from .errors import BaseUriError, UriError, UriSyntaxError
 from .normalize import equivalent, normalize
+from .record import BaseSource, CharsetSource, Defect, Flag, Record, Style, Where
+from .reference import Authority, UriReference, is_valid, validate
 from .resolve import remove_dot_segments, resolve
 from .risk import Risk, risks
 from .scan import scan_path, scan_stream, scan_text

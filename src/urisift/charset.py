@@ -17,8 +17,9 @@ stops the scan.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from .record import CharsetSource, Defect
 
@@ -80,17 +81,17 @@ def choose(sample: bytes, *, declared: str | None = None, complete: bool = False
         if sample.startswith(bom):
             return Choice(name, CharsetSource.BOM, len(bom))
     if declared:
-        name = normalize_label(declared)
-        if name is not None:
-            return Choice(name, CharsetSource.DECLARED)
+        label = normalize_label(declared)
+        if label is not None:
+            return Choice(label, CharsetSource.DECLARED)
     if _utf8_prefix_ok(sample, complete):
         return Choice("utf-8", CharsetSource.DETECTED)
     import chardet  # imported late: only inputs that are not UTF-8 pay for it
 
     guess = chardet.detect(sample)
-    name = normalize_label(guess.get("encoding") or "")
-    if name is not None and (guess.get("confidence") or 0) >= 0.2:
-        return Choice(name, CharsetSource.DETECTED)
+    detected = normalize_label(guess.get("encoding") or "")
+    if detected is not None and (guess.get("confidence") or 0) >= 0.2:
+        return Choice(detected, CharsetSource.DETECTED)
     return Choice(FALLBACK, CharsetSource.DEFAULT)
 
 

@@ -16,7 +16,8 @@ import csv
 import json
 import os
 import sys
-from typing import IO, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import IO, BinaryIO
 
 from . import __version__
 from .errors import UriSyntaxError
@@ -146,7 +147,7 @@ def _emit(items: Iterable[Record | Defect], writer: _Writer, select: _Select, er
             writer.record(item, normalized)
 
 
-def main(argv: list[str] | None = None, *, stdin: IO[bytes] | None = None,
+def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
          stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
@@ -172,17 +173,11 @@ def main(argv: list[str] | None = None, *, stdin: IO[bytes] | None = None,
             _emit(scan_stream(stream, base=args.base, file="-", abbreviated=abbreviated), writer, select, err)
             continue
         try:
-            handle = open(path, "rb")
+            with open(path, "rb") as handle:
+                _emit(scan_stream(handle, base=args.base, file=path, abbreviated=abbreviated), writer, select, err)
         except OSError as exc:
             err.write(f"urisift: {path}: cannot read: {exc.strerror or exc}\n")
             status = 1
-            continue
-        with handle:
-            try:
-                _emit(scan_stream(handle, base=args.base, file=path, abbreviated=abbreviated), writer, select, err)
-            except OSError as exc:
-                err.write(f"urisift: {path}: read failed: {exc.strerror or exc}\n")
-                status = 1
     out.flush()
     return status
 

@@ -25,6 +25,7 @@ for successive ``<`` do not overlap.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -42,6 +43,13 @@ _STOP = (
 )
 # *( any character that may stand in a URI in running text ) -- one class, so linear
 _BODY = re.compile(f"[^{_STOP}]*")
+
+def _body_end(text: str, pos: int) -> int:
+    """Where a run of URI characters starting at ``pos`` ends."""
+    m = _BODY.match(text, pos)
+    assert m is not None  # "*" matches the empty string too
+    return m.end()
+
 
 # The trigger: the earliest place a reference may start.  Every branch begins
 # with a literal so that the engine skips ahead with its fast literal/charset
@@ -71,7 +79,8 @@ _HAS_WS = re.compile(r"\s")
 _LEADING_REFERENCE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):|(?:[Ww]{3}|[Ff][Tt][Pp])\.")
 # a scheme at the start of a delimited string
 _LEADING_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-# the line break after a hyphen, with the next line's indent and margin marks:
+# the line break after a hyphen (or after "scheme://"), with the next line's
+# indent and margin marks:
 # mail quote markers (">") and the change bars ("|") of revised documents
 _HYPHEN_BREAK = re.compile(r"[ \t]*\r?\n(?:[ \t]*[>|])*[ \t]*")
 # abbreviated host: "www." label ( "." label )+, then an optional port
@@ -154,7 +163,7 @@ class Scanner:
         self.schemes = registered_schemes()
 
     # -- the walk ----------------------------------------------------------------
-    def __iter__(self):  # noqa: ANN204 - generator of Found
+    def __iter__(self) -> Iterator[Found]:
         text = self.text
         n = len(text)
         pos = 0
@@ -305,8 +314,29 @@ class Scanner:
             return None, after
         if scheme == "urn":
             return self._urn(start, after)
-        end = _BODY.match(text, after).end()
+        end = _body_end(text, after)
+        if end - after == 2 and text.startswith("//", after):
+            joined = self._scheme_break(start, end)
+            if joined is not None:
+                return joined, joined.end
         return self._finish_bare(start, end, after)
+
+    def _scheme_break(self, start: int, end: int) -> Found | None:
+        """``http://`` at the end of a line with the rest of the URI on the
+        next: a line break no reader would take for the end of the URI."""
+        text = self.text
+        m = _HYPHEN_BREAK.match(text, end)
+        if m is None or "\n" not in m.group():
+            return None
+        cont_start = m.end()
+        if self._starts_reference(cont_start, abbreviated=False):
+            return None  # a host may well start with "www."; a scheme starts a URI of its own
+        cont_end, flags = _trim(text, cont_start, _body_end(text, cont_start))
+        if cont_end == cont_start:
+            return None
+        flags.add(Flag.WRAPPED)
+        return Found(text[start:end] + text[cont_start:cont_end], start, cont_end, Style.BARE,
+                     tuple(sorted(flags, key=_flag_order)))
 
     def _finish_bare(self, start: int, end: int, after: int) -> tuple[Found | None, int]:
         text = self.text
@@ -340,7 +370,7 @@ class Scanner:
         cont_start = m.end()
         if self._starts_reference(cont_start):
             return found, end  # the next line starts a reference of its own
-        cont_end = _BODY.match(text, cont_start).end()
+        cont_end = _body_end(text, cont_start)
         if cont_end == cont_start:
             return found, end
         cont_end, trim_flags = _trim(text, cont_start, cont_end)
@@ -356,13 +386,13 @@ class Scanner:
             cont_end,
         )
 
-    def _starts_reference(self, at: int) -> bool:
+    def _starts_reference(self, at: int, *, abbreviated: bool = True) -> bool:
         m = _LEADING_REFERENCE.match(self.text, at)
         if m is None:
             return False
         scheme = m.group("scheme")
         if scheme is None:
-            return True  # www. / ftp.
+            return abbreviated  # www. / ftp.
         return scheme.lower() in self.schemes or self.text.startswith("//", m.end())
 
     # -- urn: ----------------------------------------------------------------------
@@ -375,7 +405,7 @@ class Scanner:
         # optional ?+r, ?=q and #f components: they run to the next stop
         # character (the body class admits later components too)
         if _URN_COMPONENT.match(text, end):
-            end = _BODY.match(text, end).end()
+            end = _body_end(text, end)
         end, flags = _trim(text, start, end)
         nss_start = text.index(":", start + 4) + 1
         if end <= nss_start:
@@ -399,7 +429,7 @@ class Scanner:
             return None, start + 4
         end = host.end()
         if end < len(text) and text[end] in "/?#":
-            end = _BODY.match(text, end).end()
+            end = _body_end(text, end)
         end, flags = _trim(text, start, end)
         if text[end : end + 1] in _TRAILING_PUNCT and text[end : end + 1]:
             flags.add(Flag.TRIMMED)  # the host pattern already stopped before it

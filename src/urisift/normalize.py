@@ -127,6 +127,9 @@ def normalize(
     ref = uri if isinstance(uri, UriReference) else UriReference.parse(uri)
     if level == "string":
         out = ref
+    elif level == "syntax" and not (idna or iri_to_uri or strip_host_dot):
+        # the common call: the syntax rung alone, composed straight into a string
+        return _syntax_str(ref, drop_fragment)
     else:
         out = _syntax(ref, idna=idna, iri_to_uri=iri_to_uri, strip_host_dot=strip_host_dot)
         if level in ("scheme", "scheme-specific"):
@@ -138,27 +141,59 @@ def normalize(
     return str(out)
 
 
-def _syntax(ref: UriReference, *, idna: bool, iri_to_uri: bool, strip_host_dot: bool) -> UriReference:
-    scheme, authority, path, query, fragment = ref
-    if scheme is not None:
-        scheme = scheme.translate(_UPPER)
-    if authority is not None:
-        auth = Authority.parse(authority)
-        host = _normalize_host(_pct_normalize(auth.host))
-        if strip_host_dot and not host.startswith("[") and host.rstrip("."):
-            host = host.rstrip(".")  # "example.com." is the fully qualified "example.com"
-        if idna:
-            host = _idna_host(host)
-        userinfo = None if auth.userinfo is None else _pct_normalize(auth.userinfo)
-        authority = str(Authority(userinfo, host, auth.port))
+def _syntax_authority(authority: str) -> str:
+    """§6.2.2.1/§6.2.2.2 on an authority: host case and percent-encoding,
+    userinfo percent-encoding; the port as written."""
+    if "@" not in authority and "[" not in authority and "%" not in authority:
+        # a bare host[:port]: only its case can change
+        return authority.translate(_UPPER)
+    auth = Authority.parse(authority)
+    host = _normalize_host(_pct_normalize(auth.host))
+    userinfo = None if auth.userinfo is None else _pct_normalize(auth.userinfo)
+    return str(Authority(userinfo, host, auth.port))
+
+
+def _syntax_path(path: str, hierarchical: bool, has_authority: bool) -> str:
     path = _pct_normalize(path)
-    if scheme is not None or authority is not None or path.startswith("/"):
+    if hierarchical or path.startswith("/"):
         # §6.2.2.3: dot segments are removed as resolution (§5.2.2) would remove
         # them; only a relative-path reference keeps them, for lack of a base
         path = remove_dot_segments(path)
-        if authority is None and path.startswith("//"):
+        if not has_authority and path.startswith("//"):
             # keep "scheme:/.//x" from re-parsing with an authority (§5.3)
             path = "/." + path
+    return path
+
+
+def _syntax_str(ref: UriReference, drop_fragment: bool) -> str:
+    scheme, authority, path, query, fragment = ref
+    out = _syntax_path(path, scheme is not None or authority is not None, authority is not None)
+    if authority is not None:
+        out = "//" + _syntax_authority(authority) + out
+    if scheme is not None:
+        out = scheme.translate(_UPPER) + ":" + out
+    if query is not None:
+        out += "?" + _pct_normalize(query)
+    if fragment is not None and not drop_fragment:
+        out += "#" + _pct_normalize(fragment)
+    return out
+
+
+def _syntax(ref: UriReference, *, idna: bool, iri_to_uri: bool, strip_host_dot: bool) -> UriReference:
+    scheme, authority, path, query, fragment = ref
+    path = _syntax_path(path, scheme is not None or authority is not None, authority is not None)
+    if scheme is not None:
+        scheme = scheme.translate(_UPPER)
+    if authority is not None:
+        authority = _syntax_authority(authority)
+        if strip_host_dot or idna:
+            auth = Authority.parse(authority)
+            host = auth.host
+            if strip_host_dot and not host.startswith("[") and host.rstrip("."):
+                host = host.rstrip(".")  # "example.com." is the fully qualified "example.com"
+            if idna:
+                host = _idna_host(host)
+            authority = str(auth._replace(host=host))
     if query is not None:
         query = _pct_normalize(query)
     if fragment is not None:
@@ -166,7 +201,13 @@ def _syntax(ref: UriReference, *, idna: bool, iri_to_uri: bool, strip_host_dot: 
     out = UriReference(scheme, authority, path, query, fragment)
     if iri_to_uri:
         # RFC 3987 §3.1; a scheme is ASCII by definition, so it is left alone
-        out = UriReference(out.scheme, *(None if c is None else _iri_to_uri(c) for c in out[1:]))
+        out = UriReference(
+            out.scheme,
+            None if authority is None else _iri_to_uri(authority),
+            _iri_to_uri(path),
+            None if query is None else _iri_to_uri(query),
+            None if fragment is None else _iri_to_uri(fragment),
+        )
     return out
 
 

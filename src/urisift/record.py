@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from .risk import Risk
 
 
-class Style(str, Enum):
+class Style(StrEnum):
     """How a reference was delimited or found."""
 
     ANGLE = "angle"  # <http://...>
@@ -28,13 +28,13 @@ class Style(str, Enum):
     HEADER = "header"
 
 
-class Where(str, Enum):
+class Where(StrEnum):
     TEXT = "text"
     HTML = "html"
     HEADER = "header"
 
 
-class Flag(str, Enum):
+class Flag(StrEnum):
     WRAPPED = "wrapped"  # whitespace inside the delimiters was removed
     HYPHEN_BREAK = "hyphen-break"  # a line break right after a hyphen (seed 001/002 Appendix E)
     TRIMMED = "trimmed"  # trailing punctuation left out
@@ -42,7 +42,7 @@ class Flag(str, Enum):
     QUOTE_MARKERS = "quote-markers"  # mail quote markers removed from continuation lines
 
 
-class BaseSource(str, Enum):
+class BaseSource(StrEnum):
     HTML_BASE = "html-base"
     CONTENT_BASE = "content-base"
     CONTENT_LOCATION = "content-location"
@@ -50,7 +50,7 @@ class BaseSource(str, Enum):
     DEFAULT = "default"
 
 
-class CharsetSource(str, Enum):
+class CharsetSource(StrEnum):
     BOM = "bom"
     DECLARED = "declared"
     META = "meta"

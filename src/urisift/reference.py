@@ -43,7 +43,7 @@ class Authority(NamedTuple):
     port: str | None
 
     @classmethod
-    def parse(cls, authority: str) -> "Authority":
+    def parse(cls, authority: str) -> Authority:
         # userinfo cannot contain "@", so the host starts after the last one:
         # that is also what user agents do, which matters for §7.5 attacks.
         userinfo, at, hostport = authority.rpartition("@")
@@ -89,14 +89,15 @@ class UriReference(NamedTuple):
     fragment: str | None
 
     @classmethod
-    def parse(cls, text: str) -> "UriReference":
+    def parse(cls, text: str) -> UriReference:
         """Split ``text`` with the Appendix B regular expression.  Never raises:
         any string is *some* split; use :func:`validate` for conformance."""
         m = _split(text)
         # The pattern matches every string (each part is optional and the
         # path class admits anything but "?" and "#"); assert for type checkers.
         assert m is not None
-        return cls(*m.groups(default=None))
+        scheme, authority, path, query, fragment = m.groups()
+        return cls(scheme, authority, path, query, fragment)
 
     def __str__(self) -> str:
         # §5.3 Component Recomposition
@@ -143,10 +144,10 @@ class UriReference(NamedTuple):
         a = self.parsed_authority
         return None if a is None else a.port
 
-    def without_fragment(self) -> "UriReference":
+    def without_fragment(self) -> UriReference:
         return self._replace(fragment=None)
 
-    def validate(self, production: str = "URI-reference") -> "UriReference":
+    def validate(self, production: str = "URI-reference") -> UriReference:
         """Raise :class:`UriSyntaxError` unless this reference matches ``production``."""
         validate(str(self), production)
         return self

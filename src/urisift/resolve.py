@@ -109,7 +109,8 @@ def resolve(
     """
     r = reference if isinstance(reference, UriReference) else _parse(reference)
     b = base if isinstance(base, UriReference) else _parse(base)
-    if b.scheme is None:
+    base_scheme = b.scheme
+    if base_scheme is None:
         raise BaseUriError(f"base URI {str(b)!r} has no scheme: a base must be an absolute URI (RFC 3986 §5.1)")
     if profile == "rfc2396":
         return _resolve_2396(r, b)
@@ -119,7 +120,7 @@ def resolve(
         b = b._replace(path=remove_dot_segments(b.path))
 
     scheme, authority, path, query, fragment = r
-    if not strict and scheme is not None and scheme.lower() == b.scheme.lower():
+    if not strict and scheme is not None and scheme.lower() == base_scheme.lower():
         scheme = None
     if scheme is not None:
         path = remove_dot_segments(path)
@@ -140,7 +141,7 @@ def resolve(
                     if keep_rootless and not merged.startswith("/") and path.startswith("/"):
                         path = path[1:]
             authority = b.authority
-        scheme = b.scheme
+        scheme = base_scheme
     if guard_empty_first_segment and authority is None and path.startswith("//"):
         path = "/." + path
     return UriReference(scheme, authority, path, query, fragment)

@@ -8,9 +8,10 @@ so that memory stays constant however large the file is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO
 
 from .charset import decode_stream
 from .delimit import Found, Scanner

@@ -84,14 +84,15 @@ class Urn:
         return self.fragment
 
     @classmethod
-    def parse(cls, text: str, *, rules: Rules = "8141") -> "Urn":
+    def parse(cls, text: str, *, rules: Rules = "8141") -> Urn:
         """Parse ``text`` as a URN under ``rules``; raise :class:`UrnError` naming
         the rule broken when it is not one."""
         if rules not in RULES:
             raise ValueError(f"unknown rules {rules!r}; expected one of {RULES}")
         spec = _SPEC[rules]
         if len(text) < 4 or text[:4].lower() != "urn:":
-            bad = next((i for i, (a, b) in enumerate(zip(text.lower(), "urn:")) if a != b), min(len(text), 4))
+            pairs = zip(text.lower(), "urn:", strict=False)
+            bad = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(text), 4))
             raise UrnError(text, bad, 'a URN starts with "urn:" (any case)', spec)
         colon = text.find(":", 4)
         end_nid = colon if colon != -1 else len(text)
@@ -127,7 +128,7 @@ class Urn:
             key += "?" + "&".join(k + "=" + _upper_hex(v) for k, v in ordered)
         return key
 
-    def equivalent(self, other: "Urn", *, objective: Literal["resource", "cache"] = "resource") -> bool:
+    def equivalent(self, other: Urn, *, objective: Literal["resource", "cache"] = "resource") -> bool:
         return self.comparison_key(objective=objective) == other.comparison_key(objective=objective)
 
     def display(self) -> str:
