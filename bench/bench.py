@@ -28,6 +28,7 @@ import tarfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -36,6 +37,7 @@ SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
 PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract"]
 
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests"))  # the adversarial inputs the tests use
 if PEERS_DIR.is_dir():
     sys.path.append(str(PEERS_DIR))
 
@@ -84,6 +86,23 @@ def try_import(name: str):  # noqa: ANN201 - returns a module or None
         return None
 
 
+def rfc3986_row(name: str, rounds: int, items: list[Any], op: Callable[[Any, Any], object]
+                ) -> tuple[str, float | None, str]:
+    """A table row for the rfc3986 package doing ``op(uri_reference, item)`` on every item."""
+    rfc3986 = try_import("rfc3986")
+    if rfc3986 is None:
+        return ("rfc3986", None, "not installed")
+    ref = rfc3986.uri_reference
+
+    def run() -> None:
+        for item in items:
+            # the peer raises on some vectors; count the work it did anyway
+            with contextlib.suppress(Exception):
+                op(ref, item)
+
+    return (name, timeit(run, rounds), "")
+
+
 # -- resolve -----------------------------------------------------------------------
 
 def resolve_pairs() -> list[tuple[str, str]]:
@@ -115,19 +134,8 @@ def bench_resolve(rounds: int, repeat: int) -> None:
 
     rows.append(("urisift.resolve", timeit(ours, rounds), ""))
     rows.append(("urllib.parse.urljoin", timeit(stdlib, rounds), ""))
-    rfc3986 = try_import("rfc3986")
-    if rfc3986 is None:
-        rows.append(("rfc3986", None, "not installed"))
-    else:
-        ref = rfc3986.uri_reference
-
-        def peer() -> None:
-            for b, r in pairs:
-                # the peer raises on some vectors; count the work anyway
-                with contextlib.suppress(Exception):
-                    ref(r).resolve_with(b).unsplit()
-
-        rows.append(("rfc3986 uri_reference(r).resolve_with(b)", timeit(peer, rounds), ""))
+    rows.append(rfc3986_row("rfc3986 uri_reference(r).resolve_with(b)", rounds, pairs,
+                            lambda ref, pair: ref(pair[1]).resolve_with(pair[0]).unsplit()))
     table(f"resolve: {len(pairs):,} RFC 3986 (base, reference) pairs", "pairs", len(pairs), rows, "urisift.resolve")
 
 
@@ -204,20 +212,9 @@ def bench_scan(rounds: int, limit: int) -> None:
 
 # -- adversarial -------------------------------------------------------------------
 
-ADVERSARIAL: dict[str, Callable[[int], str]] = {
-    '"<" * n': lambda n: "<" * n,
-    '"http://" + "(" * n': lambda n: "http://" + "(" * n,
-    '"<URL:" * n': lambda n: "<URL:" * (n // 5),
-    "'\"' * n": lambda n: '"' * n,
-    "no whitespace": lambda n: ("abc.def/ghi:" * (n // 12 + 1))[:n],
-    '"http://a" + "." * n': lambda n: "http://a" + "." * n,
-    '"<http://a" + " x" * n': lambda n: "<http://a" + " x" * (n // 2),
-    '"www." * n': lambda n: "www." * (n // 4),
-    '"urn:a:" + ":" * n': lambda n: "urn:a:" + ":" * n,
-}
-
-
 def bench_adversarial(rounds: int, sizes: Iterable[int]) -> None:
+    from adversarial import ADVERSARIAL
+
     from urisift import scan_text
 
     sizes = list(sizes)
@@ -251,18 +248,8 @@ def bench_normalize(rounds: int, repeat: int) -> None:
             normalize(u)
 
     rows.append(("urisift.normalize", timeit(ours, rounds), ""))
-    rfc3986 = try_import("rfc3986")
-    if rfc3986 is None:
-        rows.append(("rfc3986", None, "not installed"))
-    else:
-        ref = rfc3986.uri_reference
-
-        def peer() -> None:
-            for u in inputs:
-                with contextlib.suppress(Exception):
-                    ref(u).normalize().unsplit()
-
-        rows.append(("rfc3986 uri_reference(u).normalize()", timeit(peer, rounds), ""))
+    rows.append(rfc3986_row("rfc3986 uri_reference(u).normalize()", rounds, inputs,
+                            lambda ref, u: ref(u).normalize().unsplit()))
     table(f"normalize: {len(inputs):,} vector inputs", "URIs", len(inputs), rows, "urisift.normalize")
 
 

@@ -161,6 +161,10 @@ class Scanner:
         self.text = text
         self.abbreviated = abbreviated
         self.schemes = registered_schemes()
+        self._ls = 0  # start of the line of the last "<" seen, and how far that search went
+        self._ls_upto = 0
+        self._q_line = -1  # the line whose quote prefix was read last, and where it ends
+        self._q_end = -1
 
     # -- the walk ----------------------------------------------------------------
     def __iter__(self) -> Iterator[Found]:
@@ -210,38 +214,65 @@ class Scanner:
         if m is not None:
             style = Style.ANGLE_URL
             content_start = m.end()
-        line_start = text.rfind("\n", 0, lt) + 1
-        qm = _QUOTE_PREFIX.match(text, line_start, lt)
-        quoted = qm is not None and ">" in qm.group()
+        line_start = self._line_start(lt)
+        quoted = self._quoted_line(line_start, lt)
         # find the closing ">" (a "<" first means this one is not a delimiter)
         scan = content_start
+        scan_line = line_start
         while True:
             b = _BRACKET.search(text, scan)
             if b is None or b.group() == "<":
                 return None, lt + 1
             gt = b.start()
-            if quoted and self._is_quote_marker(gt):
-                scan = gt + 1
-                continue
+            if quoted:
+                k = text.rfind("\n", scan, gt)  # bounded: only what this search passed over
+                if k != -1:
+                    scan_line = k + 1
+                markers_end = self._quote_markers_end(scan_line, gt)
+                if markers_end is not None:
+                    scan = markers_end  # skip the whole prefix at once: linear
+                    continue
             break
         found = self._delimited(content_start, gt, style, quoted)
         if found is None:
             return None, lt + 1
         return found, gt + 1
 
-    def _is_quote_marker(self, gt: int) -> bool:
-        """A ">" that only has blanks or other ">" before it on its line, and
-        more text after it on the line: a quote marker of a continuation line."""
-        text = self.text
-        ls = text.rfind("\n", 0, gt) + 1
-        if ls == 0:
-            return False
-        before = text[ls:gt]
-        if before.strip(" \t>"):
-            return False
-        le = text.find("\n", gt)
-        rest = text[gt + 1 : le if le != -1 else len(text)]
-        return rest.strip(" \t>") != ""
+    def _line_start(self, pos: int) -> int:
+        """Start of the line holding ``pos``.  The "<" the walk meets come in
+        increasing order, so each call searches only the text the previous
+        one did not: linear over the whole walk."""
+        if pos < self._ls_upto:
+            return self.text.rfind("\n", 0, pos) + 1  # pragma: no cover - the walk never goes back
+        k = self.text.rfind("\n", self._ls_upto, pos)
+        if k != -1:
+            self._ls = k + 1
+        self._ls_upto = pos
+        return self._ls
+
+    def _quoted_line(self, line_start: int, pos: int) -> bool:
+        """Whether the line starting at ``line_start`` opens with mail quote
+        markers before ``pos``; remembered per line, so a line of a million
+        ">" is read once."""
+        if line_start != self._q_line:
+            m = _QUOTE_PREFIX.match(self.text, line_start)
+            self._q_line = line_start
+            self._q_end = m.end() if m is not None and ">" in m.group() else -1
+        return 0 <= self._q_end <= pos
+
+    def _quote_markers_end(self, line_start: int, gt: int) -> int | None:
+        """When the ">" at ``gt`` belongs to the quote markers that open a
+        continuation line (only markers and blanks before it, more text after
+        the markers), where the markers end; else None."""
+        if line_start == 0:
+            return None
+        m = _QUOTE_PREFIX.match(self.text, line_start)
+        if m is None or gt >= m.end():
+            return None
+        end = m.end()
+        if end >= len(self.text) or self.text[end] in "\r\n":
+            return None  # nothing after the markers: the ">" closes the bracket
+        return end
 
     def _delimited(self, cs: int, ce: int, style: Style, quoted: bool) -> Found | None:
         text = self.text

@@ -194,13 +194,19 @@ def _check_chars(text: str, start: int, end: int, allowed: frozenset[str], what:
             raise UrnError(text, i, f"character {c!r} not allowed in the {what}", f"{spec} {what}")
 
 
+def _split_tail(text: str, start: int) -> tuple[int, int, int, int]:
+    """Where the NSS, the "?" part and the "#" part are: (nss_end, q_at,
+    body_end, hash_at), -1 for an absent "?" or "#"."""
+    hash_at = text.find("#", start)
+    body_end = hash_at if hash_at != -1 else len(text)
+    q_at = text.find("?", start, body_end)
+    return (q_at if q_at != -1 else body_end), q_at, body_end, hash_at
+
+
 def _parse_8141(cls: type[Urn], text: str, scheme: str, nid: str, start: int, spec: str) -> Urn:
     # NSS = pchar *( pchar / "/" ); it ends at "?" or "#"
     end = len(text)
-    hash_at = text.find("#", start)
-    body_end = hash_at if hash_at != -1 else end
-    q_at = text.find("?", start, body_end)
-    nss_end = q_at if q_at != -1 else body_end
+    nss_end, q_at, body_end, hash_at = _split_tail(text, start)
     if nss_end == start:
         raise UrnError(text, start, "the NSS is empty", f"{spec} §2 NSS")
     if text[start] == "/":
@@ -239,10 +245,7 @@ def _component_8141(text: str, start: int, end: int, what: str, spec: str) -> st
 
 def _parse_03(cls: type[Urn], text: str, scheme: str, nid: str, start: int, spec: str) -> Urn:
     end = len(text)
-    hash_at = text.find("#", start)
-    body_end = hash_at if hash_at != -1 else end
-    q_at = text.find("?", start, body_end)
-    nss_end = q_at if q_at != -1 else body_end
+    nss_end, q_at, body_end, hash_at = _split_tail(text, start)
     _check_chars(text, start, nss_end, _PCHAR, "NSS", spec, nonempty=True)
     query = fragment = None
     directives: list[tuple[str, str]] = []
