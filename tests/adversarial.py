@@ -23,4 +23,5 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
     "quote run then angles": lambda n: ">" * (n // 2) + "<" * (n // 2),
     "quoted angle then a marker run": lambda n: "> <http://a/\n" + ">" * n,
     "angles on one long line after quotes": lambda n: "> " + "<x " * (n // 3),
+    "hyphen lines inside brackets": lambda n: "<http://a/b-\n" + "c-\n" * (n // 3) + ">",
 }

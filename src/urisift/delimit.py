@@ -287,31 +287,28 @@ class Scanner:
         flags: list[Flag] = []
         alternatives: tuple[str, ...] = ()
         if _HAS_WS.search(raw):
-            if "\n\n" in raw.replace("\r", "") or _blank_line(raw):
-                return None  # a paragraph break: not one URI
-            lines = raw.split("\n")
             pieces: list[str] = []
-            for i, line in enumerate(lines):
+            for i, line in enumerate(raw.split("\n")):
                 line = line.strip()
                 if i and quoted:
                     stripped = line.lstrip("> \t")
                     if stripped != line:
-                        if Flag.QUOTE_MARKERS not in flags:
-                            flags.append(Flag.QUOTE_MARKERS)
+                        flags.append(Flag.QUOTE_MARKERS)
                         line = stripped
                 pieces.append(_WS.sub("", line))
+            if "" in pieces[1:-1]:
+                return None  # a blank line is a paragraph break: not one URI
             reference = "".join(pieces)
-            flags.insert(0, Flag.WRAPPED)
-            breaks = [i for i, p in enumerate(pieces[:-1]) if p.endswith("-")]
+            flags.append(Flag.WRAPPED)
+            breaks = {i for i, p in enumerate(pieces[:-1]) if p.endswith("-")}
             if breaks:
                 flags.append(Flag.HYPHEN_BREAK)
-                alt = [p[:-1] if i in breaks else p for i, p in enumerate(pieces)]
-                alternatives = ("".join(alt),)
+                alternatives = ("".join(p[:-1] if i in breaks else p for i, p in enumerate(pieces)),)
         else:
             reference = raw
         if not self._acceptable(raw, reference, style):
             return None
-        return Found(reference, start, end, style, tuple(flags), alternatives)
+        return Found(reference, start, end, style, tuple(sorted(set(flags), key=_flag_order)), alternatives)
 
     def _acceptable(self, raw: str, reference: str, style: Style) -> bool:
         """<...> holds an absolute URI; <URL:...> may hold a relative reference.
@@ -473,10 +470,6 @@ class Scanner:
                   expanded=prefix + reference),
             end,
         )
-
-
-def _blank_line(raw: str) -> bool:
-    return any(not line.strip() for line in raw.splitlines()[1:-1])
 
 
 _ORDER = {f: i for i, f in enumerate(Flag)}
