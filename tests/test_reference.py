@@ -48,6 +48,14 @@ def test_authority_split(authority: str, expected: Authority) -> None:
     assert str(Authority.parse(authority)) == authority
 
 
+@pytest.mark.parametrize("authority, kind", [
+    ("[::1]:80", "ipv6"), ("[v7.x]", "ipvfuture"), ("192.0.2.1", "ipv4"), ("256.0.0.1", "reg-name"),
+    ("example.com", "reg-name"), ("", "reg-name"), ("u@127.0.0.1:1", "ipv4"),
+])
+def test_host_kind(authority: str, kind: str) -> None:
+    assert Authority.parse(authority).host_kind == kind
+
+
 def test_component_views() -> None:
     ref = UriReference.parse("ftp://anon@[2001:db8::7]:21/pub?x#y")
     assert (ref.userinfo, ref.host, ref.port) == ("anon", "[2001:db8::7]", "21")

@@ -60,6 +60,7 @@ def test_seed_003_query_directives() -> None:
     urn = Urn.parse("urn:isbn:0451450523?s=I2L&c=ToC#p1", rules="2141bis-03")
     assert (urn.nid, urn.nss, urn.query, urn.fragment) == ("isbn", "0451450523", "s=I2L&c=ToC", "p1")
     assert urn.directives == (("s", "I2L"), ("c", "ToC"))
+    assert (urn.service, urn.component, urn.directive("x")) == ("I2L", "ToC", None)
     assert urn.flags == ()
     # 5b: directives in a preferred (sorted) order, so their order does not matter
     assert urn_equivalent("urn:isbn:1?s=I2L&c=ToC", "urn:isbn:1?c=ToC&s=I2L", rules="2141bis-03", objective="cache")

@@ -67,6 +67,17 @@ class Authority(NamedTuple):
         host, colon, port = hostport.partition(":")
         return cls(userinfo_v, host, port if colon else None)
 
+    @property
+    def host_kind(self) -> str:
+        """RFC 3986 §3.2.2: "ipv6" or "ipvfuture" (an IP-literal in brackets),
+        "ipv4" (dotted decimal), or "reg-name" (anything else, "" included)."""
+        host = self.host
+        if host.startswith("["):
+            return "ipvfuture" if host[1:2] in ("v", "V") else "ipv6"
+        if grammar.IPV4_RE.fullmatch(host):
+            return "ipv4"
+        return "reg-name"
+
     def __str__(self) -> str:
         out = self.host
         if self.userinfo is not None:

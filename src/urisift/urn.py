@@ -83,6 +83,20 @@ class Urn:
     def f_component(self) -> str | None:
         return self.fragment
 
+    def directive(self, keywd: str) -> str | None:
+        """The value of a seed 003 query directive (the first, if repeated)."""
+        return next((value for key, value in self.directives if key == keywd), None)
+
+    @property
+    def service(self) -> str | None:
+        """Seed 003 §2.3.1: the URN resolution service asked for with ``s=``."""
+        return self.directive("s")
+
+    @property
+    def component(self) -> str | None:
+        """Seed 003 §2.3.2: the component of the resource asked for with ``c=``."""
+        return self.directive("c")
+
     @classmethod
     def parse(cls, text: str, *, rules: Rules = "8141") -> Urn:
         """Parse ``text`` as a URN under ``rules``; raise :class:`UrnError` naming
