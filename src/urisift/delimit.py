@@ -17,7 +17,9 @@ at a word start); each trigger is then delimited by its own rule:
 Linear time: every pattern here is a literal, a lookaround of fixed width, or a
 single character class under ``*``/``+`` followed by nothing that could make
 the engine give characters back and retry in a different split (no nested
-quantifiers, no alternation under a repeat with overlapping branches).  The
+quantifiers, no alternation under a repeat with overlapping branches).  A
+group under a repeat is possessive (``++``, ``*+``, Python 3.11) or bounded, so
+the engine keeps no backtracking state per repetition.  The
 bracket search looks for the next ``<`` or ``>`` only, so the regions examined
 for successive ``<`` do not overlap.
 """
@@ -71,7 +73,7 @@ _URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:\s*")
 # the next bracket of either kind
 _BRACKET = re.compile(r"[<>]")
 # a mail quote prefix at a line start: "> ", ">> ", "> > ", indented or not
-_QUOTE_PREFIX = re.compile(r"[ \t]*(?:>[ \t]?)+")
+_QUOTE_PREFIX = re.compile(r"[ \t]*+(?:>[ \t]?)++")
 # white space (any, including line breaks)
 _WS = re.compile(r"\s+")
 _HAS_WS = re.compile(r"\s")
@@ -82,14 +84,17 @@ _LEADING_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 # the line break after a hyphen (or after "scheme://"), with the next line's
 # indent and margin marks:
 # mail quote markers (">") and the change bars ("|") of revised documents
-_HYPHEN_BREAK = re.compile(r"[ \t]*\r?\n(?:[ \t]*[>|])*[ \t]*")
-# abbreviated host: "www." label ( "." label )+, then an optional port
-_ABBR_HOST = re.compile(r"(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)+(?::[0-9]+)?")
+_HYPHEN_BREAK = re.compile(r"[ \t]*+\r?\n(?:[ \t]*+[>|])*+[ \t]*+")
+# abbreviated host: "www." label ( "." label )+, then an optional port.  The
+# repetitions are bounded (a DNS name has at most 127 labels of 63 characters)
+# and possessive, so a megabyte of "www.www.www." costs one bounded pass and
+# no backtracking state.
+_ABBR_HOST = re.compile(r"[\w-]{1,63}+(?:\.[\w-]{1,63}+){1,126}+(?::[0-9]++)?+")
 # URN: "urn:" NID ":" NSS, NSS ending at an excluded character (seed 003 §2.5.3)
 #   NID = alphanum 0*31( alphanum / "-" ) ; NSS chars = URN chars or "%" HEXDIG HEXDIG
 _URN = re.compile(
     r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,31}:"
-    r"(?:[A-Za-z0-9()+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})+"
+    r"(?:[A-Za-z0-9()+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})++"  # possessive: no state kept per character
 )
 # after an NSS: the r-, q- and f-components ("?+", "?=", "#") of seed 003 / RFC 8141
 _URN_COMPONENT = re.compile(r"[?#]")

@@ -153,12 +153,34 @@ def resolve(
 _DOT_SLASH = re.compile(r"(?:^|(?<=/))\./")
 # e) a trailing "." that is a complete segment
 _TRAILING_DOT = re.compile(r"(?:^|(?<=/))\.$")
-# f) the leftmost "<segment>/../" with a complete, non-".." segment.  An empty
-#    segment counts when a "/" precedes it ("s//../g" → "s/g"), but the empty
-#    string before a leading "/" is no segment at all ("/../g" stays).
-_SEGMENT_DOTDOT = re.compile(r"(?<=/)(?!\.\./)[^/]*/\.\./|^(?!\.\./)[^/]+/\.\./")
-# g) a trailing "<segment>/.." with a complete, non-".." segment (same rule)
-_TRAILING_SEGMENT_DOTDOT = re.compile(r"(?<=/)(?!\.\.(?:/|$))[^/]*/\.\.$|^(?!\.\.(?:/|$))[^/]+/\.\.$")
+
+
+def _remove_segment_dotdot(buf: str) -> str:
+    """Seed 001 §5.2 step 6 f) and g) in one left-to-right pass.
+
+    f) removes, leftmost first and again until none is left, every
+    "<segment>/../" whose segment is complete and not ".."; g) then removes
+    one trailing "<segment>/..".  A stack of segments gives the same result
+    in linear time (repeating a leftmost search would be quadratic).  A
+    segment is what follows a "/" (empty ones included), or the start of a
+    buffer that does not begin with "/"; the empty string before a leading
+    "/" is no segment, so "/../g" stays as it is.
+    """
+    parts = buf.split("/")
+    last = len(parts) - 1
+    stack: list[str] = []
+    # the empty string before a leading "/" is kept but can never be removed
+    floor = 1 if parts[0] == "" and last > 0 else 0
+    for i, part in enumerate(parts):
+        if part == ".." and i < last and len(stack) > floor and stack[-1] != "..":
+            stack.pop()  # f) "<segment>/../" -> "" (the "/" after ".." stays with what follows)
+            continue
+        stack.append(part)
+    # g) a trailing "<segment>/.."
+    if len(stack) >= 2 + floor and stack[-1] == ".." and stack[-2] != "..":
+        del stack[-2:]
+        return "/".join(stack) + ("/" if stack else "")
+    return "/".join(stack)
 
 
 def _resolve_2396(r: UriReference, b: UriReference) -> UriReference:
@@ -182,11 +204,7 @@ def _resolve_2396(r: UriReference, b: UriReference) -> UriReference:
                 buf += "?" + query  # c)
             buf = _DOT_SLASH.sub("", buf)  # d)
             buf = _TRAILING_DOT.sub("", buf)  # e)
-            while True:  # f) leftmost first, until none remains
-                buf, count = _SEGMENT_DOTDOT.subn("", buf, count=1)
-                if not count:
-                    break
-            buf = _TRAILING_SEGMENT_DOTDOT.sub("", buf)  # g)
+            buf = _remove_segment_dotdot(buf)  # f), g)
             path, qmark, q = buf.partition("?")  # h), i)
             query = q if qmark else None
     return UriReference(scheme, authority, path, query, fragment)

@@ -37,8 +37,9 @@ LINE_BASED = frozenset({
 })
 _CRLF = re.compile(r"%0[dDaA]")
 _WEB = frozenset({"http", "https", "ws", "wss"})
-# a dotted name: two labels or more, the last one alphabetic ("www.bank.example", "paypal.com")
-_HOSTLIKE = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+# a dotted name: a label, a dot, an alphabetic label ("www.bank.example", "paypal.com");
+# tried only at label starts, the label taken possessively: linear
+_HOSTLIKE = re.compile(r"(?<![A-Za-z0-9-])[A-Za-z0-9-]++\.[A-Za-z]{2}")
 _IPV4_PART = re.compile(r"0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*")
 
 
