@@ -115,15 +115,24 @@ def _cut(chunk: str) -> int:
     """Where a chunk can be split so that no reference spans the split.
 
     A blank line is safe: no delimiting rule joins across one.  Failing that,
-    the last line break; failing that, the last white space; failing that the
-    whole chunk (a single run of more than a chunk without white space).
+    the start of a line, moved back before an unclosed "<" or a line that
+    ends in "-" or "//" (both may continue on the next line); failing that,
+    the last white space; failing that the whole chunk (a single run of more
+    than a chunk without white space).
     """
     cut = max(chunk.rfind("\n\n"), chunk.rfind("\n\r\n"))
     if cut != -1:
         return cut + 1
     cut = chunk.rfind("\n")
     if cut != -1:
-        return cut + 1
+        cut += 1
+        lt = chunk.rfind("<", 0, cut)
+        if lt > chunk.rfind(">", 0, cut):
+            cut = chunk.rfind("\n", 0, lt) + 1  # keep the open bracket with what follows
+        while cut > 0 and chunk[max(0, cut - 4) : cut].rstrip("\r\n").endswith(("-", "//")):
+            cut = chunk.rfind("\n", 0, cut - 1) + 1  # a hyphen or "scheme://" at a line end
+        if cut > 0:
+            return cut
     for i in range(len(chunk) - 1, -1, -1):
         if chunk[i].isspace():
             return i + 1
