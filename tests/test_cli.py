@@ -227,3 +227,10 @@ def test_streaming_without_blank_lines_keeps_wrapped_uris_whole() -> None:
             else:
                 assert chunked == whole
     assert len(whole) == 900 and whole[0][0] == "http://w.example/a/b/c"
+
+
+def test_a_closed_pipe_is_not_an_input_error(tmp_path: Path) -> None:
+    f = tmp_path / "many.txt"
+    f.write_text("http://a.example/x\n" * 50_000)
+    proc = subprocess.run(f"{sys.executable} -m urisift {f} | head -1", shell=True, capture_output=True, check=False)
+    assert (proc.stdout, proc.stderr) == (b"http://a.example/x\n", b"")

@@ -175,6 +175,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         try:
             with open(path, "rb") as handle:
                 _emit(scan_stream(handle, base=args.base, file=path, abbreviated=abbreviated), writer, select, err)
+        except BrokenPipeError:
+            raise  # the reader of our output went away: not this input's fault
         except OSError as exc:
             err.write(f"urisift: {path}: cannot read: {exc.strerror or exc}\n")
             status = 1
