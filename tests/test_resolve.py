@@ -250,3 +250,38 @@ def test_target_is_absolute_without_dot_segments_and_stable(ref: str, base: str)
         assert _dot_segments(target.path) == []
         assert str(resolve(str(target), base)) == str(target)
         assert str(resolve(target, base)) == str(target)
+
+
+def _rfc_5_2_4_literal(path: str) -> str:
+    """RFC 3986 §5.2.4 transcribed literally, string slicing and all (slow)."""
+    inp, out = path, ""
+    while inp:
+        if inp.startswith("../"):
+            inp = inp[3:]
+        elif inp.startswith("./"):
+            inp = inp[2:]
+        elif inp.startswith("/./"):
+            inp = "/" + inp[3:]
+        elif inp == "/.":
+            inp = "/"
+        elif inp.startswith("/../"):
+            inp = "/" + inp[4:]
+            out = out[: out.rfind("/")] if "/" in out else ""
+        elif inp == "/..":
+            inp = "/"
+            out = out[: out.rfind("/")] if "/" in out else ""
+        elif inp in (".", ".."):
+            inp = ""
+        else:
+            j = inp.find("/", 1)
+            j = len(inp) if j == -1 else j
+            out, inp = out + inp[:j], inp[j:]
+    return out
+
+
+@settings(max_examples=1000)
+@given(st.lists(st.sampled_from(["", ".", "..", "a", "b.", ".c", "...", "d..e"]), max_size=8).map("/".join),
+       st.booleans())
+def test_remove_dot_segments_matches_the_rfc_loop(path: str, rooted: bool) -> None:
+    path = "/" + path if rooted else path
+    assert remove_dot_segments(path) == _rfc_5_2_4_literal(path)

@@ -23,46 +23,51 @@ def remove_dot_segments(path: str) -> str:
     The string-rewriting loop of the RFC, run with an index into the input
     instead of slicing it, and with the output buffer held as the list of
     moved segments (each with its leading "/"), so "remove the last segment"
-    is a ``pop``.  Linear in ``len(path)``.
+    is a ``pop``.  Linear in ``len(path)``.  A test checks it against a
+    literal transcription of the RFC's loop.
     """
-    if "." not in path:
-        return path  # no "." or ".." segment can occur: the common case
+    if "/." not in path and not path.startswith("."):
+        return path  # a dot segment starts the path or follows a "/": none here
     out: list[str] = []
     i = 0
     n = len(path)
     while i < n:
-        # A. prefix "../" or "./" is removed
-        if path.startswith("../", i):
-            i += 3
-        elif path.startswith("./", i):
-            i += 2
-        # B. prefix "/./" or whole "/." is replaced by "/"
-        elif path.startswith("/./", i):
-            i += 2  # now at the second "/"
-        elif i + 2 == n and path.endswith("/."):
-            out.append("/")
-            i = n
-        # C. prefix "/../" or whole "/.." is replaced by "/" and the last
-        #    output segment (with its preceding "/") is removed
-        elif path.startswith("/../", i):
-            i += 3
-            if out:
-                out.pop()
-        elif i + 3 == n and path.endswith("/.."):
-            if out:
-                out.pop()
-            out.append("/")
-            i = n
-        # D. input that is exactly "." or ".." is removed
-        elif (n - i == 1 and path[i] == ".") or (n - i == 2 and path.startswith("..", i)):
-            i = n
+        c = path[i]
+        if c == ".":
+            # A. a prefix "../" or "./" is removed
+            if path.startswith("../", i):
+                i += 3
+                continue
+            if path.startswith("./", i):
+                i += 2
+                continue
+            # D. an input that is exactly "." or ".." is removed
+            if i + 1 == n or (i + 2 == n and path[i + 1] == "."):
+                break
+        elif c == "/" and i + 1 < n and path[i + 1] == ".":
+            if i + 2 == n:  # B. "/." is replaced by "/"
+                out.append("/")
+                break
+            c2 = path[i + 2]
+            if c2 == "/":  # B. "/./" is replaced by "/"
+                i += 2
+                continue
+            if c2 == "." and (i + 3 == n or path[i + 3] == "/"):
+                # C. "/../" or "/.." is replaced by "/", and the last output
+                #    segment (with its preceding "/") is removed
+                if out:
+                    out.pop()
+                if i + 3 == n:
+                    out.append("/")
+                    break
+                i += 3
+                continue
         # E. move the first segment (with its leading "/", if any) to the output
-        else:
-            j = path.find("/", i + 1)
-            if j == -1:
-                j = n
-            out.append(path[i:j])
-            i = j
+        j = path.find("/", i + 1)
+        if j == -1:
+            j = n
+        out.append(path[i:j])
+        i = j
     return "".join(out)
 
 
