@@ -1,8 +1,12 @@
-"""RFC 3986 Appendix A (and RFC 3987 §2.2) ABNF as regular-expression fragments.
+"""RFC 3986 Appendix A ABNF as regular-expression fragments (with RFC 6874's
+zone identifiers), for the rules whose structure a character scan cannot check:
+the scheme, IP literals and IPv4 addresses, and the Appendix B split.
 
 Each fragment carries its ABNF rule in the comment beside it.  The fragments are
 plain strings so that other modules can compose them; the compiled patterns at
-the bottom are the ones the validator uses.
+the bottom are the ones the validator uses.  The rules made of a character set
+alone (userinfo, reg-name, pchar, query, fragment) are checked a character at a
+time in ``reference.py``, so that an error can name the character.
 
 None of these patterns can backtrack super-linearly: every repetition is over a
 character class or over an alternation whose branches start with distinct
@@ -22,25 +26,8 @@ HEXDIG = "0-9A-Fa-f"
 
 # unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
 UNRESERVED = ALPHA + DIGIT + r"\-._~"
-# gen-delims = ":" / "/" / "?" / "#" / "[" / "]" / "@"
-GEN_DELIMS = r":/?#\[\]@"
 # sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
 SUB_DELIMS = r"!$&'()*+,;="
-# reserved = gen-delims / sub-delims
-RESERVED = GEN_DELIMS + SUB_DELIMS
-
-# ucschar = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF / %x10000-1FFFD / ... / %xE1000-EFFFD  (RFC 3987)
-UCSCHAR = (
-    "\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
-    "\U00010000-\U0001fffd\U00020000-\U0002fffd\U00030000-\U0003fffd"
-    "\U00040000-\U0004fffd\U00050000-\U0005fffd\U00060000-\U0006fffd"
-    "\U00070000-\U0007fffd\U00080000-\U0008fffd\U00090000-\U0009fffd"
-    "\U000a0000-\U000afffd\U000b0000-\U000bfffd\U000c0000-\U000cfffd"
-    "\U000d0000-\U000dfffd\U000e1000-\U000efffd"
-)
-# iprivate = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD  (RFC 3987; query only)
-IPRIVATE = "\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd"
-
 # pct-encoded = "%" HEXDIG HEXDIG
 PCT_ENCODED = f"%[{HEXDIG}]{{2}}"
 
@@ -99,13 +86,6 @@ IPV6ADDRZ = f"{IPV6ADDRESS}%25{ZONE_ID}"
 # IP-literal = "[" ( IPv6address / IPv6addrz / IPvFuture ) "]"   (RFC 3986 + RFC 6874)
 IP_LITERAL = rf"\[(?:{IPV6ADDRESS}|{IPV6ADDRZ}|{IPVFUTURE})\]"
 
-# reg-name = *( unreserved / pct-encoded / sub-delims )
-REG_NAME = f"(?:[{UNRESERVED}{SUB_DELIMS}]|{PCT_ENCODED})*"
-# ireg-name = *( iunreserved / pct-encoded / sub-delims )
-IREG_NAME = f"(?:[{UNRESERVED}{UCSCHAR}{SUB_DELIMS}]|{PCT_ENCODED})*"
-# port = *DIGIT
-PORT = "[0-9]*"
-
 # Appendix B: ^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?
 # Every group is a negated class followed by a literal that the class excludes,
 # so the match is a single left-to-right pass.
@@ -116,4 +96,3 @@ SCHEME_RE = re.compile(SCHEME)
 IPV4_RE = re.compile(IPV4ADDRESS)
 IPV6_RE = re.compile(IPV6ADDRESS)
 IP_LITERAL_RE = re.compile(IP_LITERAL)
-PORT_RE = re.compile(PORT)
