@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urisift import Flag, Style, find_references, scan_text
 
@@ -355,3 +357,38 @@ def test_one_megabyte_without_whitespace() -> None:
     t0 = time.perf_counter()
     assert refs(text) == [text]
     assert time.perf_counter() - t0 < 2.0
+
+
+# -- properties -------------------------------------------------------------------------------
+
+_pieces = st.sampled_from([
+    "http://", "https://a.example/", "<", ">", "<URL:", "\"", "www.", "ftp.", "urn:", "urn:ab:", "mailto:",
+    "(", ")", "[", "]", ".", ",", "-", "\n", "\n> ", " ", "\t", "x", "é", "%2", "0", ":", "/", "?", "#", "@",
+    "\u201c", "\u201d", "'", "::1", "a.b.c", "-\n  ", "//\n ",
+])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_pieces, max_size=40).map("".join))
+def test_scanner_invariants(text: str) -> None:
+    found = find_references(text)
+    previous_end = 0
+    for f in found:
+        assert previous_end <= f.start < f.end <= len(text)
+        previous_end = f.end
+        assert f.reference and not any(c.isspace() for c in f.reference)
+        raw = text[f.start : f.end]
+        if Flag.QUOTE_MARKERS in f.flags:
+            marks = str.maketrans("", "", ">|")
+            assert "".join(raw.split()).translate(marks) == f.reference.translate(marks)
+        elif Flag.WRAPPED in f.flags:
+            assert "".join(raw.split()) == f.reference
+        else:
+            assert raw == f.reference
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=200))
+def test_scanner_never_fails_on_any_text(text: str) -> None:
+    for record in scan_text(text, base="http://base.example/d/f"):
+        assert record.line >= 1 and record.column >= 1

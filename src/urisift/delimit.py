@@ -85,6 +85,7 @@ _LEADING_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 # indent and margin marks:
 # mail quote markers (">") and the change bars ("|") of revised documents
 _HYPHEN_BREAK = re.compile(r"[ \t]*+\r?\n(?:[ \t]*+[>|])*+[ \t]*+")
+_MARGIN_MARKS = re.compile(r"[>|]")
 # abbreviated host: "www." label ( "." label )+, then an optional port.  The
 # repetitions are bounded (a DNS name has at most 127 labels of 63 characters)
 # and possessive, so a megabyte of "www.www.www." costs one bounded pass and
@@ -368,6 +369,8 @@ class Scanner:
         if cont_end == cont_start:
             return None
         flags.add(Flag.WRAPPED)
+        if _MARGIN_MARKS.search(m.group()):
+            flags.add(Flag.QUOTE_MARKERS)
         return Found(text[start:end] + text[cont_start:cont_end], start, cont_end, Style.BARE,
                      tuple(sorted(flags, key=_flag_order)))
 
@@ -411,6 +414,8 @@ class Scanner:
             return found, end
         tail = text[cont_start:cont_end]
         flags = set(found.flags) | trim_flags | {Flag.WRAPPED, Flag.HYPHEN_BREAK}
+        if _MARGIN_MARKS.search(m.group()):
+            flags.add(Flag.QUOTE_MARKERS)
         reference = found.reference + tail
         alternative = found.reference[:-1] + tail
         return (
