@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from urisift import Defect, scan_stream, scan_text
+from urisift import CharsetSource, Defect, scan_stream, scan_text
+from urisift.charset import Choice, normalize_label
 from urisift.cli import main
 
 
@@ -110,6 +111,17 @@ def test_legacy_charset_is_detected() -> None:
     assert {(r.charset, r.charset_source.value) for r in records} == {("windows-1251", "detected")}
 
 
+@pytest.mark.parametrize("label, name", [
+    ("EUC-JP", "euc-jp"), ("Shift_JIS", "shift_jis"), ("cp932", "windows-31j"), ("IBM866", "ibm866"),
+    ("MacCyrillic", "x-mac-cyrillic"), ("ISO-2022-JP", "iso-2022-jp"), ("latin1", "iso-8859-1"),
+    ("cp1252", "windows-1252"), ("UTF-16LE", "utf-16le"), ("x-no-such-charset", None),
+])
+def test_charset_names_are_the_registered_spellings(label: str, name: str | None) -> None:
+    assert normalize_label(label) == name
+    if name is not None:
+        assert Choice(name, CharsetSource.DECLARED).codec == codecs.lookup(label).name
+
+
 def test_latin_text_chardet_cannot_place_falls_back_to_windows_1252() -> None:
     text = "Les r\u00e9sum\u00e9s sont \u00e0 http://exemple.fr/caf\u00e9 et ailleurs. " * 20
     records = list(scan_stream(io.BytesIO(text.encode("latin-1"))))
@@ -118,8 +130,8 @@ def test_latin_text_chardet_cannot_place_falls_back_to_windows_1252() -> None:
 
 
 @pytest.mark.parametrize("codec, bom, name", [
-    ("utf-16-le", codecs.BOM_UTF16_LE, "utf-16-le"), ("utf-16-be", codecs.BOM_UTF16_BE, "utf-16-be"),
-    ("utf-8", codecs.BOM_UTF8, "utf-8"), ("utf-32-le", codecs.BOM_UTF32_LE, "utf-32-le"),
+    ("utf-16-le", codecs.BOM_UTF16_LE, "utf-16le"), ("utf-16-be", codecs.BOM_UTF16_BE, "utf-16be"),
+    ("utf-8", codecs.BOM_UTF8, "utf-8"), ("utf-32-le", codecs.BOM_UTF32_LE, "utf-32le"),
 ])
 def test_byte_order_mark_wins(codec: str, bom: bytes, name: str) -> None:
     data = bom + "see http://bom.example/x\n".encode(codec)

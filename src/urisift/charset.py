@@ -27,27 +27,41 @@ SAMPLE_SIZE = 64 * 1024
 FALLBACK = "windows-1252"
 
 _BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE, whose BOM is its prefix
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF32_LE, "utf-32le"),  # before UTF-16 LE, whose BOM is its prefix
+    (codecs.BOM_UTF32_BE, "utf-32be"),
     (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
+    (codecs.BOM_UTF16_LE, "utf-16le"),
+    (codecs.BOM_UTF16_BE, "utf-16be"),
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """The charset chosen for some bytes, why, and how many BOM bytes to skip."""
+    """The charset chosen for some bytes (its registered name), why, and how
+    many BOM bytes to skip.  ``codec`` is the Python codec that decodes it."""
 
     charset: str
     source: CharsetSource
     bom_length: int = 0
 
+    @property
+    def codec(self) -> str:
+        return codecs.lookup(_CODEC_FOR.get(self.charset, self.charset)).name
+
+
+# Python codec names whose registered (IANA / WHATWG) spelling differs, and back.
+_REGISTERED_NAMES = {
+    "cp932": "windows-31j", "cp949": "windows-949", "cp874": "windows-874", "mac-roman": "macintosh",
+    "mac-cyrillic": "x-mac-cyrillic", "shift_jis": "shift_jis", "utf-16-le": "utf-16le",
+    "utf-16-be": "utf-16be", "utf-32-le": "utf-32le", "utf-32-be": "utf-32be",
+}
+_CODEC_FOR = {registered: codec for codec, registered in _REGISTERED_NAMES.items()}
+
 
 def normalize_label(label: str) -> str | None:
-    """The name urisift reports for a charset label (the IANA spelling where
-    Python's differs: ``windows-1252``, ``iso-8859-15``), or None when Python
-    has no codec for it."""
+    """The name urisift reports for a charset label: the registered spelling,
+    lower case (``windows-1252``, ``iso-8859-15``, ``euc-jp``, ``ibm866``),
+    or None when Python has no codec for the label."""
     label = label.strip().strip("\"'").lower()
     if not label:
         return None
@@ -55,11 +69,17 @@ def normalize_label(label: str) -> str | None:
         name = codecs.lookup(label).name
     except LookupError:
         return None
+    if name in _REGISTERED_NAMES:
+        return _REGISTERED_NAMES[name]
     if name.startswith("cp125"):
         return "windows-" + name[2:]
     if name.startswith("iso8859-"):
         return "iso-8859-" + name[8:]
-    return name
+    if name.startswith("iso2022_"):
+        return "iso-2022-" + name[8:].replace("_", "-")
+    if name[:2] == "cp" and name[2:].isdigit():
+        return "ibm" + name[2:]  # cp437, cp855, cp866 ... are IBM code pages
+    return name.replace("_", "-")
 
 
 def _utf8_prefix_ok(sample: bytes, complete: bool) -> bool:
@@ -148,7 +168,7 @@ def decode_bytes(data: bytes, *, declared: str | None = None, file: str | None =
     recorder = _Recorder(file, charset=choice.charset, consumed=choice.bom_length)
     _current.append(recorder)
     try:
-        text = data[choice.bom_length :].decode(choice.charset, _HANDLER_NAME)
+        text = data[choice.bom_length :].decode(choice.codec, _HANDLER_NAME)
     finally:
         _current.pop()
     return text, choice, recorder.defects
@@ -166,7 +186,7 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, file: str | 
     choice = choose(sample, declared=declared, complete=complete and len(first) <= SAMPLE_SIZE)
 
     def chunks() -> Iterator[tuple[str, list[Defect]]]:
-        decoder = codecs.getincrementaldecoder(choice.charset)(_HANDLER_NAME)
+        decoder = codecs.getincrementaldecoder(choice.codec)(_HANDLER_NAME)
         recorder = _Recorder(file, charset=choice.charset)
         data = first[choice.bom_length :]
         recorder.consumed = choice.bom_length
