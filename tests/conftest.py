@@ -8,6 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# CI runs once and cannot be retried by hand: there, hypothesis explores the
+# same examples every time and no example may fail for being slow on a busy
+# machine.  Locally, every run explores new ground.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
