@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -246,3 +247,22 @@ def test_a_closed_pipe_is_not_an_input_error(tmp_path: Path) -> None:
     f.write_text("http://a.example/x\n" * 50_000)
     proc = subprocess.run(f"{sys.executable} -m urisift {f} | head -1", shell=True, capture_output=True, check=False)
     assert (proc.stdout, proc.stderr) == (b"http://a.example/x\n", b"")
+
+
+def test_unlistable_directory_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "hidden.txt").write_text("http://hidden.example/\n")
+    (tmp_path / "ok.txt").write_text("http://ok.example/\n")
+    real_scandir = os.scandir
+
+    def scandir(path):  # type: ignore[no-untyped-def]
+        # what a directory without read permission does (root may read any, so simulate it)
+        if os.fspath(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(locked))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, out, err = run([str(tmp_path)])
+    assert (code, out) == (1, "http://ok.example/\n")
+    assert err == f"urisift: {locked}: cannot read: Permission denied\n"

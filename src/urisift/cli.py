@@ -85,10 +85,12 @@ class _Select:
         return True, normalized if self.level != "none" else None
 
 
-def _walk(paths: list[str]) -> Iterator[str]:
+def _walk(paths: list[str], failed: list[OSError]) -> Iterator[str]:
+    """The files to scan, directories walked in sorted order; directories that
+    cannot be listed go to ``failed``."""
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
+            for root, dirs, files in os.walk(path, onerror=failed.append):
                 dirs.sort()
                 for name in sorted(files):
                     yield os.path.join(root, name)
@@ -147,6 +149,11 @@ def _emit(items: Iterable[Record | Defect], writer: _Writer, select: _Select, er
             writer.record(item, normalized)
 
 
+def _report_unreadable(error: OSError, err: IO[str]) -> int:
+    err.write(f"urisift: {error.filename}: cannot read: {error.strerror or error}\n")
+    return 1
+
+
 def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
          stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
     out = stdout or sys.stdout
@@ -167,7 +174,10 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     select = _Select(args.scheme, args.normalize, args.unique)
     status = 0
     abbreviated = not args.no_abbreviated
-    for path in _walk(args.paths or ["-"]):
+    failed: list[OSError] = []
+    for path in _walk(args.paths or ["-"], failed):
+        while failed:
+            status = _report_unreadable(failed.pop(0), err)
         if path == "-":
             stream = stdin or sys.stdin.buffer
             _emit(scan_stream(stream, base=args.base, file="-", abbreviated=abbreviated), writer, select, err)
@@ -180,6 +190,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         except OSError as exc:
             err.write(f"urisift: {path}: cannot read: {exc.strerror or exc}\n")
             status = 1
+    for error in failed:
+        status = _report_unreadable(error, err)
     out.flush()
     return status
 

@@ -2,8 +2,10 @@
 
 ``scan_text`` delimits references in a string, resolves each one against the
 base that applies, and yields :class:`~urisift.record.Record` objects.
-``scan_file`` does the same for a file of bytes, decoding it chunk by chunk
-so that memory stays constant however large the file is.
+``scan_stream`` (and ``scan_path`` for a file name) does the same for bytes,
+decoding them chunk by chunk so that memory stays constant however large the
+input is, and yields a :class:`~urisift.record.Defect` for every part of the
+input that could not be decoded.
 """
 
 from __future__ import annotations
