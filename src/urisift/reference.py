@@ -278,9 +278,7 @@ def validate(text: str, production: str = "URI-reference") -> None:
                 raise UriSyntaxError(text, pos + auth.userinfo.index("@"), "character '@' not allowed", "userinfo")
             _scan(text, pos, pos + len(auth.userinfo), _USERINFO, "userinfo", iri)
             pos += len(auth.userinfo) + 1
-        _validate_host(text, pos, auth.host, iri)
-        if not auth.host.startswith("[") and ":" in auth.host:  # pragma: no cover - partition prevents
-            raise UriSyntaxError(text, pos + auth.host.index(":"), "character ':' not allowed", "host")
+        _validate_host(text, pos, auth.host, iri)  # reg-name and IPv4 hold no ":" (the port split took it)
         pos += len(auth.host)
         if auth.port is not None:
             pos += 1
@@ -288,13 +286,13 @@ def validate(text: str, production: str = "URI-reference") -> None:
                 if not c.isascii() or not c.isdigit():
                     raise UriSyntaxError(text, pos + k, f"character {c!r} not allowed", "port")
             pos += len(auth.port)
-    # path-abempty / path-absolute / path-noscheme / path-rootless / path-empty
-    if authority is None and path.startswith("//"):  # pragma: no cover - Appendix B reads it as authority
-        raise UriSyntaxError(text, pos, "path cannot begin with '//' without an authority", "path")
+    # path-abempty / path-absolute / path-noscheme / path-rootless / path-empty:
+    # the Appendix B split never leaves "//" at the start of a path without an
+    # authority (it reads it as one), but a relative path may still start with
+    # ":" ("::", ":x"), which path-noscheme forbids in its first segment.
     if scheme is None and authority is None:
-        # path-noscheme: the first segment must not contain ":" (it would read as a scheme)
         first = path.split("/", 1)[0]
-        if ":" in first:  # pragma: no cover - Appendix B would have found a scheme
+        if ":" in first:
             raise UriSyntaxError(text, pos + first.index(":"), "':' in the first segment of a relative path", "path")
     _scan(text, pos, pos + len(path), _PATH, "path", iri)
     pos += len(path)
