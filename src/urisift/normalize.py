@@ -29,6 +29,7 @@ from typing import Literal
 
 from .reference import Authority, UriReference
 from .resolve import remove_dot_segments
+from .urn import Urn, UrnError
 
 Level = Literal["string", "syntax", "scheme", "scheme-specific"]
 LEVELS: tuple[str, ...] = ("string", "syntax", "scheme", "scheme-specific")
@@ -217,9 +218,8 @@ def _scheme_based(ref: UriReference) -> UriReference:
         auth = Authority.parse(authority)
         port = auth.port
         if port is not None:
-            digits = port.lstrip("0") or ("0" if port else "")
-            if port.isdigit():
-                port = digits
+            if port.isascii() and port.isdigit():
+                port = port.lstrip("0") or "0"  # a port is a decimal number: "0080" is "80"
             if port == "" or (scheme is not None and DEFAULT_PORTS.get(scheme) == port):
                 port = None
         authority = str(Authority(auth.userinfo, auth.host, port))
@@ -229,8 +229,6 @@ def _scheme_based(ref: UriReference) -> UriReference:
 
 
 def _scheme_specific(ref: UriReference, drop_fragment: bool) -> str:
-    from .urn import Urn, UrnError
-
     scheme = ref.scheme
     if drop_fragment or scheme in ("ws", "wss"):
         ref = ref._replace(fragment=None)  # RFC 6455 §3: fragments are not used
