@@ -1,9 +1,35 @@
-"""Inputs built to make a text scanner backtrack, by size.  Shared by the
-linear-time tests and bench/bench.py (which reports their growth ratios)."""
+"""Inputs built to make a text scanner backtrack, by size, and the check that
+work grows linearly with size.  Shared by the linear-time tests and
+bench/bench.py (which reports the growth ratios)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+
+
+def assert_linear(work: Callable[[int], object], small: int = 250_000, large: int = 1_000_000) -> None:
+    """Fail when ``work(n)`` grows faster than linearly between the two sizes.
+
+    Four times the input may take four times as long; quadratic would be
+    sixteen, so the bound is twelve.  A large run under half a second is
+    linear enough whatever the ratio says: at that scale cache effects swamp
+    it.  Each size takes the best of three runs, since a busy machine only
+    ever adds time.
+    """
+
+    def cost(n: int) -> float:
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            work(n)
+            best = min(best, time.perf_counter() - t0)
+        return best
+
+    t_small, t_large = cost(small), cost(large)
+    assert t_large < 0.5 or t_large < t_small * 12 * (large / small) / 4, (t_small, t_large)
+    assert t_large < 4.0, t_large
+
 
 ADVERSARIAL: dict[str, Callable[[int], str]] = {
     "open angles": lambda n: "<" * n,
