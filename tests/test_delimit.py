@@ -241,11 +241,18 @@ def test_components_are_kept(text: str, expected: list[str]) -> None:
         "Note: this", "Note:this", "ratio 3:2", "at 10:30", "C:\\Windows\\path", "x-custom:thing",
         "http:// nothing", "mailto: nobody", "http://", "mailto:", "README.md", "example.com",
         "joe@example.com", "joe@www.example.com", "1http://a.example/", "std::vector<int>", "a::b",
-        "www.example", "see www. here", "ftp.py",
+        "www.example", "see www. here", "ftp.py", "use File::Spec and DNS::Resolver", "all good things:)-",
+        "tel:-", "mailto:@",
     ],
 )
 def test_nothing_found(text: str) -> None:
     assert refs(text) == []
+
+
+def test_a_missing_space_after_a_full_stop() -> None:
+    assert refs("in store this season.http://www.tesco.example/Register/") == ["http://www.tesco.example/Register/"]
+    assert refs("see x.y://host/p") == ["x.y://host/p"]  # no registered tail: the whole unknown scheme
+    assert refs("news:* is every group") == ["news:*"]
 
 
 def test_unknown_scheme_needs_two_slashes_registered_does_not() -> None:

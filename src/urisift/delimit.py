@@ -77,6 +77,7 @@ _QUOTE_PREFIX = re.compile(r"[ \t]*+(?:>[ \t]?)++")
 # white space (any, including line breaks)
 _WS = re.compile(r"\s+")
 _HAS_WS = re.compile(r"\s")
+_HAS_ALNUM = re.compile(r"[^\W_]")
 # a reference that starts at a given place: "scheme:" or "www."/"ftp."
 _LEADING_REFERENCE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):|(?:[Ww]{3}|[Ff][Tt][Pp])\.")
 # a scheme at the start of a delimited string
@@ -343,7 +344,16 @@ class Scanner:
         text = self.text
         scheme = text[start:colon].lower()
         after = colon + 1
+        if text.startswith(":", after):
+            return None, after  # "File::Spec", "std::vector": a scope, not "scheme:" and a path
         is_known = scheme in self.schemes
+        if not is_known and "." in scheme:
+            # "season.http://..." (a missing space after a full stop): the
+            # scheme is the registered name after the last dot
+            tail = scheme.rsplit(".", 1)[1]
+            if tail in self.schemes and text.startswith("//", after):
+                start = colon - len(tail)
+                scheme, is_known = tail, True
         if not is_known and not text.startswith("//", after):
             return None, after
         if scheme == "urn":
@@ -391,8 +401,10 @@ class Scanner:
     def _emit(self, start: int, end: int, style: Style, flags: set[Flag], after: int) -> Found | None:
         text = self.text
         rest = text[after:end]
-        if rest in ("", "//") or rest.strip("/") == "":
-            return None  # "http://", "mailto:" -- nothing after the scheme
+        if rest.strip("/") == "" or not (_HAS_ALNUM.search(rest) or rest == "*"):
+            # "http://", "mailto:" -- nothing after the scheme; "things:)-" -- an
+            # emoticon, not a path ("news:*", all groups, is RFC 1738's own example)
+            return None
         return Found(text[start:end], start, end, style, tuple(sorted(flags, key=_flag_order)))
 
     def _hyphen_join(self, found: Found, end: int) -> tuple[Found, int]:
