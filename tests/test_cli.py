@@ -146,8 +146,15 @@ def test_binary_junk_never_stops_the_scan() -> None:
 
     rng = random.Random(7)
     junk = bytes(rng.randrange(256) for _ in range(50_000))
-    items = list(scan_stream(io.BytesIO(junk + b"\n\nhttp://end.example/\n")))
+    items = list(scan_stream(io.BytesIO(junk + b"\n\nhttp://end.example/\n"), file="junk.bin"))
     assert [i.uri for i in items if not isinstance(i, Defect)][-1] == "http://end.example/"
+    binary = [i for i in items if isinstance(i, Defect) and i.kind == "binary-content"]
+    assert len(binary) == 1 and binary[0].position == junk.index(b"\x00") and binary[0].file == "junk.bin"
+
+
+def test_utf16_text_is_not_binary() -> None:
+    items = list(scan_stream(io.BytesIO(codecs.BOM_UTF16_LE + "x http://a.example/ y".encode("utf-16-le"))))
+    assert [type(i).__name__ for i in items] == ["Record"]
 
 
 def test_streaming_in_small_chunks_gives_the_same_records_as_one_string() -> None:

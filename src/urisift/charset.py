@@ -190,6 +190,13 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, file: str | 
         recorder = _Recorder(file, charset=choice.charset)
         data = first[choice.bom_length :]
         recorder.consumed = choice.bom_length
+        nul = sample.find(b"\x00")
+        if nul != -1 and not choice.charset.startswith(("utf-16", "utf-32")):
+            # Text has no NUL bytes: this is most likely not text.  It is
+            # scanned all the same (nothing is lost), and the reader is told.
+            recorder.defects.append(Defect(
+                "binary-content", f"a NUL byte: this does not look like {choice.charset} text; scanned anyway",
+                file=file, position=nul))
         final = complete
         while True:
             pending = len(decoder.getstate()[0])
