@@ -273,3 +273,25 @@ def test_unlistable_directory_exits_1(tmp_path: Path, monkeypatch: pytest.Monkey
     code, out, err = run([str(tmp_path)])
     assert (code, out) == (1, "http://ok.example/\n")
     assert err == f"urisift: {locked}: cannot read: Permission denied\n"
+
+
+def test_a_run_of_bad_bytes_across_a_chunk_boundary(tmp_path: Path) -> None:
+    data = b"a" * 70_000 + b"\nx " + b"\xff" * 10 + b" http://after.example/\n"
+    cut = data.index(b"\xff") + 4  # the chunk ends inside the run
+    items = list(scan_stream(io.BytesIO(data), chunk_size=cut))
+    defects = [i for i in items if isinstance(i, Defect)]
+    assert [(d.position, d.detail.split(" is ")[0]) for d in defects] == [
+        (data.index(b"\xff"), "ff ff ff ff"), (cut, "ff ff ff ff ff ff")]
+    assert [i.uri for i in items if not isinstance(i, Defect)] == ["http://after.example/"]
+
+
+def test_many_bad_bytes_are_listed_twenty_times_then_summed_up() -> None:
+    data = b"x" * 70_000 + b"\n" + b"\xff a " * 100 + b"http://end.example/\n"
+    items = list(scan_stream(io.BytesIO(data)))
+    defects = [i for i in items if isinstance(i, Defect)]
+    assert len(defects) == 21
+    last = data.rindex(b"\xff")
+    assert defects[-1].position == last
+    assert defects[-1].detail == ("80 more runs of bytes that are not utf-8, replaced by U+FFFD "
+                                  f"(the first 20 are listed; the last is at byte {last})")
+    assert [i.uri for i in items if not isinstance(i, Defect)] == ["http://end.example/"]

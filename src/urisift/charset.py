@@ -123,7 +123,14 @@ class _Recorder:
     defects: list[Defect] = field(default_factory=list)
     consumed: int = 0  # bytes fed before the current call
     charset: str = ""
-    _run: tuple[int, int, bytes, str] | None = None  # the open run: start, end, bytes, reason
+    # the open run (start, end, bytes, reason): the last entry of ``defects``
+    _run: tuple[int, int, bytes, str] | None = None
+    runs: int = 0  # runs seen in the whole input
+    unlisted: int = 0  # runs past LISTED, counted but not listed one by one
+    last_unlisted: int = 0
+
+    #: undecodable runs listed one by one per input; the rest are summed up at the end
+    LISTED = 20
 
     def handler(self, exc: UnicodeError) -> tuple[str, int]:
         assert isinstance(exc, UnicodeDecodeError)
@@ -134,10 +141,33 @@ class _Recorder:
             # adjacent bad bytes are one defect, not one per byte
             self._run = (run[0], start + len(bad), run[2] + bad, run[3])
             self.defects[-1] = self._defect()
-        else:
-            self._run = (start, start + len(bad), bad, exc.reason)
-            self.defects.append(self._defect())
+            return "\ufffd", exc.end
+        self.runs += 1
+        if self.runs > self.LISTED:
+            # a binary file would drown the report: count the rest, list them once
+            self._run = None
+            self.unlisted += 1
+            self.last_unlisted = start
+            return "\ufffd", exc.end
+        self._run = (start, start + len(bad), bad, exc.reason)
+        self.defects.append(self._defect())
         return "\ufffd", exc.end
+
+    def take(self) -> list[Defect]:
+        """The defects found so far (the open run is closed)."""
+        defects, self.defects, self._run = self.defects, [], None
+        return defects
+
+    def summary(self) -> Defect | None:
+        if not self.unlisted:
+            return None
+        return Defect(
+            "undecodable-bytes",
+            f"{self.unlisted} more runs of bytes that are not {self.charset}, replaced by U+FFFD "
+            f"(the first {self.LISTED} are listed; the last is at byte {self.last_unlisted})",
+            file=self.file,
+            position=self.last_unlisted,
+        )
 
     def _defect(self) -> Defect:
         assert self._run is not None
@@ -171,7 +201,9 @@ def decode_bytes(data: bytes, *, declared: str | None = None, file: str | None =
         text = data[choice.bom_length :].decode(choice.codec, _HANDLER_NAME)
     finally:
         _current.pop()
-    return text, choice, recorder.defects
+    defects = recorder.take()
+    summary = recorder.summary()
+    return text, choice, defects + ([summary] if summary is not None else [])
 
 
 def decode_stream(stream: BinaryIO, *, declared: str | None = None, file: str | None = None,
@@ -207,10 +239,14 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, file: str | 
             finally:
                 _current.pop()
             recorder.consumed += pending + len(data)
-            defects, recorder.defects = recorder.defects, []
-            yield text, defects
+            defects = recorder.take()
             if final:
+                summary = recorder.summary()
+                if summary is not None:
+                    defects.append(summary)
+                yield text, defects
                 return
+            yield text, defects
             data = stream.read(chunk_size)
             final = not data
 
