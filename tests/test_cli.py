@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urisift import CharsetSource, Defect, scan_stream, scan_text
 from urisift.charset import Choice, normalize_label
@@ -295,3 +297,15 @@ def test_many_bad_bytes_are_listed_twenty_times_then_summed_up() -> None:
     assert defects[-1].detail == ("80 more runs of bytes that are not utf-8, replaced by U+FFFD "
                                   f"(the first 20 are listed; the last is at byte {last})")
     assert [i.uri for i in items if not isinstance(i, Defect)] == ["http://end.example/"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=3000), st.integers(min_value=1, max_value=700), st.sampled_from([b"", b"\xef\xbb\xbf"]))
+def test_any_bytes_in_any_chunks_never_stop_the_scan(data: bytes, chunk: int, bom: bytes) -> None:
+    pieces = (b"<http://a.example/\n x-\n y>", b"\xff\xfe", b"http://b.example/-\n", b"\n\n", b"\x00")
+    # past the 64 KiB sample, so that the chunk boundaries fall inside the interesting part
+    body = bom + b"a" * 65_530 + data + b"".join(pieces) + data[::-1]
+    items = list(scan_stream(io.BytesIO(body), chunk_size=chunk, file="f"))
+    for item in items:
+        if isinstance(item, Defect):
+            assert item.file == "f" and item.position is not None and 0 <= item.position <= len(body)
