@@ -35,6 +35,7 @@ Level = Literal["string", "syntax", "scheme", "scheme-specific"]
 LEVELS: tuple[str, ...] = ("string", "syntax", "scheme", "scheme-specific")
 
 _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
+_STRAY_PCT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -56,16 +57,24 @@ DEFAULT_PORTS: dict[str, str] = {
 EMPTY_PATH_IS_SLASH = frozenset({"http", "https", "ws", "wss"})
 
 
+def _fix_escape(m: re.Match[str]) -> str:
+    c = chr(int(m.group(1), 16))
+    return c if c in _UNRESERVED else "%" + m.group(1).upper()
+
+
 def _pct_normalize(text: str) -> str:
-    """§6.2.2.1 and §6.2.2.2: hex digits to upper case, unreserved characters decoded."""
+    """§6.2.2.1 and §6.2.2.2: hex digits to upper case, unreserved characters decoded.
+
+    A "%" that starts no escape is not URI syntax at all; it is written "%25"
+    first, which is how lenient readers take it anyway, and the only way to
+    keep decoding from making a new escape: "%4%41" would otherwise become
+    "%4A", which means "J".
+    """
     if "%" not in text:
         return text
-
-    def fix(m: re.Match[str]) -> str:
-        c = chr(int(m.group(1), 16))
-        return c if c in _UNRESERVED else "%" + m.group(1).upper()
-
-    return _PCT.sub(fix, text)
+    if _STRAY_PCT.search(text):
+        text = _STRAY_PCT.sub("%25", text)
+    return _PCT.sub(_fix_escape, text)
 
 
 def _lower_ascii_outside_escapes(text: str) -> str:
