@@ -34,6 +34,7 @@ from .urn import Urn, UrnError
 Level = Literal["string", "syntax", "scheme", "scheme-specific"]
 LEVELS: tuple[str, ...] = ("string", "syntax", "scheme", "scheme-specific")
 
+_parse = UriReference.parse
 _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
 _STRAY_PCT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -57,9 +58,17 @@ DEFAULT_PORTS: dict[str, str] = {
 EMPTY_PATH_IS_SLASH = frozenset({"http", "https", "ws", "wss"})
 
 
+def _fixed(hex_pair: str) -> str:
+    c = chr(int(hex_pair, 16))
+    return c if c in _UNRESERVED else "%" + hex_pair.upper()
+
+
+# every escape's normal form, computed once (22 × 22 spellings of two hex digits)
+_ESCAPE = {a + b: _fixed(a + b) for a in "0123456789ABCDEFabcdef" for b in "0123456789ABCDEFabcdef"}
+
+
 def _fix_escape(m: re.Match[str]) -> str:
-    c = chr(int(m.group(1), 16))
-    return c if c in _UNRESERVED else "%" + m.group(1).upper()
+    return _ESCAPE[m.group(1)]
 
 
 def _pct_normalize(text: str) -> str:
@@ -134,7 +143,7 @@ def normalize(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
-    ref = uri if isinstance(uri, UriReference) else UriReference.parse(uri)
+    ref = uri if isinstance(uri, UriReference) else _parse(uri)
     if level == "string":
         out = ref
     elif level == "syntax" and not (idna or iri_to_uri or strip_host_dot):
