@@ -385,3 +385,17 @@ def test_scanner_invariants(text: str) -> None:
 def test_scanner_never_fails_on_any_text(text: str) -> None:
     for record in scan_text(text, base="http://base.example/d/f"):
         assert record.line >= 1 and record.column >= 1
+
+
+SEED_002_EXAMPLE_URIS = [
+    "ftp://ftp.is.co.za/rfc/rfc1808.txt", "gopher://gopher.tc.umn.edu:70/11/Mailing%20Lists/",
+    "http://www.ietf.org/rfc/rfc2396.txt", "mailto:John.Doe@example.com",
+    "news:comp.infosystems.www.servers.unix", "telnet://melvyl.ucop.edu/",
+]
+
+
+def test_seed_002_section_1_3_examples_are_found_in_the_seed_text() -> None:
+    text = shared_path("seeds", "002_7726d06446aa98af.txt").read_text("utf-8")
+    start = text.index("1.3 Example URIs The following")
+    section = text[start : text.index("1.4 Hierarchical URIs", start)]
+    assert refs(section) == SEED_002_EXAMPLE_URIS

@@ -151,3 +151,18 @@ def test_validate_never_fails_with_anything_but_syntax_error(text: str) -> None:
             validate(text, production)
         except UriSyntaxError as err:
             assert 0 <= err.position <= len(text)
+
+
+@pytest.mark.parametrize("uri, parts", [
+    # seed 002 §1.3 Example URIs
+    ("ftp://ftp.is.co.za/rfc/rfc1808.txt", ("ftp", "ftp.is.co.za", "/rfc/rfc1808.txt", None, None)),
+    ("gopher://gopher.tc.umn.edu:70/11/Mailing%20Lists/",
+     ("gopher", "gopher.tc.umn.edu:70", "/11/Mailing%20Lists/", None, None)),
+    ("http://www.ietf.org/rfc/rfc2396.txt", ("http", "www.ietf.org", "/rfc/rfc2396.txt", None, None)),
+    ("mailto:John.Doe@example.com", ("mailto", None, "John.Doe@example.com", None, None)),
+    ("news:comp.infosystems.www.servers.unix", ("news", None, "comp.infosystems.www.servers.unix", None, None)),
+    ("telnet://melvyl.ucop.edu/", ("telnet", "melvyl.ucop.edu", "/", None, None)),
+])
+def test_seed_002_example_uris(uri: str, parts: tuple) -> None:
+    assert tuple(UriReference.parse(uri)) == parts
+    validate(uri, "URI")
