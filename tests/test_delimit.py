@@ -399,3 +399,11 @@ def test_seed_002_section_1_3_examples_are_found_in_the_seed_text() -> None:
     start = text.index("1.3 Example URIs The following")
     section = text[start : text.index("1.4 Hierarchical URIs", start)]
     assert refs(section) == SEED_002_EXAMPLE_URIS
+
+
+def test_seed_001_appendix_e_delimiting_styles() -> None:
+    text = ('usually within double-quotes "http://test.com/", angle brackets <http://test.com/>, '
+            "or just using whitespace http://test.com/ These wrappers do not form part of the URL.")
+    found = find_references(text)
+    assert [(f.reference, f.style) for f in found] == [
+        ("http://test.com/", Style.QUOTE), ("http://test.com/", Style.ANGLE), ("http://test.com/", Style.BARE)]

@@ -194,3 +194,9 @@ def test_normalize_is_idempotent(uri: str, level: str, iri: bool, drop: bool, do
 def test_climbing_the_ladder_never_separates_equivalent_uris(a: str, b: str) -> None:
     verdicts = [equivalent(a, b, level=level) for level in ("string", "syntax", "scheme")]  # type: ignore[arg-type]
     assert verdicts == sorted(verdicts)  # False ... True, never True then False
+
+
+def test_seed_001_section_6_example() -> None:
+    # "the URL <http://www.XEROX.com> is equivalent to <http://www.xerox.com>"
+    assert equivalent("http://www.XEROX.com", "http://www.xerox.com")
+    assert not equivalent("http://www.XEROX.com", "http://www.xerox.com", level="string")

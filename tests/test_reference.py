@@ -166,3 +166,29 @@ def test_validate_never_fails_with_anything_but_syntax_error(text: str) -> None:
 def test_seed_002_example_uris(uri: str, parts: tuple) -> None:
     assert tuple(UriReference.parse(uri)) == parts
     validate(uri, "URI")
+
+
+@pytest.mark.parametrize("uri, userinfo, password_part", [
+    # seed 001 §3.1: "<ftp://@host.com/> has an empty user name and no password,
+    # <ftp://host.com/> has no user name, while <ftp://foo:@host.com/> has a user name
+    # of "foo" and an empty password."
+    ("ftp://@host.com/", "", None),
+    ("ftp://host.com/", None, None),
+    ("ftp://foo:@host.com/", "foo:", ""),
+])
+def test_seed_001_empty_and_undefined_userinfo(uri: str, userinfo: str | None, password_part: str | None) -> None:
+    ref = UriReference.parse(uri)
+    assert ref.userinfo == userinfo
+    if userinfo is not None:
+        user, colon, password = userinfo.partition(":")
+        assert (password if colon else None) == password_part
+    assert ref.host == "host.com"
+
+
+def test_seed_001_example_urls() -> None:
+    for uri in ["ftp://ftp.is.co.za/rfc/rfc1808.txt",
+                "gopher://spinaltap.micro.umn.edu/00/Weather/California/Los%20Angeles",
+                "http://www.math.uio.no/faq/compression-faq/part1.html", "mailto:mduerst@ifi.unizh.ch",
+                "news:comp.infosystems.www.servers.unix", "telnet://melvyl.ucop.edu/"]:
+        validate(uri, "URI")
+        assert str(UriReference.parse(uri)) == uri

@@ -285,3 +285,11 @@ def _rfc_5_2_4_literal(path: str) -> str:
 def test_remove_dot_segments_matches_the_rfc_loop(path: str, rooted: bool) -> None:
     path = "/" + path if rooted else path
     assert remove_dot_segments(path) == _rfc_5_2_4_literal(path)
+
+
+def test_seed_001_appendix_d_html_base_example() -> None:
+    # "A parser reading the example document should interpret the given relative URL
+    #  "../x" as representing the absolute URL <http://www.ics.uci.edu/Test/a/x>"
+    base = "http://www.ics.uci.edu/Test/a/b/c"
+    assert str(resolve("../x", base)) == "http://www.ics.uci.edu/Test/a/x"
+    assert str(resolve("../x", base, profile="rfc2396")) == "http://www.ics.uci.edu/Test/a/x"
