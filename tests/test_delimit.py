@@ -175,6 +175,14 @@ def test_angle_brackets_that_hold_no_uri(text: str) -> None:
     assert refs(text) == []
 
 
+def test_xml_tags_with_a_scheme_like_prefix_are_markup() -> None:
+    text = ('<xcon:target uri="sip:bob@example.com" method="dial-out"/>\n'
+            '<xcon:mixing-start-offset required-participant="moderator">2006-10-01T13:00:00Z\n'
+            '</xcon:mixing-start-offset>')
+    assert refs(text) == ["sip:bob@example.com"]
+    assert refs("<news:comp.infosystems.www.servers.unix>") == ["news:comp.infosystems.www.servers.unix"]
+
+
 def test_rejected_brackets_are_still_searched_for_bare_uris() -> None:
     assert refs("<see http://a.example/x for details>") == ["http://a.example/x"]
 

@@ -68,6 +68,8 @@ _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 # be part of a host name, an e-mail address, a path or a scheme)
 _ABBR_NOT_AFTER = frozenset(".@/:%+-_")
 
+# an XML tag's prefixed name right after "<" or "</", ended by white space, "/" or ">"
+_XML_TAG_NAME = re.compile(r"/?[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+(?=[\s/>])")
 # <URL: prefix, any case, with or without white space after it
 _URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:\s*")
 # the next bracket of either kind
@@ -242,8 +244,15 @@ class Scanner:
             break
         found = self._delimited(content_start, gt, style, quoted)
         if found is None:
-            return None, lt + 1
+            return None, self._after_tag_name(lt)
         return found, gt + 1
+
+    def _after_tag_name(self, lt: int) -> int:
+        """Where to go on after a "<" that delimits nothing.  An XML tag whose
+        prefixed name happens to start with a scheme ("<xcon:target uri=...>",
+        "</xcon:target>") is markup, not a URI: skip the name."""
+        m = _XML_TAG_NAME.match(self.text, lt + 1)
+        return m.end() if m is not None else lt + 1
 
     def _line_start(self, pos: int) -> int:
         """Start of the line holding ``pos``.  The "<" the walk meets come in
