@@ -49,5 +49,7 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
     "quote run then angles": lambda n: ">" * (n // 2) + "<" * (n // 2),
     "quoted angle then a marker run": lambda n: "> <http://a/\n" + ">" * n,
     "angles on one long line after quotes": lambda n: "> " + "<x " * (n // 3),
+    "XML start tags with a scheme prefix": lambda n: "<xcon:b>" * (n // 8),
+    "XML elements with a scheme prefix": lambda n: "<xcon:b>x</xcon:b>" * (n // 18),
     "hyphen lines inside brackets": lambda n: "<http://a/b-\n" + "c-\n" * (n // 3) + ">",
 }

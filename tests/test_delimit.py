@@ -181,6 +181,9 @@ def test_xml_tags_with_a_scheme_like_prefix_are_markup() -> None:
             '</xcon:mixing-start-offset>')
     assert refs(text) == ["sip:bob@example.com"]
     assert refs("<news:comp.infosystems.www.servers.unix>") == ["news:comp.infosystems.www.servers.unix"]
+    assert refs("<xcon:conference-password>secret</xcon:conference-password>") == []
+    assert refs("<xcon:floor-id/>") == []
+    assert refs("<xcon:floor>not closed here") == ["xcon:floor"]
 
 
 def test_rejected_brackets_are_still_searched_for_bare_uris() -> None:

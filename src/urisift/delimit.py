@@ -70,6 +70,10 @@ _ABBR_NOT_AFTER = frozenset(".@/:%+-_")
 
 # an XML tag's prefixed name right after "<" or "</", ended by white space, "/" or ">"
 _XML_TAG_NAME = re.compile(r"/?[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+(?=[\s/>])")
+# how far after an element's start tag its closing tag is looked for
+_XML_WINDOW = 16384
+# an XML qualified name, "prefix:local", optionally self-closing ("/")
+_QNAME = re.compile(r"[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+/?")
 # <URL: prefix, any case, with or without white space after it
 _URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:\s*")
 # the next bracket of either kind
@@ -174,6 +178,8 @@ class Scanner:
         self._ls_upto = 0
         self._q_line = -1  # the line whose quote prefix was read last, and where it ends
         self._q_end = -1
+        self._xml_search_from = 0  # where a closing XML tag would start
+        self._closing: dict[str, tuple[int, int]] = {}  # XML name -> (closing tag at, searched to)
 
     # -- the walk ----------------------------------------------------------------
     def __iter__(self) -> Iterator[Found]:
@@ -242,6 +248,7 @@ class Scanner:
                     scan = markers_end  # skip the whole prefix at once: linear
                     continue
             break
+        self._xml_search_from = gt
         found = self._delimited(content_start, gt, style, quoted)
         if found is None:
             return None, self._after_tag_name(lt)
@@ -346,7 +353,37 @@ class Scanner:
             return False  # a scheme with nothing after it is not a URI
         if style is Style.ANGLE_URL:
             return True
-        return scheme in self.schemes or rest.startswith("//")
+        if not (scheme in self.schemes or rest.startswith("//")):
+            return False
+        return not self._is_xml_element(raw)
+
+    def _is_xml_element(self, raw: str) -> bool:
+        """``<xcon:conference-password>`` is a URI by the letter of the rules,
+        but it is an XML element when it is self-closing (``<x:y/>``) or its
+        closing tag follows within 16 KiB.
+
+        Each name remembers where its closing tag was found (or how far the
+        search went without finding one), so a text of nothing but such tags
+        is still searched about once: linear."""
+        if not _QNAME.fullmatch(raw):
+            return False
+        if raw.endswith("/"):
+            return True
+        start = self._xml_search_from
+        limit = start + _XML_WINDOW
+        found, searched_to = self._closing.get(raw, (-1, -1))
+        if found >= start:
+            return found < limit  # the closing tag found before is still ahead
+        if found == -1:
+            # no closing tag up to searched_to: search only what lies beyond
+            if searched_to >= limit:
+                return False
+            begin = max(start, searched_to - len(raw) - 3)
+        else:
+            begin = start  # the closing tag found before belongs to an earlier element
+        found = self.text.find("</" + raw + ">", begin, limit)
+        self._closing[raw] = (found, limit)
+        return found != -1
 
     # -- bare scheme:... ----------------------------------------------------------
     def _bare(self, start: int, colon: int) -> tuple[Found | None, int]:
