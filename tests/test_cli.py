@@ -309,3 +309,17 @@ def test_any_bytes_in_any_chunks_never_stop_the_scan(data: bytes, chunk: int, bo
     for item in items:
         if isinstance(item, Defect):
             assert item.file == "f" and item.position is not None and 0 <= item.position <= len(body)
+
+
+def test_defects_are_recorded_per_thread() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def scan(i: int) -> list[int | None]:
+        data = b"x" * 70_000 + b"\n" + (b"a" * i + b"\xff ") * 30 + b"http://e.example/\n"
+        return [d.position for d in scan_stream(io.BytesIO(data)) if isinstance(d, Defect)]
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(scan, range(1, 9)))
+    for i, positions in enumerate(results, start=1):
+        expected = [70_001 + k * (i + 2) + i for k in range(20)]
+        assert positions[:20] == expected

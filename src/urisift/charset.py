@@ -17,6 +17,7 @@ stops the scan.
 from __future__ import annotations
 
 import codecs
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -181,11 +182,20 @@ class _Recorder:
 
 
 _HANDLER_NAME = "urisift-record"
-_current: list[_Recorder] = []
+class _Active(threading.local):
+    """The recorders of the decodes under way in this thread, innermost last.
+    The error handler is process-wide (codecs.register_error), the decodes
+    are not: each thread sees its own stack."""
+
+    def __init__(self) -> None:
+        self.stack: list[_Recorder] = []
+
+
+_active = _Active()
 
 
 def _dispatch(exc: UnicodeError) -> tuple[str, int]:
-    return _current[-1].handler(exc)
+    return _active.stack[-1].handler(exc)
 
 
 codecs.register_error(_HANDLER_NAME, _dispatch)
@@ -196,11 +206,11 @@ def decode_bytes(data: bytes, *, declared: str | None = None, file: str | None =
     """Decode a whole byte string; returns the text, the choice, and the defects."""
     choice = choose(data[:SAMPLE_SIZE], declared=declared, complete=len(data) <= SAMPLE_SIZE)
     recorder = _Recorder(file, charset=choice.charset, consumed=choice.bom_length)
-    _current.append(recorder)
+    _active.stack.append(recorder)
     try:
         text = data[choice.bom_length :].decode(choice.codec, _HANDLER_NAME)
     finally:
-        _current.pop()
+        _active.stack.pop()
     defects = recorder.take()
     summary = recorder.summary()
     return text, choice, defects + ([summary] if summary is not None else [])
@@ -233,11 +243,11 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, file: str | 
         while True:
             pending = len(decoder.getstate()[0])
             recorder.consumed -= pending
-            _current.append(recorder)
+            _active.stack.append(recorder)
             try:
                 text = decoder.decode(data, final)
             finally:
-                _current.pop()
+                _active.stack.pop()
             recorder.consumed += pending + len(data)
             defects = recorder.take()
             if final:
