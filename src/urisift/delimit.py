@@ -46,6 +46,7 @@ _STOP = (
 # *( any character that may stand in a URI in running text ) -- one class, so linear
 _BODY = re.compile(f"[^{_STOP}]*")
 
+
 def _body_end(text: str, pos: int) -> int:
     """Where a run of URI characters starting at ``pos`` ends."""
     m = _BODY.match(text, pos)
@@ -89,8 +90,8 @@ _LEADING_REFERENCE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):|(?:[Ww]{3
 # a scheme at the start of a delimited string
 _LEADING_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 # the line break after a hyphen (or after "scheme://"), with the next line's
-# indent and margin marks:
-# mail quote markers (">") and the change bars ("|") of revised documents
+# indent and margin marks: mail quote markers (">") and the change bars ("|")
+# of revised documents
 _HYPHEN_BREAK = re.compile(r"[ \t]*+\r?\n(?:[ \t]*+[>|])*+[ \t]*+")
 _MARGIN_MARKS = re.compile(r"[>|]")
 # abbreviated host: "www." label ( "." label )+, then an optional port.  The
