@@ -528,7 +528,7 @@ class Scanner:
         if end < len(text) and text[end] in "/?#":
             end = _body_end(text, end)
         end, flags = _trim(text, start, end)
-        if text[end : end + 1] in _TRAILING_PUNCT and text[end : end + 1]:
+        if end < len(text) and text[end] in _TRAILING_PUNCT:
             flags.add(Flag.TRIMMED)  # the host pattern already stopped before it
         reference = text[start:end]
         if "." not in reference[4:].rstrip("."):
