@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from . import grammar
 from .reference import Authority, UriReference
 from .resolve import remove_dot_segments
 from .urn import Urn, UrnError
@@ -35,6 +36,7 @@ Level = Literal["string", "syntax", "scheme", "scheme-specific"]
 LEVELS: tuple[str, ...] = ("string", "syntax", "scheme", "scheme-specific")
 
 _parse = UriReference.parse
+_split = grammar.APPENDIX_B_RE.match
 _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
 _STRAY_PCT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -141,14 +143,20 @@ def normalize(
     percent-encoding; their relative paths keep their dot segments, which
     only resolution can give a meaning).
     """
+    if level == "syntax" and not (idna or iri_to_uri or strip_host_dot):
+        # the common call: the syntax rung alone, composed straight into a string
+        if isinstance(uri, str):
+            m = _split(uri)
+            assert m is not None  # Appendix B matches every string
+            scheme, authority, path, query, fragment = m.groups()
+        else:
+            scheme, authority, path, query, fragment = uri
+        return _syntax_str(scheme, authority, path, query, fragment, drop_fragment)
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
     ref = uri if isinstance(uri, UriReference) else _parse(uri)
     if level == "string":
         out = ref
-    elif level == "syntax" and not (idna or iri_to_uri or strip_host_dot):
-        # the common call: the syntax rung alone, composed straight into a string
-        return _syntax_str(ref, drop_fragment)
     else:
         out = _syntax(ref, idna=idna, iri_to_uri=iri_to_uri, strip_host_dot=strip_host_dot)
         if level in ("scheme", "scheme-specific"):
@@ -160,12 +168,17 @@ def normalize(
     return str(out)
 
 
+def _lower_ascii(text: str) -> str:
+    """ASCII letters to lower case, nothing else (str.lower would fold "İ" too)."""
+    return text.lower() if text.isascii() else text.translate(_UPPER)
+
+
 def _syntax_authority(authority: str) -> str:
     """§6.2.2.1/§6.2.2.2 on an authority: host case and percent-encoding,
     userinfo percent-encoding; the port as written."""
     if "@" not in authority and "[" not in authority and "%" not in authority:
         # a bare host[:port]: only its case can change
-        return authority.translate(_UPPER)
+        return _lower_ascii(authority)
     auth = Authority.parse(authority)
     host = _normalize_host(_pct_normalize(auth.host))
     userinfo = None if auth.userinfo is None else _pct_normalize(auth.userinfo)
@@ -184,13 +197,13 @@ def _syntax_path(path: str, hierarchical: bool, has_authority: bool) -> str:
     return path
 
 
-def _syntax_str(ref: UriReference, drop_fragment: bool) -> str:
-    scheme, authority, path, query, fragment = ref
+def _syntax_str(scheme: str | None, authority: str | None, path: str, query: str | None,
+                fragment: str | None, drop_fragment: bool) -> str:
     out = _syntax_path(path, scheme is not None or authority is not None, authority is not None)
     if authority is not None:
         out = "//" + _syntax_authority(authority) + out
     if scheme is not None:
-        out = scheme.translate(_UPPER) + ":" + out
+        out = _lower_ascii(scheme) + ":" + out
     if query is not None:
         out += "?" + _pct_normalize(query)
     if fragment is not None and not drop_fragment:
