@@ -107,8 +107,9 @@ class UriReference(NamedTuple):
         # The pattern matches every string (each part is optional and the
         # path class admits anything but "?" and "#"); assert for type checkers.
         assert m is not None
-        scheme, authority, path, query, fragment = m.groups()
-        return cls(scheme, authority, path, query, fragment)
+        # tuple.__new__ is what the NamedTuple constructor does, without its
+        # argument handling: a third of the cost of a parse
+        return tuple.__new__(cls, m.groups())
 
     def __str__(self) -> str:
         # §5.3 Component Recomposition

@@ -149,7 +149,7 @@ def resolve(
         scheme = base_scheme
     if guard_empty_first_segment and authority is None and path.startswith("//"):
         path = "/." + path
-    return UriReference(scheme, authority, path, query, fragment)
+    return tuple.__new__(UriReference, (scheme, authority, path, query, fragment))
 
 
 # -- seed 001 (1997) profile ------------------------------------------------------
