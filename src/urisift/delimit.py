@@ -412,22 +412,34 @@ class Scanner:
                 return joined, joined.end
         return self._finish_bare(start, end, after)
 
-    def _scheme_break(self, start: int, end: int) -> Found | None:
-        """``http://`` at the end of a line with the rest of the URI on the
-        next: a line break no reader would take for the end of the URI."""
+    def _continuation(self, end: int, *, abbreviated: bool) -> tuple[int, int, set[Flag]] | None:
+        """The rest of a URI broken at the line break right after ``end``: its
+        start and end on the next line (past indent and margin marks), and the
+        flags the join earns; None when the next line does not continue it."""
         text = self.text
         m = _HYPHEN_BREAK.match(text, end)
         if m is None or "\n" not in m.group():
             return None
         cont_start = m.end()
-        if self._starts_reference(cont_start, abbreviated=False):
-            return None  # a host may well start with "www."; a scheme starts a URI of its own
+        if self._starts_reference(cont_start, abbreviated=abbreviated):
+            return None  # the next line starts a reference of its own
         cont_end, flags = _trim(text, cont_start, _body_end(text, cont_start))
         if cont_end == cont_start:
             return None
         flags.add(Flag.WRAPPED)
         if _MARGIN_MARKS.search(m.group()):
             flags.add(Flag.QUOTE_MARKERS)
+        return cont_start, cont_end, flags
+
+    def _scheme_break(self, start: int, end: int) -> Found | None:
+        """``http://`` at the end of a line with the rest of the URI on the
+        next: a line break no reader would take for the end of the URI.  (A
+        host may well start with "www.", so only a scheme ends the join.)"""
+        cont = self._continuation(end, abbreviated=False)
+        if cont is None:
+            return None
+        cont_start, cont_end, flags = cont
+        text = self.text
         return Found(text[start:end] + text[cont_start:cont_end], start, cont_end, Style.BARE,
                      tuple(sorted(flags, key=_flag_order)))
 
@@ -458,28 +470,15 @@ class Scanner:
         """A bare URI that ends in "-" at a line break continues on the next line
         (seed 002 Appendix E): the primary reading keeps the hyphen, the other
         reading drops it."""
-        text = self.text
-        m = _HYPHEN_BREAK.match(text, end)
-        if m is None or "\n" not in m.group():
+        cont = self._continuation(end, abbreviated=True)
+        if cont is None:
             return found, end
-        cont_start = m.end()
-        if self._starts_reference(cont_start):
-            return found, end  # the next line starts a reference of its own
-        cont_end = _body_end(text, cont_start)
-        if cont_end == cont_start:
-            return found, end
-        cont_end, trim_flags = _trim(text, cont_start, cont_end)
-        if cont_end == cont_start:
-            return found, end
-        tail = text[cont_start:cont_end]
-        flags = set(found.flags) | trim_flags | {Flag.WRAPPED, Flag.HYPHEN_BREAK}
-        if _MARGIN_MARKS.search(m.group()):
-            flags.add(Flag.QUOTE_MARKERS)
-        reference = found.reference + tail
-        alternative = found.reference[:-1] + tail
+        cont_start, cont_end, flags = cont
+        tail = self.text[cont_start:cont_end]
+        flags |= set(found.flags) | {Flag.HYPHEN_BREAK}
         return (
-            Found(reference, found.start, cont_end, found.style, tuple(sorted(flags, key=_flag_order)),
-                  (alternative,)),
+            Found(found.reference + tail, found.start, cont_end, found.style,
+                  tuple(sorted(flags, key=_flag_order)), (found.reference[:-1] + tail,)),
             cont_end,
         )
 
