@@ -38,21 +38,24 @@ class Context:
     abbreviated: bool = True
 
 
-def _target(found: Found, ctx: Context) -> tuple[str | None, str | None, BaseSource | None]:
-    """The target of a found reference, and the base used for it (RFC 3986 §5.2)."""
+def _target(found: Found, ctx: Context) -> tuple[UriReference, UriReference | None, str | None, BaseSource | None]:
+    """The reference parsed, its target (RFC 3986 §5.2; None when relative with
+    no base), and the base used for it."""
     if found.style is Style.ABBREVIATED:
         # Appendix F: an abbreviated URI is absolute by heuristic, never relative
-        return found.expanded, None, None
+        assert found.expanded is not None
+        expanded = _parse(found.expanded)
+        return expanded, expanded, None, None
     ref = _parse(found.reference)
     if ref.scheme is not None:
         # An absolute reference needs no base; §5.2.2 still removes its dot segments.
-        return str(resolve(ref, ref)), None, None
+        return ref, resolve(ref, ref), None, None
     if ctx.base is None:
-        return None, None, None
+        return ref, None, None, None
     try:
-        return str(resolve(ref, ctx.base)), ctx.base, ctx.base_source
+        return ref, resolve(ref, ctx.base), ctx.base, ctx.base_source
     except UriError:
-        return None, None, None
+        return ref, None, None, None
 
 
 class _Lines:
@@ -80,11 +83,11 @@ class _Lines:
 def _records(text: str, ctx: Context, offset: int = 0, first_line: int = 1) -> Iterator[Record]:
     lines = _Lines(text, first_line)
     for found in Scanner(text, abbreviated=ctx.abbreviated):
-        target, base, base_source = _target(found, ctx)
+        ref, target, base, base_source = _target(found, ctx)
         line, column = lines.at(found.start)
         yield Record(
             uri=found.reference,
-            target=target,
+            target=None if target is None else str(target),
             style=found.style,
             span=(found.start + offset, found.end + offset),
             line=line,
@@ -96,7 +99,7 @@ def _records(text: str, ctx: Context, offset: int = 0, first_line: int = 1) -> I
             file=ctx.file,
             charset=ctx.charset,
             charset_source=ctx.charset_source,
-            risks=risks(target if target is not None else found.reference),
+            risks=risks(target if target is not None else ref),
         )
 
 
