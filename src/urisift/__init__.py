@@ -1,14 +1,14 @@
 """urisift: find URI references in text, mail and HTML, and resolve them against the right base."""
 
 from .delimit import Found, find_references, registered_schemes
-from .errors import BaseUriError, UriError, UriSyntaxError
+from .errors import BaseUriError, UriError, UriSyntaxError, UrnError
 from .normalize import equivalent, normalize
 from .record import BaseSource, CharsetSource, Defect, Flag, Record, Style, Where
 from .reference import Authority, UriReference, is_valid, validate
 from .resolve import remove_dot_segments, resolve
 from .risk import Risk, risks
 from .scan import scan_path, scan_stream, scan_text
-from .urn import Urn, UrnError, urn_equivalent
+from .urn import Urn, urn_equivalent
 
 __version__ = "0.1.0"
 

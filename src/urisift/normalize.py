@@ -28,9 +28,10 @@ import re
 from typing import Literal
 
 from . import grammar
+from .errors import UrnError
 from .reference import Authority, UriReference
 from .resolve import remove_dot_segments
-from .urn import Urn, UrnError
+from .urn import Urn
 
 Level = Literal["string", "syntax", "scheme", "scheme-specific"]
 LEVELS: tuple[str, ...] = ("string", "syntax", "scheme", "scheme-specific")

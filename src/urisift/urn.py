@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import UriError
+from .errors import UrnError
 
 Rules = Literal["2141", "2141bis-00", "2141bis-03", "8141"]
 RULES: tuple[str, ...] = ("2141", "2141bis-00", "2141bis-03", "8141")
@@ -45,21 +45,6 @@ _KEYWD = re.compile(r"[A-Za-z](?:-?[A-Za-z0-9])*+")
 # seed 003 §2.3: v-pchar = unreserved / pct-encoded / v-subdels ("&" excluded)
 _V_PCHAR = _ALNUM | frozenset("-._~!$'()*+,;=:@/?")
 _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
-
-
-class UrnError(UriError):
-    """Text that is not a URN under the named rules.
-
-    ``position`` is the 0-based offset of the offending character, ``rule``
-    the specification and section broken.
-    """
-
-    def __init__(self, text: str, position: int, reason: str, rule: str) -> None:
-        self.text = text
-        self.position = position
-        self.reason = reason
-        self.rule = rule
-        super().__init__(f"{text!r}: position {position}: {reason} ({rule})")
 
 
 @dataclass(frozen=True, slots=True)
