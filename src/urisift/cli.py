@@ -149,8 +149,8 @@ def _emit(items: Iterable[Record | Defect], writer: _Writer, select: _Select, er
             writer.record(item, normalized)
 
 
-def _report_unreadable(error: OSError, err: IO[str]) -> int:
-    err.write(f"urisift: {error.filename}: cannot read: {error.strerror or error}\n")
+def _report_unreadable(path: object, error: OSError, err: IO[str]) -> int:
+    err.write(f"urisift: {path}: cannot read: {error.strerror or error}\n")
     return 1
 
 
@@ -177,7 +177,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     failed: list[OSError] = []
     for path in _walk(args.paths or ["-"], failed):
         while failed:
-            status = _report_unreadable(failed.pop(0), err)
+            error = failed.pop(0)
+            status = _report_unreadable(error.filename, error, err)
         if path == "-":
             stream = stdin or sys.stdin.buffer
             _emit(scan_stream(stream, base=args.base, file="-", abbreviated=abbreviated), writer, select, err)
@@ -188,10 +189,9 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         except BrokenPipeError:
             raise  # the reader of our output went away: not this input's fault
         except OSError as exc:
-            err.write(f"urisift: {path}: cannot read: {exc.strerror or exc}\n")
-            status = 1
+            status = _report_unreadable(path, exc, err)
     for error in failed:
-        status = _report_unreadable(error, err)
+        status = _report_unreadable(error.filename, error, err)
     out.flush()
     return status
 
