@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urisift import Flag, Style, find_references, scan_text
+from urisift import Flag, Style, find_references, record_json, scan_text
 
 from .adversarial import ADVERSARIAL, assert_linear
 from .conftest import shared_path
@@ -338,10 +338,12 @@ def test_absolute_reference_target_has_dot_segments_removed_and_no_base() -> Non
 
 def test_record_json_has_every_contract_key() -> None:
     (record,) = scan_text("see www.example.com.", file="f.txt")
-    assert record.to_json() == {
+    assert record_json(record) == {
         "uri": "www.example.com", "target": "http://www.example.com", "alternatives": [], "base": None,
         "base_source": None, "style": "abbreviated", "where": "text", "element": None, "attribute": None,
         "header": None, "file": "f.txt", "message": None, "message_id": None, "part": None,
+        # keys the pipeline issue added (DESIGN §2): null for plain text
+        "offset": None, "warc_record_id": None, "warc_target_uri": None, "warc_date": None, "rel": None, "text": None,
         "span": [4, 19], "line": 1, "column": 5, "flags": ["trimmed"], "charset": None, "charset_source": None,
         "risks": [],
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from urisift import risks, scan_text
+from urisift import record_json, risks, scan_text
 from urisift.risk import rare_ipv4
 
 
@@ -75,5 +75,5 @@ def test_details_say_what_was_found() -> None:
 def test_records_carry_risks() -> None:
     (record,) = scan_text("see http://0x7f.1/ now")
     assert [r.flag for r in record.risks] == ["rare-ip"]
-    assert record.to_json()["risks"] == [{"flag": "rare-ip", "section": "7.3",
+    assert record_json(record)["risks"] == [{"flag": "rare-ip", "section": "7.3",
                                           "detail": "host '0x7f.1' is the IPv4 address 127.0.0.1"}]

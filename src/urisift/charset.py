@@ -1,28 +1,37 @@
-"""Bytes to text, with the reason the charset was chosen.
+"""Bytes to text, with the reason the charset was chosen (DESIGN §1, stage 1).
 
-The order, first that applies wins:
+The chain, first that applies wins:
 
-1. a byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE)            -> ``bom``
-2. a charset the container declares (MIME ``charset=``, HTTP)       -> ``declared``
-3. the sample decodes as UTF-8 (pure ASCII included)                -> ``detected``
-4. chardet's guess on the sample                                    -> ``detected``
-5. windows-1252, which maps every byte                              -> ``default``
+1. a byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE)             -> ``bom``
+2. a charset the container declares (MIME or HTTP ``charset=``,
+   ``--charset``), when Python has a codec for it                     -> ``declared``
+3. a charset the content declares, found by a ``sniff`` step (the
+   HTML ``<meta>`` prescan)                                           -> ``meta``
+4. detection: the sample decodes as UTF-8 (pure ASCII included), else
+   the ``detect`` step's guess (chardet by default) when confident     -> ``detected``
+5. windows-1252, which maps every byte but five                       -> ``default``
 
-Only a sample (the first 64 KiB) decides, so a file streams in constant
+Only a sample (the first 64 KiB) decides, so a stream decodes in constant
 memory.  Bytes that do not decode become U+FFFD and each run of them is
-reported as a :class:`~urisift.record.Defect` with its byte offset: nothing
-stops the scan.
+reported as a :class:`~urisift.model.Defect` with its byte offset: nothing
+stops the scan.  A declared label Python does not know is a defect too, and
+the chain goes on below it.
 """
 
 from __future__ import annotations
 
 import codecs
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from .record import CharsetSource, Defect
+from .model import NOWHERE, Charset, CharsetSource, Defect, DefectKind, Origin
+
+#: a sniffing step: the sample's own declaration of its charset (a label), or None
+Sniff = Callable[[bytes], str | None]
+#: a detection step: a label and a confidence in [0, 1], or None
+Detect = Callable[[bytes], tuple[str, float] | None]
 
 SAMPLE_SIZE = 64 * 1024
 FALLBACK = "windows-1252"
@@ -37,17 +46,16 @@ _BOMS = (
 
 
 @dataclass(frozen=True, slots=True)
-class Choice:
-    """The charset chosen for some bytes (its registered name), why, and how
-    many BOM bytes to skip.  ``codec`` is the Python codec that decodes it."""
+class Choice(Charset):
+    """The charset chosen for some bytes (a :class:`Charset`: its registered
+    name and why), and how many BOM bytes to skip.  ``codec`` is the Python
+    codec that decodes it."""
 
-    charset: str
-    source: CharsetSource
     bom_length: int = 0
 
     @property
     def codec(self) -> str:
-        return codecs.lookup(_CODEC_FOR.get(self.charset, self.charset)).name
+        return codecs.lookup(_CODEC_FOR.get(self.name, self.name)).name
 
 
 # Python codec names whose registered (IANA / WHATWG) spelling differs, and back.
@@ -92,11 +100,26 @@ def _utf8_prefix_ok(sample: bytes, complete: bool) -> bool:
         return not complete and exc.start >= len(sample) - 3 and exc.reason == "unexpected end of data"
 
 
-def choose(sample: bytes, *, declared: str | None = None, complete: bool = False) -> Choice:
+def chardet_detect(sample: bytes) -> tuple[str, float] | None:
+    """The default detection step: chardet's guess and its confidence."""
+    import chardet  # imported late: only inputs that are not UTF-8 pay for it
+
+    guess = chardet.detect(sample)
+    encoding = guess.get("encoding")
+    return None if not encoding else (encoding, float(guess.get("confidence") or 0.0))
+
+
+#: a detector's guess below this confidence falls through to the default
+#: (chardet 7 guesses windows-1250 at 0.13 for short French Latin-1 text)
+MIN_CONFIDENCE = 0.2
+
+
+def choose(sample: bytes, *, declared: str | None = None, sniff: Sniff | None = None,
+           detect: Detect | None = chardet_detect, complete: bool = False) -> Choice:
     """Pick the charset for bytes that start with ``sample`` (see the module doc).
 
     ``complete`` says the sample is the whole input (so a truncated last
-    character counts against UTF-8).
+    character counts against UTF-8).  ``detect=None`` skips the detector.
     """
     for bom, name in _BOMS:
         if sample.startswith(bom):
@@ -105,33 +128,45 @@ def choose(sample: bytes, *, declared: str | None = None, complete: bool = False
         label = normalize_label(declared)
         if label is not None:
             return Choice(label, CharsetSource.DECLARED)
+    if sniff is not None:
+        label = normalize_label(sniff(sample) or "")
+        if label is not None:
+            return Choice(label, CharsetSource.META)
     if _utf8_prefix_ok(sample, complete):
         return Choice("utf-8", CharsetSource.DETECTED)
-    import chardet  # imported late: only inputs that are not UTF-8 pay for it
-
-    guess = chardet.detect(sample)
-    detected = normalize_label(guess.get("encoding") or "")
-    if detected is not None and (guess.get("confidence") or 0) >= 0.2:
-        return Choice(detected, CharsetSource.DETECTED)
+    guess = detect(sample) if detect is not None else None
+    if guess is not None and guess[1] >= MIN_CONFIDENCE:
+        detected = normalize_label(guess[0])
+        if detected is not None:
+            return Choice(detected, CharsetSource.DETECTED)
     return Choice(FALLBACK, CharsetSource.DEFAULT)
+
+
+def _unknown_label(declared: str | None, origin: Origin) -> list[Defect]:
+    """A declared label with no codec: reported, and the chain goes on below it."""
+    if declared and declared.strip() and normalize_label(declared) is None:
+        return [Defect(DefectKind.UNKNOWN_CHARSET,
+                       f"declared charset {declared.strip()!r} is not one Python can decode; detected instead",
+                       origin)]
+    return []
 
 
 @dataclass
 class _Recorder:
     """Collects undecodable byte runs from one incremental decoder."""
 
-    file: str | None
+    origin: Origin
+    charset: str
     defects: list[Defect] = field(default_factory=list)
     consumed: int = 0  # bytes fed before the current call
-    charset: str = ""
     # the open run (start, end, bytes, reason): the last entry of ``defects``
     _run: tuple[int, int, bytes, str] | None = None
     runs: int = 0  # runs seen in the whole input
-    unlisted: int = 0  # runs past LISTED, counted but not listed one by one
+    unlisted: int = 0  # runs past ``listed``, counted but not listed one by one
     last_unlisted: int = 0
-
-    #: undecodable runs listed one by one per input; the rest are summed up at the end
-    LISTED = 20
+    #: undecodable runs listed one by one per input; the rest are summed up at
+    #: the end.  Zero for binary content, which is reported once as a whole.
+    listed: int = 20
 
     def handler(self, exc: UnicodeError) -> tuple[str, int]:
         assert isinstance(exc, UnicodeDecodeError)
@@ -144,7 +179,7 @@ class _Recorder:
             self.defects[-1] = self._defect()
             return "\ufffd", exc.end
         self.runs += 1
-        if self.runs > self.LISTED:
+        if self.runs > self.listed:
             # a binary file would drown the report: count the rest, list them once
             self._run = None
             self.unlisted += 1
@@ -163,25 +198,27 @@ class _Recorder:
         if not self.unlisted:
             return None
         return Defect(
-            "undecodable-bytes",
+            DefectKind.UNDECODABLE_BYTES,
             f"{self.unlisted} more runs of bytes that are not {self.charset}, replaced by U+FFFD "
-            f"(the first {self.LISTED} are listed; the last is at byte {self.last_unlisted})",
-            file=self.file,
-            position=self.last_unlisted,
+            f"(the first {self.listed} are listed; the last is at byte {self.last_unlisted})",
+            self.origin,
+            self.last_unlisted,
         )
 
     def _defect(self) -> Defect:
         assert self._run is not None
         start, _end, bad, reason = self._run
         return Defect(
-            "undecodable-bytes",
+            DefectKind.UNDECODABLE_BYTES,
             f"{bad.hex(' ')} is not {self.charset} ({reason}); replaced by U+FFFD",
-            file=self.file,
-            position=start,
+            self.origin,
+            start,
         )
 
 
 _HANDLER_NAME = "urisift-record"
+
+
 class _Active(threading.local):
     """The recorders of the decodes under way in this thread, innermost last.
     The error handler is process-wide (codecs.register_error), the decodes
@@ -201,22 +238,52 @@ def _dispatch(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_HANDLER_NAME, _dispatch)
 
 
-def decode_bytes(data: bytes, *, declared: str | None = None, file: str | None = None
-                 ) -> tuple[str, Choice, list[Defect]]:
-    """Decode a whole byte string; returns the text, the choice, and the defects."""
-    choice = choose(data[:SAMPLE_SIZE], declared=declared, complete=len(data) <= SAMPLE_SIZE)
-    recorder = _Recorder(file, charset=choice.charset, consumed=choice.bom_length)
+def _binary_at(sample: bytes, choice: Choice) -> int | None:
+    """Where the first NUL byte is, when the chosen charset makes it a sign of
+    binary content (text has none; UTF-16/32 have plenty)."""
+    if choice.name.startswith(("utf-16", "utf-32")):
+        return None
+    nul = sample.find(b"\x00")
+    return None if nul == -1 else nul
+
+
+def _binary_defect(recorder: _Recorder, nul: int) -> Defect:
+    """Binary content is reported once, with what became of its bytes."""
+    runs = recorder.unlisted
+    replaced = f"; {runs} runs of bytes that are not {recorder.charset} became U+FFFD" if runs else ""
+    return Defect(DefectKind.BINARY_CONTENT,
+                  f"NUL bytes: this does not look like {recorder.charset} text; scanned anyway{replaced}",
+                  recorder.origin, nul)
+
+
+def decode(data: bytes, *, declared: str | None = None, sniff: Sniff | None = None,
+           detect: Detect | None = chardet_detect, origin: Origin = NOWHERE
+           ) -> tuple[str, Choice, list[Defect]]:
+    """Decode a whole byte string: the text, the charset chosen (with its
+    provenance), and the defects."""
+    choice = choose(data[:SAMPLE_SIZE], declared=declared, sniff=sniff, detect=detect,
+                    complete=len(data) <= SAMPLE_SIZE)
+    recorder = _Recorder(origin, choice.name, consumed=choice.bom_length)
+    nul = _binary_at(data[:SAMPLE_SIZE], choice)
+    if nul is not None:
+        recorder.listed = 0
     _active.stack.append(recorder)
     try:
         text = data[choice.bom_length :].decode(choice.codec, _HANDLER_NAME)
     finally:
         _active.stack.pop()
-    defects = recorder.take()
-    summary = recorder.summary()
-    return text, choice, defects + ([summary] if summary is not None else [])
+    defects = _unknown_label(declared, origin) + recorder.take()
+    if nul is not None:
+        defects.append(_binary_defect(recorder, nul))
+    else:
+        summary = recorder.summary()
+        if summary is not None:
+            defects.append(summary)
+    return text, choice, defects
 
 
-def decode_stream(stream: BinaryIO, *, declared: str | None = None, file: str | None = None,
+def decode_stream(stream: BinaryIO, *, declared: str | None = None, sniff: Sniff | None = None,
+                  detect: Detect | None = chardet_detect, origin: Origin = NOWHERE,
                   chunk_size: int = 1 << 20) -> tuple[Choice, Iterator[tuple[str, list[Defect]]]]:
     """Decode a binary stream chunk by chunk in constant memory.
 
@@ -225,20 +292,18 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, file: str | 
     sample = stream.read(SAMPLE_SIZE)
     first = sample + stream.read(max(0, chunk_size - len(sample)))
     complete = len(first) < chunk_size
-    choice = choose(sample, declared=declared, complete=complete and len(first) <= SAMPLE_SIZE)
+    choice = choose(sample, declared=declared, sniff=sniff, detect=detect,
+                    complete=complete and len(first) <= SAMPLE_SIZE)
 
     def chunks() -> Iterator[tuple[str, list[Defect]]]:
         decoder = codecs.getincrementaldecoder(choice.codec)(_HANDLER_NAME)
-        recorder = _Recorder(file, charset=choice.charset)
+        recorder = _Recorder(origin, choice.name)
+        recorder.defects.extend(_unknown_label(declared, origin))
         data = first[choice.bom_length :]
         recorder.consumed = choice.bom_length
-        nul = sample.find(b"\x00")
-        if nul != -1 and not choice.charset.startswith(("utf-16", "utf-32")):
-            # Text has no NUL bytes: this is most likely not text.  It is
-            # scanned all the same (nothing is lost), and the reader is told.
-            recorder.defects.append(Defect(
-                "binary-content", f"a NUL byte: this does not look like {choice.charset} text; scanned anyway",
-                file=file, position=nul))
+        nul = _binary_at(sample, choice)
+        if nul is not None:
+            recorder.listed = 0  # reported once, at the end, as a whole
         final = complete
         while True:
             pending = len(decoder.getstate()[0])
@@ -251,9 +316,9 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, file: str | 
             recorder.consumed += pending + len(data)
             defects = recorder.take()
             if final:
-                summary = recorder.summary()
-                if summary is not None:
-                    defects.append(summary)
+                last = _binary_defect(recorder, nul) if nul is not None else recorder.summary()
+                if last is not None:
+                    defects.append(last)
                 yield text, defects
                 return
             yield text, defects

@@ -1,32 +1,32 @@
 """The ``urisift`` command (DESIGN §2, a contract).
 
-    urisift [--format text|jsonl|csv] [--base URI] [--kind auto|text]
-            [--normalize none|syntax|scheme] [--unique] [--scheme LIST] [--flags] [PATH ...]
+    urisift [--format text|jsonl|csv] [--base URI] [--kind KIND] [--charset LABEL]
+            [--normalize none|syntax|scheme] [--unique] [--scheme LIST] [--flags]
+            [--strict] [--hidden] [--no-abbreviated] [PATH ...]
 
 No PATH, or ``-``, reads standard input.  Directories are walked (sorted, so
-the output order is stable).  Exit status: 0 when the run completed, defects
-or not; 2 for usage errors; 1 when an input could not be read at all.
+the output order is stable).  Exit status (:class:`~urisift.errors.ExitCode`):
+0 when the run completed, defects or not; 1 when an input could not be read
+at all or the output could not be written; 2 for usage errors; 130 on Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
-import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import IO, BinaryIO
 
 from . import __version__
-from .errors import UriSyntaxError
+from .errors import ExitCode, OutputError, RunError
+from .model import Defect, DefectKind, Kind, Record
 from .normalize import normalize
-from .record import RECORD_KEYS, Defect, Record
-from .reference import validate
-from .scan import scan_stream
-
-KINDS = ("auto", "text")
+from .output import WRITERS, Writer
+from .reference import UriReference
+from .scan import ScanOptions, iter_input
+from .sources import BUILT_KINDS, walk
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,11 +34,16 @@ def _parser() -> argparse.ArgumentParser:
         prog="urisift",
         description="Find URI references in plain text and resolve each against its base (RFC 3986).",
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories; none or '-' reads standard input")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="files or directories (.gz, .bz2, .xz read transparently); none or '-' reads standard input")
     p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text",
                    help="text: one target (or the reference, when it has none) a line; jsonl: one record a line")
-    p.add_argument("--base", metavar="URI", help="the retrieval URI of the input (RFC 3986 §5.1.3)")
-    p.add_argument("--kind", choices=KINDS, default="auto", help="input kind (plain text for now)")
+    p.add_argument("--base", metavar="URI",
+                   help="the retrieval URI of the input (RFC 3986 §5.1.3); one that cannot serve is a defect")
+    p.add_argument("--kind", choices=[k.value for k in Kind], default="auto",
+                   help="what the inputs hold; auto (the default) sniffs the content, then the file name")
+    p.add_argument("--charset", metavar="LABEL",
+                   help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
     p.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
     p.add_argument("--normalize", choices=("none", "syntax", "scheme"), default="none",
                    help="add a 'normalized' key: the target normalized at this level (RFC 3986 §6.2)")
@@ -47,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--scheme", metavar="LIST", type=_scheme_list,
                    help="keep only targets with these schemes, comma-separated (http,https,mailto)")
     p.add_argument("--flags", action="store_true", help="text format: show the RFC 3986 §7 risk flags")
+    p.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
+    p.add_argument("--hidden", action="store_true", help="walk hidden files and directories (.git, .venv) too")
     p.add_argument("--version", action="version", version=f"urisift {__version__}")
     return p
 
@@ -66,6 +73,7 @@ class _Select:
         self.level = level
         self.unique = unique
         self.seen: set[str] = set()
+        self.passthrough = schemes is None and level == "none" and not unique
 
     def __call__(self, record: Record) -> tuple[bool, str | None]:
         """Whether to keep the record, and its normalized target (or None)."""
@@ -85,73 +93,38 @@ class _Select:
         return True, normalized if self.level != "none" else None
 
 
-def _walk(paths: list[str], failed: list[OSError]) -> Iterator[str]:
-    """The files to scan, directories walked in sorted order; directories that
-    cannot be listed go to ``failed``."""
-    for path in paths:
-        if path != "-" and os.path.isdir(path):
-            for root, dirs, files in os.walk(path, onerror=failed.append):
-                dirs.sort()
-                for name in sorted(files):
-                    yield os.path.join(root, name)
-        else:
-            yield path
-
-
-class _Writer:
-    def __init__(self, fmt: str, out: IO[str], *, normalized: bool = False, flags: bool = False) -> None:
-        self.fmt = fmt
-        self.out = out
-        self.normalized = normalized
-        self.flags = flags
-        self.keys = RECORD_KEYS + (("normalized",) if normalized else ())
-        self.csv = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
-        if self.csv is not None:
-            self.csv.writerow(self.keys)
-
-    def record(self, record: Record, normalized: str | None = None) -> None:
-        if self.fmt == "text":
-            line = normalized if self.normalized and normalized is not None else (record.target or record.uri)
-            if self.flags and record.risks:
-                line += "\t" + "; ".join(str(r) for r in record.risks)
-            self.out.write(line + "\n")
-            return
-        row = record.to_json()
-        if self.normalized:
-            row["normalized"] = normalized
-        if self.fmt == "jsonl":
-            self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
-        else:
-            assert self.csv is not None
-            self.csv.writerow([_csv_cell(row[k]) for k in self.keys])
-
-    def defect(self, defect: Defect) -> None:
-        if self.fmt == "jsonl":
-            self.out.write(json.dumps(defect.to_json(), ensure_ascii=False) + "\n")
-
-
-def _csv_cell(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return " ".join(v["flag"] if isinstance(v, dict) else str(v) for v in value)
-    return str(value)
-
-
-def _emit(items: Iterable[Record | Defect], writer: _Writer, select: _Select, err: IO[str]) -> None:
-    for item in items:
-        if isinstance(item, Defect):
-            err.write(f"urisift: {item}\n")
+def _emit(items: Iterable[Record | Defect], writer: Writer, select: _Select, err: IO[str]) -> int:
+    """Write the items; the exit status they call for (1 if an input could not be read)."""
+    status: int = ExitCode.OK
+    record = writer.record
+    passthrough = select.passthrough
+    try:
+        for item in items:
+            if type(item) is Record:
+                if passthrough:
+                    record(item)
+                    continue
+                keep, normalized = select(item)
+                if keep:
+                    record(item, normalized)
+                continue
+            assert isinstance(item, Defect)
+            if item.kind is DefectKind.UNREADABLE:
+                err.write(f"urisift: {item.file}: cannot read: {item.detail}\n")
+                status = ExitCode.INPUT
+            else:
+                err.write(f"urisift: {item}\n")
             writer.defect(item)
-            continue
-        keep, normalized = select(item)
-        if keep:
-            writer.record(item, normalized)
+    except BrokenPipeError:
+        raise  # the reader of our output went away: not an error of ours, nor of the input
+    except OSError as exc:
+        raise OutputError(f"urisift: cannot write the output: {exc.strerror or exc}") from exc
+    return status
 
 
-def _report_unreadable(path: object, error: OSError, err: IO[str]) -> int:
-    err.write(f"urisift: {path}: cannot read: {error.strerror or error}\n")
-    return 1
+def _usage(err: IO[str], message: str) -> int:
+    err.write(f"urisift: {message}\n")
+    return ExitCode.USAGE
 
 
 def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
@@ -164,35 +137,30 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
             args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    if args.base is not None:
-        try:
-            validate(args.base, "IRI")
-        except UriSyntaxError as exc:
-            err.write(f"urisift: --base must be an absolute URI: {exc}\n")
-            return 2
-    writer = _Writer(args.format, out, normalized=args.normalize != "none", flags=args.flags)
+    if args.base is not None and UriReference.parse(args.base).scheme is None:
+        return _usage(err, f"--base must be an absolute URI (RFC 3986 §5.1), with a scheme: {args.base!r}")
+    kind = Kind(args.kind)
+    if kind is not Kind.AUTO and kind not in BUILT_KINDS:
+        return _usage(err, f"--kind {kind}: reading {kind} input is not built yet; this version reads "
+                           + ", ".join(sorted(k.value for k in BUILT_KINDS)))
+    options = ScanOptions(base=args.base, kind=kind, abbreviated=not args.no_abbreviated,
+                          charset=args.charset, strict=args.strict)
+    writer = WRITERS[args.format](out, normalized=args.normalize != "none", flags=args.flags)
     select = _Select(args.scheme, args.normalize, args.unique)
-    status = 0
-    abbreviated = not args.no_abbreviated
-    failed: list[OSError] = []
-    for path in _walk(args.paths or ["-"], failed):
-        while failed:
-            error = failed.pop(0)
-            status = _report_unreadable(error.filename, error, err)
-        if path == "-":
-            stream = stdin or sys.stdin.buffer
-            _emit(scan_stream(stream, base=args.base, file="-", abbreviated=abbreviated), writer, select, err)
-            continue
+    status: int = ExitCode.OK
+    try:
+        for source in walk(args.paths or ["-"], hidden=args.hidden):
+            items = [source] if isinstance(source, Defect) else iter_input(source, options, stdin=stdin)
+            status = max(status, _emit(items, writer, select, err))
         try:
-            with open(path, "rb") as handle:
-                _emit(scan_stream(handle, base=args.base, file=path, abbreviated=abbreviated), writer, select, err)
+            out.flush()
         except BrokenPipeError:
-            raise  # the reader of our output went away: not this input's fault
+            raise
         except OSError as exc:
-            status = _report_unreadable(path, exc, err)
-    for error in failed:
-        status = _report_unreadable(error.filename, error, err)
-    out.flush()
+            raise OutputError(f"urisift: cannot write the output: {exc.strerror or exc}") from exc
+    except RunError as exc:
+        err.write(f"{exc}\n")
+        return exc.exit_code
     return status
 
 
@@ -204,9 +172,9 @@ def run() -> None:
         # `urisift ... | head`: the reader went away; that is not an error.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        code = 0
+        code = ExitCode.OK
     except KeyboardInterrupt:
-        code = 130
+        code = ExitCode.INTERRUPTED
     sys.exit(code)
 
 

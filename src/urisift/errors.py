@@ -1,6 +1,8 @@
-"""Exceptions raised by urisift's URI core."""
+"""Exceptions: the URI core's positioned errors, and the errors that end a run (with their exit codes)."""
 
 from __future__ import annotations
+
+from enum import IntEnum
 
 
 class UriError(ValueError):
@@ -39,3 +41,36 @@ class UrnError(_PositionedError):
 
 class BaseUriError(UriError):
     """A base URI that cannot serve for resolution (RFC 3986 §5.1: it must be absolute)."""
+
+
+class ExitCode(IntEnum):
+    """The command's exit status (DESIGN §2)."""
+
+    OK = 0  # the run completed, defects in the input or not
+    INPUT = 1  # an input could not be read at all, or the output could not be written
+    USAGE = 2  # the command line is wrong
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as shells report it
+
+
+class RunError(Exception):
+    """An error that ends a run; ``exit_code`` is what the command exits with."""
+
+    exit_code: ExitCode = ExitCode.INPUT
+
+
+class UsageError(RunError):
+    """The options asked for something that cannot be done (an unknown or unbuilt kind ...)."""
+
+    exit_code = ExitCode.USAGE
+
+
+class InputError(RunError):
+    """An input that cannot be read at all, or, under the strict policy, the first defect."""
+
+    exit_code = ExitCode.INPUT
+
+
+class OutputError(RunError):
+    """The output cannot be written (a full disk): never blamed on an input."""
+
+    exit_code = ExitCode.INPUT

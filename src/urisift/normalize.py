@@ -31,6 +31,7 @@ from . import grammar
 from .errors import UrnError
 from .reference import Authority, UriReference
 from .resolve import remove_dot_segments
+from .schemes import DEFAULT_PORTS, WEB
 from .urn import Urn
 
 Level = Literal["string", "syntax", "scheme", "scheme-specific"]
@@ -42,24 +43,6 @@ _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
 _STRAY_PCT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-#: Default ports of schemes that use the generic hostport syntax (their RFCs).
-DEFAULT_PORTS: dict[str, str] = {
-    "http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21", "gopher": "70",
-    "telnet": "23", "tn3270": "23", "ldap": "389", "ldaps": "636", "nntp": "119", "news": "119",
-    "snews": "563", "imap": "143", "pop": "110", "rtsp": "554", "rtsps": "322", "sip": "5060",
-    "sips": "5061", "snmp": "161", "tftp": "69", "ssh": "22", "sftp": "22", "git": "9418",
-    "smtp": "25", "coap": "5683", "coaps": "5684", "prospero": "1525", "wais": "210",
-    "rsync": "873", "nfs": "2049", "ipp": "631", "ipps": "443", "dict": "2628", "vnc": "5900",
-    "finger": "79", "irc": "6667", "ircs": "6697", "redis": "6379", "rediss": "6379",
-    "mongodb": "27017", "xmpp": "5222", "msrp": "2855", "msrps": "2855", "stun": "3478",
-    "stuns": "5349", "turn": "3478", "turns": "5349", "acap": "674", "mupdate": "3905",
-    "iax": "4569", "vemmi": "575", "z39.50r": "210", "z39.50s": "210", "icap": "1344",
-    "mtqp": "1038", "afp": "548", "smb": "445", "dns": "53", "http+unix": "80",
-}
-#: Schemes whose empty path means "/" (RFC 9110 §4.2.3; RFC 6455 §3).
-EMPTY_PATH_IS_SLASH = frozenset({"http", "https", "ws", "wss"})
-
 
 def _fixed(hex_pair: str) -> str:
     c = chr(int(hex_pair, 16))
@@ -255,7 +238,7 @@ def _scheme_based(ref: UriReference) -> UriReference:
             if port == "" or (scheme is not None and DEFAULT_PORTS.get(scheme) == port):
                 port = None
         authority = str(Authority(auth.userinfo, auth.host, port))
-        if path == "" and scheme in EMPTY_PATH_IS_SLASH:
+        if path == "" and scheme in WEB:  # an empty web path means "/" (RFC 9110 §4.2.3)
             path = "/"
     return UriReference(scheme, authority, path, query, fragment)
 

@@ -25,18 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .normalize import DEFAULT_PORTS
 from .reference import Authority, UriReference
+from .schemes import DEFAULT_PORTS, LINE_BASED, WEB
 
-#: Schemes whose protocols are line-based (a CR LF ends a command or header).
-LINE_BASED = frozenset({
-    "http", "https", "ws", "wss", "ftp", "sftp", "smtp", "telnet", "tn3270", "gopher", "nntp",
-    "news", "snews", "pop", "imap", "irc", "ircs", "irc6", "sip", "sips", "rtsp", "rtsps", "rtspu",
-    "ldap", "ldaps", "dict", "finger", "redis", "rediss", "xmpp", "msrp", "msrps", "icap", "acap",
-    "mupdate", "wais", "prospero",
-})
 _CRLF = re.compile(r"%0[dDaA]")
-_WEB = frozenset({"http", "https", "ws", "wss"})
 # a dotted name: a label, a dot, an alphabetic label ("www.bank.example", "paypal.com");
 # tried only at label starts, the label taken possessively: linear
 _HOSTLIKE = re.compile(r"(?<![A-Za-z0-9-])[A-Za-z0-9-]++\.[A-Za-z]{2}")
@@ -100,7 +92,7 @@ def risks(uri: str | UriReference) -> tuple[Risk, ...]:
     scheme = (ref.scheme or "").lower()
     if ref.authority is not None:
         auth = Authority.parse(ref.authority)
-        if auth.userinfo and (scheme in _WEB or _HOSTLIKE.search(auth.userinfo)):
+        if auth.userinfo and (scheme in WEB or _HOSTLIKE.search(auth.userinfo)):
             found.append(Risk("userinfo", "7.5",
                               f"{auth.userinfo!r} stands before '@'; the host is {auth.host!r}"))
         if auth.userinfo:

@@ -1,61 +1,119 @@
-"""Orchestration: text in, records out (DESIGN §1).
+"""Orchestration (DESIGN §1): the one module that knows the whole pipeline.
 
-``scan_text`` delimits references in a string, resolves each one against the
-base that applies, and yields :class:`~urisift.record.Record` objects.
-``scan_stream`` (and ``scan_path`` for a file name) does the same for bytes,
-decoding them chunk by chunk so that memory stays constant however large the
-input is, and yields a :class:`~urisift.record.Defect` for every part of the
-input that could not be decoded.
+    bytes ─ decode ─▶ text ─ find ─▶ Found ─ base ─▶ Base ─ resolve ─▶ target ─ record ─▶ Record
+
+- :class:`Tail` is the one found-to-record step every input kind ends in:
+  the base in force, RFC 3986 §5.2 resolution, the §7 risk flags, the record.
+- :func:`scan_content` scans one piece of content by its kind (plain text
+  today; HTML, mail and WARC add branches).
+- :func:`scan_input` scans one input named by path, picklable, so that a
+  process pool or a Spark job can map it over many inputs and get the same
+  records as a serial run; :func:`iter_input` is its streaming twin.
+- :func:`scan_text`, :func:`scan_stream` and :func:`scan_path` are the
+  library's entry points for plain text.
+
+Lenient by default: a defect is yielded and the scan goes on.  With
+``strict=True`` the first defect raises :class:`~urisift.errors.InputError`.
 """
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from .base import BaseStack, retrieval_stack
 from .charset import decode_stream
-from .delimit import Found, Scanner
-from .errors import UriError
-from .record import BaseSource, CharsetSource, Defect, Record, Style
+from .delimit import Scanner, safe_cut
+from .errors import InputError, UriError
+from .model import (
+    Base,
+    Charset,
+    Defect,
+    DefectKind,
+    Found,
+    Kind,
+    Origin,
+    Record,
+    Span,
+    Style,
+    new_record,
+)
 from .reference import UriReference
 from .resolve import resolve
 from .risk import risks
+from .sources import BUILT_KINDS, Input, open_input
 
 _parse = UriReference.parse
+# "scheme:" at the start of a reference: it is absolute (RFC 3986 §4.3)
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 @dataclass(frozen=True, slots=True)
-class Context:
-    """What every record of one input shares."""
+class ScanOptions:
+    """What a scan of one input needs besides the input: picklable, so that
+    worker processes get the same options as a serial run."""
 
-    base: str | None = None
-    base_source: BaseSource | None = None
-    file: str | None = None
-    charset: str | None = None
-    charset_source: CharsetSource | None = None
-    abbreviated: bool = True
+    base: str | None = None  # the retrieval URI (RFC 3986 §5.1.3)
+    kind: Kind = Kind.AUTO  # AUTO sniffs the content, then the name
+    abbreviated: bool = True  # www./ftp. forms (seed 002 Appendix F)
+    charset: str | None = None  # a declared charset, below a BOM and above everything else
+    strict: bool = False  # the first defect ends the scan (InputError)
+    chunk_size: int = 1 << 20  # text streams through in pieces of this many bytes
 
 
-def _target(found: Found, ctx: Context) -> tuple[UriReference, UriReference | None, str | None, BaseSource | None]:
-    """The reference parsed, its target (RFC 3986 §5.2; None when relative with
-    no base), and the base used for it."""
-    if found.style is Style.ABBREVIATED:
-        # Appendix F: an abbreviated URI is absolute by heuristic, never relative
-        assert found.expanded is not None
-        expanded = _parse(found.expanded)
-        return expanded, expanded, None, None
-    ref = _parse(found.reference)
-    if ref.scheme is not None:
-        # An absolute reference needs no base; §5.2.2 still removes its dot segments.
-        return ref, resolve(ref, ref), None, None
-    if ctx.base is None:
-        return ref, None, None, None
-    try:
-        return ref, resolve(ref, ctx.base), ctx.base, ctx.base_source
-    except UriError:
-        return ref, None, None, None
+class Tail:
+    """Found → record: the base in force, the target, the risk flags.
+
+    One per piece of content; the :class:`BaseStack` may change under it
+    (an HTML ``<base>``), and the record names the layer that was used.
+    """
+
+    __slots__ = ("stack", "origin", "decoding", "_base", "_parsed_base")
+
+    def __init__(self, stack: BaseStack, origin: Origin, decoding: Charset | None) -> None:
+        self.stack = stack
+        self.origin = origin
+        self.decoding = decoding
+        self._base: Base | None = None  # the last base parsed, and its parse
+        self._parsed_base: UriReference | None = None
+
+    def target(self, found: Found) -> tuple[str | None, Base | None, UriReference | str]:
+        """The target (None when relative with no base), the base used, and
+        what the risk flags are computed on (the target, else the reference)."""
+        reference = found.reference
+        if found.style is Style.ABBREVIATED:
+            # Appendix F: an abbreviated URI is absolute by heuristic, never relative
+            assert found.expanded is not None
+            return found.expanded, None, found.expanded
+        m = _SCHEME.match(reference)
+        if m is not None:
+            # An absolute reference needs no base; §5.2.2 still removes its dot
+            # segments.  Without any ("/." nowhere, no rootless "./" path) the
+            # target is the reference itself: §5.3 recomposes it exactly.
+            if "/." not in reference and not reference.startswith(".", m.end()):
+                return reference, None, reference
+            target = str(resolve(_parse(reference), _parse(reference)))
+            return target, None, target
+        base = self.stack.current
+        if base is None:
+            return None, None, _parse(reference)
+        if base is not self._base:
+            self._base, self._parsed_base = base, _parse(base.uri)
+        assert self._parsed_base is not None
+        try:
+            target = str(resolve(_parse(reference), self._parsed_base))
+        except UriError:  # pragma: no cover - the stack only holds absolute bases
+            return None, None, _parse(reference)
+        return target, base, target
+
+    def __call__(self, found: Found, span: Span | None = None, line: int | None = None,
+                 column: int | None = None) -> Record:
+        target, base, vetted = self.target(found)
+        return new_record(found, target, base, self.origin, self.decoding, span, line, column, risks(vetted))
 
 
 class _Lines:
@@ -80,84 +138,149 @@ class _Lines:
         return self.line, pos - self.line_start + 1
 
 
-def _records(text: str, ctx: Context, offset: int = 0, first_line: int = 1) -> Iterator[Record]:
+_span = tuple.__new__
+
+
+def _text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, first_line: int = 1
+                  ) -> Iterator[Record]:
+    """The records of one piece of plain text (the hot loop: one record a reference)."""
     lines = _Lines(text, first_line)
-    for found in Scanner(text, abbreviated=ctx.abbreviated):
-        ref, target, base, base_source = _target(found, ctx)
-        line, column = lines.at(found.start)
-        yield Record(
-            uri=found.reference,
-            target=None if target is None else str(target),
-            style=found.style,
-            span=(found.start + offset, found.end + offset),
-            line=line,
-            column=column,
-            alternatives=found.alternatives,
-            flags=found.flags,
-            base=base,
-            base_source=base_source,
-            file=ctx.file,
-            charset=ctx.charset,
-            charset_source=ctx.charset_source,
-            risks=risks(target if target is not None else ref),
-        )
+    at = lines.at
+    for found in Scanner(text, abbreviated=abbreviated):
+        start = found.start
+        assert start is not None and found.end is not None
+        line, column = at(start)
+        yield tail(found, _span(Span, (start + offset, found.end + offset)), line, column)
 
 
-def scan_text(text: str, *, base: str | None = None, file: str | None = None,
-              abbreviated: bool = True) -> Iterator[Record]:
-    """Yield a record for every URI reference in ``text`` (DESIGN §2, §3).
-
-    ``base`` is the retrieval URI (RFC 3986 §5.1.3): relative references,
-    which plain text only holds inside ``<URL:...>``, resolve against it.
-    ``abbreviated=False`` leaves ``www.``/``ftp.`` forms out.
-    """
-    ctx = Context(base=base, base_source=BaseSource.RETRIEVAL if base else None, file=file,
-                  abbreviated=abbreviated)
-    return _records(text, ctx)
-
-
-def _cut(chunk: str) -> int:
-    """Where a chunk can be split so that no reference spans the split.
-
-    A blank line is safe: no delimiting rule joins across one.  Failing that,
-    the start of a line, moved back before an unclosed "<" or a line that
-    ends in "-" or "//" (both may continue on the next line); failing that,
-    the last white space; failing that the whole chunk (a single run of more
-    than a chunk without white space).
-    """
-    cut = max(chunk.rfind("\n\n"), chunk.rfind("\n\r\n"))
-    if cut != -1:
-        return cut + 1
-    cut = chunk.rfind("\n")
-    if cut != -1:
-        cut += 1
-        lt = chunk.rfind("<", 0, cut)
-        if lt > chunk.rfind(">", 0, cut):
-            cut = chunk.rfind("\n", 0, lt) + 1  # keep the open bracket with what follows
-        while cut > 0 and chunk[max(0, cut - 4) : cut].rstrip("\r\n").endswith(("-", "//")):
-            cut = chunk.rfind("\n", 0, cut - 1) + 1  # a hyphen or "scheme://" at a line end
-        if cut > 0:
-            return cut
-    for i in range(len(chunk) - 1, -1, -1):
-        if chunk[i].isspace():
-            return i + 1
-    return len(chunk)
-
-
-def scan_chunks(chunks: Iterable[str], ctx: Context) -> Iterator[Record]:
-    """Scan text that arrives in pieces; offsets and lines are for the whole text."""
+def _chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbreviated: bool
+                     ) -> Iterator[Record | Defect]:
+    """Scan text that arrives in pieces, cut where no reference can span the
+    cut; offsets and lines are for the whole text.  A piece's defects come
+    before the records of the text they were found in."""
     carry = ""
     offset = 0
     line = 1
-    for piece in chunks:
+    for piece, defects in pieces:
+        yield from defects
         chunk = carry + piece
-        cut = _cut(chunk)
+        cut = safe_cut(chunk)
         head, carry = chunk[:cut], chunk[cut:]
-        yield from _records(head, ctx, offset, line)
+        yield from _text_records(head, tail, abbreviated, offset, line)
         offset += len(head)
         line += head.count("\n")
     if carry:
-        yield from _records(carry, ctx, offset, line)
+        yield from _text_records(carry, tail, abbreviated, offset, line)
+
+
+# -- content --------------------------------------------------------------------------
+
+@dataclass
+class Content:
+    """One piece of content to scan: its bytes (a stream) or its text, its
+    kind, where it came from, and the bases in force around it."""
+
+    body: BinaryIO | bytes | str
+    kind: Kind
+    origin: Origin
+    stack: BaseStack
+    declared: str | None = None  # the charset its container declares
+    sniffed: bool = field(default=False)  # whether ``kind`` was sniffed rather than asked for
+
+
+def scan_content(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
+    """Records and defects of one piece of content, by its kind."""
+    kind = content.kind
+    if kind not in BUILT_KINDS:
+        if not content.sniffed:
+            raise InputError(f"{content.origin.file or '<input>'}: reading {kind} input is not built yet")
+        yield Defect(DefectKind.UNSUPPORTED_KIND,
+                     f"this looks like {kind} content, which this version does not read yet; scanned as plain text",
+                     content.origin, None)
+    yield from _scan_plain(content, options)
+
+
+def _scan_plain(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
+    body = content.body
+    if isinstance(body, str):
+        tail = Tail(content.stack, content.origin, None)
+        yield from _text_records(body, tail, options.abbreviated)
+        return
+    stream = io.BytesIO(body) if isinstance(body, bytes) else body
+    choice, pieces = decode_stream(stream, declared=content.declared or options.charset, origin=content.origin,
+                                   chunk_size=options.chunk_size)
+    tail = Tail(content.stack, content.origin, Charset(choice.name, choice.source))
+    yield from _chunked_records(pieces, tail, options.abbreviated)
+
+
+def _policed(items: Iterable[Record | Defect], strict: bool) -> Iterator[Record | Defect]:
+    """The strict policy: the first defect ends the scan."""
+    for item in items:
+        if strict and isinstance(item, Defect):
+            raise InputError(f"urisift: {item} (--strict)")
+        yield item
+
+
+# -- inputs ---------------------------------------------------------------------------
+
+def iter_input(source: Input | str, options: ScanOptions = ScanOptions(), *, stdin: BinaryIO | None = None
+               ) -> Iterator[Record | Defect]:
+    """Records and defects of one input, streamed: what :func:`scan_input`
+    returns, in constant memory.  An input that cannot be opened or read
+    is an ``unreadable`` defect, never an exception (but see ``strict``)."""
+    source = Input(source) if isinstance(source, str) else source
+    return _policed(_iter_input(source, options, stdin), options.strict)
+
+
+def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> Iterator[Record | Defect]:
+    origin = Origin(file=source.name)
+    try:
+        opened = open_input(source, kind=options.kind, stdin=stdin)
+    except OSError as exc:
+        yield Defect(DefectKind.UNREADABLE, exc.strerror or str(exc), origin)
+        return
+    stack, defects = retrieval_stack(options.base, origin)
+    yield from defects
+    content = Content(opened.stream, opened.kind, origin, stack, sniffed=options.kind is Kind.AUTO)
+    try:
+        yield from scan_content(content, options)
+    except OSError as exc:
+        yield Defect(DefectKind.UNREADABLE, f"reading stopped: {exc.strerror or exc}", origin)
+    finally:
+        if source.path != "-":
+            opened.stream.close()
+    yield from opened.defects
+
+
+def scan_input(source: Input | str, options: ScanOptions = ScanOptions()) -> list[Record | Defect]:
+    """Every record and defect of one input, as a list: the unit of work the
+    parallel CLI and the Spark job map over (module-level and picklable, as
+    are its arguments and its results)."""
+    return list(iter_input(source, options))
+
+
+# -- plain text, for library users -------------------------------------------------------
+
+def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | None,
+                  declared: str | None = None) -> tuple[Content, list[Defect]]:
+    origin = Origin(file=file)
+    stack, defects = retrieval_stack(base, origin)
+    return Content(body, Kind.TEXT, origin, stack, declared), defects
+
+
+def scan_text(text: str, *, base: str | None = None, file: str | None = None,
+              abbreviated: bool = True) -> Iterator[Record | Defect]:
+    """Yield a record for every URI reference in ``text`` (DESIGN §2, §3).
+
+    ``base`` is the retrieval URI (RFC 3986 §5.1.3): relative references,
+    which plain text only holds inside ``<URL:...>``, resolve against it; a
+    base that cannot serve is yielded as a defect first, and relative
+    references then stay unresolved.  ``abbreviated=False`` leaves
+    ``www.``/``ftp.`` forms out.
+    """
+    content, defects = _text_content(text, base, file)
+    yield from defects
+    yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated))
 
 
 def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
@@ -168,26 +291,17 @@ def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None =
     Yields records, and a :class:`Defect` for every run of bytes that is not
     in the chosen charset (they are decoded as U+FFFD and the scan goes on).
     """
-    choice, pieces = decode_stream(stream, declared=declared, file=file, chunk_size=chunk_size)
-    ctx = Context(base=base, base_source=BaseSource.RETRIEVAL if base else None, file=file,
-                  charset=choice.charset, charset_source=choice.source, abbreviated=abbreviated)
-    defects: list[Defect] = []
-
-    def texts() -> Iterator[str]:
-        for text, found_defects in pieces:
-            defects.extend(found_defects)
-            yield text
-
-    for record in scan_chunks(texts(), ctx):
-        while defects:
-            yield defects.pop(0)
-        yield record
+    content, defects = _text_content(stream, base, file, declared)
     yield from defects
+    yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
+                                                 chunk_size=chunk_size))
 
 
 def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True
               ) -> Iterator[Record | Defect]:
-    """Scan one file of plain text."""
-    name = str(path)
-    with open(path, "rb") as stream:
-        yield from scan_stream(stream, base=base, file=name, abbreviated=abbreviated)
+    """Scan one file (decompressed when it is gzip, bzip2 or xz)."""
+    return iter_input(Input(str(path)), ScanOptions(base=base, abbreviated=abbreviated))
+
+
+__all__ = ["Content", "ScanOptions", "Tail", "iter_input", "scan_content", "scan_input", "scan_path",
+           "scan_stream", "scan_text"]

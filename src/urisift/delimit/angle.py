@@ -1,0 +1,212 @@
+"""The ``<...>`` and ``<URL:...>`` rule (seed 001 Appendix E; seed 002 Appendix E; DESIGN §3).
+
+Everything up to the closing ``>`` is the reference, with all white space
+removed; continuation lines may start with mail quote markers, and a hyphen
+right before a line break is reported both ways.  ``<...>`` must hold an
+absolute URI whose scheme stands before any white space; ``<URL:...>`` may
+hold a relative reference.  An XML element whose prefixed name happens to
+start with a scheme (``<xcon:floor/>``) is markup.
+
+Linear: the bracket search looks for the next ``<`` or ``>`` only, so the
+regions examined for successive ``<`` do not overlap; line starts and quote
+prefixes are remembered, so no line is read twice.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Flag, Found, Style
+from .chars import HAS_WS, LEADING_SCHEME, WS, ordered
+
+# <URL: prefix, any case, with or without white space after it
+URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:\s*")
+# the next bracket of either kind
+BRACKET = re.compile(r"[<>]")
+# a mail quote prefix at a line start: "> ", ">> ", "> > ", indented or not
+QUOTE_PREFIX = re.compile(r"[ \t]*+(?:>[ \t]?)++")
+# an XML tag's prefixed name right after "<" or "</", ended by white space, "/" or ">"
+XML_TAG_NAME = re.compile(r"/?[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+(?=[\s/>])")
+# how far after an element's start tag its closing tag is looked for
+XML_WINDOW = 16384
+# an XML qualified name, "prefix:local", optionally self-closing ("/")
+QNAME = re.compile(r"[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+/?")
+EMAIL_LIKE = re.compile(r"[^\s@<>:/]+@[^\s@<>:/]+")
+
+
+class AngleRule:
+    """Delimits the reference that a ``<`` opens, if any, in one text."""
+
+    def __init__(self, text: str, schemes: frozenset[str]) -> None:
+        self.text = text
+        self.schemes = schemes
+        self._ls = 0  # start of the line of the last "<" seen, and how far that search went
+        self._ls_upto = 0
+        self._q_line = -1  # the line whose quote prefix was read last, and where it ends
+        self._q_end = -1
+        self._xml_search_from = 0  # where a closing XML tag would start
+        self._closing: dict[str, tuple[int, int]] = {}  # XML name -> (closing tag at, searched to)
+
+    def __call__(self, lt: int) -> tuple[Found | None, int]:
+        text = self.text
+        content_start = lt + 1
+        style = Style.ANGLE
+        m = URL_PREFIX.match(text, content_start)
+        if m is not None:
+            style = Style.ANGLE_URL
+            content_start = m.end()
+        line_start = self._line_start(lt)
+        quoted = self._quoted_line(line_start, lt)
+        # find the closing ">" (a "<" first means this one is not a delimiter)
+        scan = content_start
+        scan_line = line_start
+        while True:
+            b = BRACKET.search(text, scan)
+            if b is None or b.group() == "<":
+                return None, lt + 1
+            gt = b.start()
+            if quoted:
+                k = text.rfind("\n", scan, gt)  # bounded: only what this search passed over
+                if k != -1:
+                    scan_line = k + 1
+                markers_end = self._quote_markers_end(scan_line, gt)
+                if markers_end is not None:
+                    scan = markers_end  # skip the whole prefix at once: linear
+                    continue
+            break
+        self._xml_search_from = gt
+        found = self._delimited(content_start, gt, style, quoted)
+        if found is None:
+            return None, self._after_tag_name(lt)
+        return found, gt + 1
+
+    def _after_tag_name(self, lt: int) -> int:
+        """Where to go on after a "<" that delimits nothing.  An XML tag whose
+        prefixed name happens to start with a scheme ("<xcon:target uri=...>",
+        "</xcon:target>") is markup, not a URI: skip the name."""
+        m = XML_TAG_NAME.match(self.text, lt + 1)
+        return m.end() if m is not None else lt + 1
+
+    def _line_start(self, pos: int) -> int:
+        """Start of the line holding ``pos``.  The "<" the walk meets come in
+        increasing order, so each call searches only the text the previous
+        one did not: linear over the whole walk."""
+        if pos < self._ls_upto:
+            return self.text.rfind("\n", 0, pos) + 1  # pragma: no cover - the walk never goes back
+        k = self.text.rfind("\n", self._ls_upto, pos)
+        if k != -1:
+            self._ls = k + 1
+        self._ls_upto = pos
+        return self._ls
+
+    def _quoted_line(self, line_start: int, pos: int) -> bool:
+        """Whether the line starting at ``line_start`` opens with mail quote
+        markers before ``pos``; remembered per line, so a line of a million
+        ">" is read once."""
+        if line_start != self._q_line:
+            m = QUOTE_PREFIX.match(self.text, line_start)
+            self._q_line = line_start
+            self._q_end = m.end() if m is not None and ">" in m.group() else -1
+        return 0 <= self._q_end <= pos
+
+    def _quote_markers_end(self, line_start: int, gt: int) -> int | None:
+        """When the ">" at ``gt`` belongs to the quote markers that open a
+        continuation line (only markers and blanks before it, more text after
+        the markers), where the markers end; else None."""
+        if line_start == 0:
+            return None
+        m = QUOTE_PREFIX.match(self.text, line_start)
+        if m is None or gt >= m.end():
+            return None
+        end = m.end()
+        if end >= len(self.text) or self.text[end] in "\r\n":
+            return None  # nothing after the markers: the ">" closes the bracket
+        return end
+
+    def _delimited(self, cs: int, ce: int, style: Style, quoted: bool) -> Found | None:
+        text = self.text
+        raw = text[cs:ce]
+        # leading/trailing blanks inside the brackets are not part of the URI
+        lead = len(raw) - len(raw.lstrip())
+        raw = raw.strip()
+        if not raw:
+            return None
+        start = cs + lead
+        end = start + len(raw)
+        flags: list[Flag] = []
+        alternatives: tuple[str, ...] = ()
+        if HAS_WS.search(raw):
+            pieces: list[str] = []
+            for i, line in enumerate(raw.split("\n")):
+                line = line.strip()
+                if i and quoted:
+                    stripped = line.lstrip("> \t")
+                    if stripped != line:
+                        flags.append(Flag.QUOTE_MARKERS)
+                        line = stripped
+                pieces.append(WS.sub("", line))
+            if "" in pieces[1:-1]:
+                return None  # a blank line is a paragraph break: not one URI
+            reference = "".join(pieces)
+            flags.append(Flag.WRAPPED)
+            breaks = {i for i, p in enumerate(pieces[:-1]) if p.endswith("-")}
+            if breaks:
+                flags.append(Flag.HYPHEN_BREAK)
+                alternatives = ("".join(p[:-1] if i in breaks else p for i, p in enumerate(pieces)),)
+        else:
+            reference = raw
+        if not self._acceptable(raw, reference, style):
+            return None
+        return Found(reference, start, end, style, ordered(set(flags)), alternatives)
+
+    def _acceptable(self, raw: str, reference: str, style: Style) -> bool:
+        """<...> holds an absolute URI; <URL:...> may hold a relative reference.
+
+        The scheme must stand before any white space ("<see http://x>" is
+        prose in brackets, not "seehttp://x"), and a relative reference may
+        be broken only at line ends.
+        """
+        if '"' in reference or "<" in reference:
+            return False
+        m = LEADING_SCHEME.match(raw)
+        if m is None:
+            if style is not Style.ANGLE_URL or EMAIL_LIKE.fullmatch(reference):
+                return False
+            return not any(HAS_WS.search(line.strip()) for line in raw.splitlines())
+        scheme = m.group()[:-1].lower()
+        rest = reference[m.end():]
+        if rest in ("", "//"):
+            return False  # a scheme with nothing after it is not a URI
+        if style is Style.ANGLE_URL:
+            return True
+        if not (scheme in self.schemes or rest.startswith("//")):
+            return False
+        return not self._is_xml_element(raw)
+
+    def _is_xml_element(self, raw: str) -> bool:
+        """``<xcon:conference-password>`` is a URI by the letter of the rules,
+        but it is an XML element when it is self-closing (``<x:y/>``) or its
+        closing tag follows within 16 KiB.
+
+        Each name remembers where its closing tag was found (or how far the
+        search went without finding one), so a text of nothing but such tags
+        is still searched about once: linear."""
+        if not QNAME.fullmatch(raw):
+            return False
+        if raw.endswith("/"):
+            return True
+        start = self._xml_search_from
+        limit = start + XML_WINDOW
+        found, searched_to = self._closing.get(raw, (-1, -1))
+        if found >= start:
+            return found < limit  # the closing tag found before is still ahead
+        if found == -1:
+            # no closing tag up to searched_to: search only what lies beyond
+            if searched_to >= limit:
+                return False
+            begin = max(start, searched_to - len(raw) - 3)
+        else:
+            begin = start  # the closing tag found before belongs to an earlier element
+        found = self.text.find("</" + raw + ">", begin, limit)
+        self._closing[raw] = (found, limit)
+        return found != -1

@@ -1,0 +1,237 @@
+"""Bare references in running text: ``scheme:...``, ``urn:...`` and the
+abbreviated ``www.``/``ftp.`` forms (seed 002 Appendices E and F; seed 003
+§2.5.3; DESIGN §3).
+
+- A bare ``scheme:...`` needs a registered scheme (or ``//`` after the colon)
+  at a word start; it ends at white space or a character that cannot be in a
+  URI; trailing punctuation, closing quotes and unbalanced closing brackets
+  are left out.  ``"..."`` delimits exactly.  A URI that ends in ``-`` (or in
+  ``scheme://``) at a line break continues on the next line.
+- ``urn:``: the NSS ends at the first excluded character (seed 003 §2.5.3).
+- ``www.`` / ``ftp.``: abbreviated URIs, absolute by heuristic.
+
+Linear: a group under a repeat is possessive (``++``, ``*+``) or bounded,
+so the engine keeps no backtracking state per repetition.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Flag, Found, Place, Style, new_found
+from .chars import HAS_ALNUM, SCHEME_CHARS, TRAILING_PUNCT, body_end, ordered, trim
+
+_TEXT = Place()
+# the line break after a hyphen (or after "scheme://"), with the next line's
+# indent and margin marks: mail quote markers (">") and the change bars ("|")
+# of revised documents
+HYPHEN_BREAK = re.compile(r"[ \t]*+\r?\n(?:[ \t]*+[>|])*+[ \t]*+")
+MARGIN_MARKS = re.compile(r"[>|]")
+# a reference that starts at a given place: "scheme:" or "www."/"ftp."
+LEADING_REFERENCE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):|(?:[Ww]{3}|[Ff][Tt][Pp])\.")
+# URN: "urn:" NID ":" NSS, NSS ending at an excluded character (seed 003 §2.5.3)
+#   NID = alphanum 0*31( alphanum / "-" ) ; NSS chars = URN chars or "%" HEXDIG HEXDIG
+URN = re.compile(
+    r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,31}:"
+    r"(?:[A-Za-z0-9()+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})++"  # possessive: no state kept per character
+)
+# after an NSS: the r-, q- and f-components ("?+", "?=", "#") of seed 003 / RFC 8141
+URN_COMPONENT = re.compile(r"[?#]")
+# characters that may not stand right before an abbreviated "www." (it would
+# be part of a host name, an e-mail address, a path or a scheme)
+ABBR_NOT_AFTER = frozenset(".@/:%+-_")
+# abbreviated host: "www." label ( "." label )+, then an optional port.  The
+# repetitions are bounded (a DNS name has at most 127 labels of 63 characters)
+# and possessive, so a megabyte of "www.www.www." costs one bounded pass and
+# no backtracking state.
+ABBR_HOST = re.compile(r"[\w-]{1,63}+(?:\.[\w-]{1,63}+){1,126}+(?::[0-9]++)?+")
+
+
+def starts_reference(text: str, at: int, schemes: frozenset[str], *, abbreviated: bool = True) -> bool:
+    """Whether a reference of its own starts at ``at`` ("scheme:" or "www.")."""
+    m = LEADING_REFERENCE.match(text, at)
+    if m is None:
+        return False
+    scheme = m.group("scheme")
+    if scheme is None:
+        return abbreviated  # www. / ftp.
+    return scheme.lower() in schemes or text.startswith("//", m.end())
+
+
+class SchemeRule:
+    """Delimits the bare reference whose scheme ends at a ``:``, if any."""
+
+    def __init__(self, text: str, schemes: frozenset[str]) -> None:
+        self.text = text
+        self.schemes = schemes
+
+    def __call__(self, colon: int, floor: int) -> tuple[Found | None, int]:
+        """The reference whose scheme ends at the ``:`` at ``colon`` (the walk
+        has passed everything before ``floor``)."""
+        start = self._scheme_start(colon, floor)
+        if start is None:
+            return None, colon + 1
+        return self._bare(start, colon)
+
+    def _scheme_start(self, colon: int, floor: int) -> int | None:
+        """Where the scheme ending at ``colon`` starts: the run of scheme
+        characters before the colon must begin with a letter and stand at a
+        word start (not after another scheme character)."""
+        text = self.text
+        i = colon
+        chars = SCHEME_CHARS
+        while i > floor and text[i - 1] in chars:
+            i -= 1
+        if i == colon or not text[i].isascii() or not text[i].isalpha():
+            return None
+        return i
+
+    def _bare(self, start: int, colon: int) -> tuple[Found | None, int]:
+        text = self.text
+        scheme = text[start:colon].lower()
+        after = colon + 1
+        if text.startswith(":", after):
+            return None, after  # "File::Spec", "std::vector": a scope, not "scheme:" and a path
+        is_known = scheme in self.schemes
+        if not is_known and "." in scheme:
+            # "season.http://..." (a missing space after a full stop): the
+            # scheme is the registered name after the last dot
+            tail = scheme.rsplit(".", 1)[1]
+            if tail in self.schemes and text.startswith("//", after):
+                start = colon - len(tail)
+                scheme, is_known = tail, True
+        if not is_known and not text.startswith("//", after):
+            return None, after
+        if scheme == "urn":
+            return self._urn(start, after)
+        end = body_end(text, after)
+        if end - after == 2 and text.startswith("//", after):
+            joined = self._scheme_break(start, end)
+            if joined is not None:
+                assert joined.end is not None  # found in the text
+                return joined, joined.end
+        return self._finish_bare(start, end, after)
+
+    def _continuation(self, end: int, *, abbreviated: bool) -> tuple[int, int, set[Flag]] | None:
+        """The rest of a URI broken at the line break right after ``end``: its
+        start and end on the next line (past indent and margin marks), and the
+        flags the join earns; None when the next line does not continue it."""
+        text = self.text
+        m = HYPHEN_BREAK.match(text, end)
+        if m is None or "\n" not in m.group():
+            return None
+        cont_start = m.end()
+        if starts_reference(text, cont_start, self.schemes, abbreviated=abbreviated):
+            return None  # the next line starts a reference of its own
+        cont_end, flags = trim(text, cont_start, body_end(text, cont_start))
+        if cont_end == cont_start:
+            return None
+        flags.add(Flag.WRAPPED)
+        if MARGIN_MARKS.search(m.group()):
+            flags.add(Flag.QUOTE_MARKERS)
+        return cont_start, cont_end, flags
+
+    def _scheme_break(self, start: int, end: int) -> Found | None:
+        """``http://`` at the end of a line with the rest of the URI on the
+        next: a line break no reader would take for the end of the URI.  (A
+        host may well start with "www.", so only a scheme ends the join.)"""
+        cont = self._continuation(end, abbreviated=False)
+        if cont is None:
+            return None
+        cont_start, cont_end, flags = cont
+        text = self.text
+        return Found(text[start:end] + text[cont_start:cont_end], start, cont_end, Style.BARE,
+                     ordered(flags))
+
+    def _finish_bare(self, start: int, end: int, after: int) -> tuple[Found | None, int]:
+        text = self.text
+        # "..." delimits exactly: no trimming inside the quotes
+        if start > 0 and end < len(text) and text[start - 1] == '"' and text[end] == '"':
+            return self._emit(start, end, Style.QUOTE, set(), after), end + 1
+        if start > 0 and end < len(text) and text[start - 1] == "\u201c" and text[end] == "\u201d":
+            return self._emit(start, end, Style.QUOTE, set(), after), end + 1
+        stop = end
+        end, flags = trim(text, start, end)
+        found = self._emit(start, end, Style.BARE, flags, after)
+        if found is not None and text[end - 1 : end] == "-" and end == stop:
+            found, end = self._hyphen_join(found, end)
+        return found, max(end, after)
+
+    def _emit(self, start: int, end: int, style: Style, flags: set[Flag], after: int) -> Found | None:
+        text = self.text
+        rest = text[after:end]
+        if rest.strip("/") == "" or not (HAS_ALNUM.search(rest) or rest == "*"):
+            # "http://", "mailto:" -- nothing after the scheme; "things:)-" -- an
+            # emoticon, not a path ("news:*", all groups, is RFC 1738's own example)
+            return None
+        return new_found(text[start:end], start, end, style, ordered(flags) if flags else (), (), None, _TEXT)
+
+    def _hyphen_join(self, found: Found, end: int) -> tuple[Found, int]:
+        """A bare URI that ends in "-" at a line break continues on the next line
+        (seed 002 Appendix E): the primary reading keeps the hyphen, the other
+        reading drops it."""
+        cont = self._continuation(end, abbreviated=True)
+        if cont is None:
+            return found, end
+        cont_start, cont_end, flags = cont
+        tail = self.text[cont_start:cont_end]
+        flags |= set(found.flags) | {Flag.HYPHEN_BREAK}
+        return (
+            Found(found.reference + tail, found.start, cont_end, found.style,
+                  ordered(flags), (found.reference[:-1] + tail,)),
+            cont_end,
+        )
+
+    def _urn(self, start: int, after: int) -> tuple[Found | None, int]:
+        text = self.text
+        m = URN.match(text, start)
+        if m is None:
+            return None, after
+        end = m.end()
+        # optional ?+r, ?=q and #f components: they run to the next stop
+        # character (the body class admits later components too)
+        if URN_COMPONENT.match(text, end):
+            end = body_end(text, end)
+        end, flags = trim(text, start, end)
+        nss_start = text.index(":", start + 4) + 1
+        if end <= nss_start:
+            return None, max(end, after)
+        return Found(text[start:end], start, end, Style.BARE, ordered(flags)), end
+
+
+class AbbreviatedRule:
+    """Delimits an abbreviated ``www.``/``ftp.`` URI (seed 002 Appendix F)."""
+
+    def __init__(self, text: str, enabled: bool = True) -> None:
+        self.text = text
+        self.abbreviated = enabled
+
+    def __call__(self, start: int) -> tuple[Found | None, int]:
+        text = self.text
+        if not self.abbreviated:
+            return None, start + 4
+        if start > 0:
+            before = text[start - 1]
+            if before in ABBR_NOT_AFTER or before.isalnum():
+                return None, start + 4
+        after = text[start + 4 : start + 5]
+        if not after.isalnum():
+            return None, start + 4
+        host = ABBR_HOST.match(text, start)
+        if host is None:
+            return None, start + 4
+        end = host.end()
+        if end < len(text) and text[end] in "/?#":
+            end = body_end(text, end)
+        end, flags = trim(text, start, end)
+        if end < len(text) and text[end] in TRAILING_PUNCT:
+            flags.add(Flag.TRIMMED)  # the host pattern already stopped before it
+        reference = text[start:end]
+        if "." not in reference[4:].rstrip("."):
+            return None, start + 4
+        prefix = "ftp://" if reference[:3].lower() == "ftp" else "http://"
+        return (
+            Found(reference, start, end, Style.ABBREVIATED, ordered(flags),
+                  expanded=prefix + reference),
+            end,
+        )

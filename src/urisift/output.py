@@ -1,0 +1,251 @@
+"""The record contract of DESIGN §2 in one place: the keys and their order,
+what each holds, and the writers for ``text``, ``jsonl`` and ``csv``.
+
+Keys are stable and never renamed.  Since the pipeline issue a record also
+carries ``offset``, ``warc_record_id``, ``warc_target_uri``, ``warc_date``,
+``rel`` and ``text`` (null where they do not apply), and a defect line also
+carries ``message_id``, ``offset`` and ``warc_record_id``.
+
+JSON lines are written by :func:`record_line`, which gives exactly
+``json.dumps(record_json(record), ensure_ascii=False)`` (a test holds it to
+that) but builds the parts every record of one input shares -- its origin,
+charset, base and place -- once, not once a record.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from typing import IO, Any
+
+from .model import Base, Charset, Defect, Origin, Place, Record
+
+#: JSON keys of a record, in output order (DESIGN §2; never renamed).
+RECORD_KEYS = (
+    "uri", "target", "alternatives", "base", "base_source", "style", "where", "element", "attribute",
+    "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
+    "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
+)
+#: JSON keys of a defect line, in output order.
+DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",
+               "warc_record_id")
+
+_ORIGIN_KEYS = ("file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
+                "warc_date")
+
+
+def record_json(record: Record) -> dict[str, Any]:
+    """The record as a JSON object, keys in contract order."""
+    found, origin, place = record.found, record.origin, record.found.place
+    out: dict[str, Any] = {
+        "uri": found.reference,
+        "target": record.target,
+        "alternatives": list(found.alternatives),
+        "base": record.base,
+        "base_source": None if record.base_layer is None else record.base_layer.source.value,
+        "style": found.style.value,
+        "where": place.where.value,
+        "element": place.element,
+        "attribute": place.attribute,
+        "header": place.header,
+    }
+    for key in _ORIGIN_KEYS:
+        out[key] = getattr(origin, key)
+    out["rel"] = None if place.rel is None else list(place.rel)
+    out["text"] = place.text
+    out["span"] = None if record.span is None else list(record.span)
+    out["line"] = record.line
+    out["column"] = record.column
+    out["flags"] = [f.value for f in found.flags]
+    out["charset"] = record.charset
+    out["charset_source"] = None if record.decoding is None else record.decoding.source.value
+    out["risks"] = [r.to_json() for r in record.risks]
+    return out
+
+
+def defect_json(defect: Defect) -> dict[str, Any]:
+    """The defect as a JSON object (a ``defect`` line), keys in contract order."""
+    origin = defect.origin
+    return {
+        "defect": defect.kind.value, "detail": defect.detail, "file": origin.file, "position": defect.position,
+        "unit": defect.unit.value, "message": origin.message, "part": origin.part,
+        "message_id": origin.message_id, "offset": origin.offset, "warc_record_id": origin.warc_record_id,
+    }
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _fragment(obj: dict[str, Any]) -> str:
+    """``"k": v, ...`` for the keys of ``obj``, as json.dumps writes them."""
+    return _dumps(obj)[1:-1]
+
+
+def _string(value: str | None) -> str:
+    return "null" if value is None else encode_basestring(value)
+
+
+class _Fragments:
+    """The JSON of the parts records share, remembered for the last object
+    seen: consecutive records of one input share them (identity is enough,
+    and keeps the cache from holding anything but the current input)."""
+
+    __slots__ = ("origin", "origin_json", "decoding", "decoding_json", "base", "base_json", "place",
+                 "place_json")
+
+    def __init__(self) -> None:
+        self.origin: Origin | None = None
+        self.origin_json = ""
+        self.decoding: Charset | None | bool = False  # False: nothing seen yet (None is a value)
+        self.decoding_json = ""
+        self.base: Base | None | bool = False
+        self.base_json = ""
+        self.place: Place | None = None
+        self.place_json: tuple[str, str] = ("", "")
+
+    def of_origin(self, origin: Origin) -> str:
+        if origin is not self.origin:
+            self.origin = origin
+            self.origin_json = _fragment({k: getattr(origin, k) for k in _ORIGIN_KEYS})
+        return self.origin_json
+
+    def of_decoding(self, decoding: Charset | None) -> str:
+        if decoding is not self.decoding:
+            self.decoding = decoding
+            self.decoding_json = _fragment({
+                "charset": None if decoding is None else decoding.name,
+                "charset_source": None if decoding is None else decoding.source.value})
+        return self.decoding_json
+
+    def of_base(self, base: Base | None) -> str:
+        if base is not self.base:
+            self.base = base
+            self.base_json = _fragment({"base": None if base is None else base.uri,
+                                        "base_source": None if base is None else base.source.value})
+        return self.base_json
+
+    def of_place(self, place: Place) -> tuple[str, str]:
+        if place is not self.place:
+            self.place = place
+            self.place_json = (
+                _fragment({"where": place.where.value, "element": place.element, "attribute": place.attribute,
+                           "header": place.header}),
+                _fragment({"rel": None if place.rel is None else list(place.rel), "text": place.text}))
+        return self.place_json
+
+
+def _list(values: tuple[str, ...]) -> str:
+    if not values:
+        return "[]"
+    return "[" + ", ".join(encode_basestring(v) for v in values) + "]"
+
+
+class RecordLines:
+    """Writes records as JSON lines (see the module doc); one per writer."""
+
+    def __init__(self) -> None:
+        self._shared = _Fragments()
+
+    def __call__(self, record: Record) -> str:
+        shared = self._shared
+        found = record.found
+        where, link = shared.of_place(found.place)
+        span = record.span
+        line = record.line
+        column = record.column
+        return (
+            f'{{"uri": {encode_basestring(found.reference)}, "target": {_string(record.target)}, '
+            f'"alternatives": {_list(found.alternatives)}, {shared.of_base(record.base_layer)}, '
+            f'"style": "{found.style.value}", {where}, {shared.of_origin(record.origin)}, {link}, '
+            f'"span": {"null" if span is None else f"[{span[0]}, {span[1]}]"}, '
+            f'"line": {"null" if line is None else line}, "column": {"null" if column is None else column}, '
+            f'"flags": {_list(found.flags)}, {shared.of_decoding(record.decoding)}, '
+            f'"risks": {"[]" if not record.risks else _dumps([r.to_json() for r in record.risks])}}}'
+        )
+
+
+def record_line(record: Record) -> str:
+    """One record as one JSON line (without the line break)."""
+    return RecordLines()(record)
+
+
+def defect_line(defect: Defect) -> str:
+    """One defect as one JSON line (without the line break)."""
+    return _dumps(defect_json(defect))
+
+
+# -- writers ----------------------------------------------------------------------------
+
+class Writer:
+    """Writes records (and, where the format has room, defects) to ``out``.
+
+    ``normalized`` adds the ``normalized`` key; ``flags`` adds the risk flags
+    to text lines.
+    """
+
+    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False) -> None:
+        self.out = out
+        self.normalized = normalized
+        self.flags = flags
+        self.keys = RECORD_KEYS + (("normalized",) if normalized else ())
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        raise NotImplementedError
+
+    def defect(self, defect: Defect) -> None:
+        """Text and CSV have no room for defects: they go to standard error only."""
+
+
+class TextWriter(Writer):
+    """One target a line (the reference itself when it has none)."""
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        line = normalized if self.normalized and normalized is not None else (record.target or record.uri)
+        if self.flags and record.risks:
+            line += "\t" + "; ".join(str(r) for r in record.risks)
+        self.out.write(line + "\n")
+
+
+class JsonlWriter(Writer):
+    """One JSON object a line: records, and ``{"defect": ...}`` lines."""
+
+    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False) -> None:
+        super().__init__(out, normalized=normalized, flags=flags)
+        self._line = RecordLines()
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        line = self._line(record)
+        if self.normalized:
+            line = f'{line[:-1]}, "normalized": {_string(normalized)}}}'
+        self.out.write(line + "\n")
+
+    def defect(self, defect: Defect) -> None:
+        self.out.write(defect_line(defect) + "\n")
+
+
+class CsvWriter(Writer):
+    """A header row, then one row a record; lists are space-separated."""
+
+    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False) -> None:
+        super().__init__(out, normalized=normalized, flags=flags)
+        self._csv = csv.writer(out, lineterminator="\n")
+        self._csv.writerow(self.keys)
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        row = record_json(record)
+        if self.normalized:
+            row["normalized"] = normalized
+        self._csv.writerow([_csv_cell(row[k]) for k in self.keys])
+
+
+def _csv_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return " ".join(v["flag"] if isinstance(v, dict) else str(v) for v in value)
+    return str(value)
+
+
+WRITERS: dict[str, type[Writer]] = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter}

@@ -1,0 +1,261 @@
+"""Where the bytes come from: paths, standard input, directories, compressed
+files, and what kind of content each input holds.
+
+- :func:`walk` turns the command line's paths into :class:`Input` objects:
+  directories are walked in sorted order; hidden files and directories
+  (``.git``, ``.venv``) are skipped unless asked for; a FIFO, socket or device
+  met while walking is skipped with a defect (reading one would block
+  forever); a directory that cannot be listed is a defect.  A path named
+  explicitly is read whatever it is (``urisift <(cmd)`` is a FIFO on purpose).
+- :func:`open_input` opens one, reading gzip, bzip2 and xz transparently
+  (recognized by their magic bytes, whatever the name), and tells its kind.
+- :func:`sniff_kind` decides the kind from the first bytes (WARC and ARC
+  magic, an mbox ``From `` line, RFC 5322 headers, the HTML signature of the
+  WHATWG MIME sniffing standard §7.1) before the file name.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import os
+import re
+import stat
+import sys
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from .model import Defect, DefectKind, Kind, Origin
+
+#: how many leading bytes the sniffer reads
+SNIFF_SIZE = 4096
+#: the kinds this version reads; the others are recognized, and reported
+BUILT_KINDS = frozenset({Kind.TEXT})
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One input to scan: a file path, or ``-`` for standard input."""
+
+    path: str
+
+    @property
+    def name(self) -> str:
+        """The name records and messages give it."""
+        return self.path
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith(".") and name not in (".", "..")
+
+
+def _unreadable(path: str, error: OSError) -> Defect:
+    return Defect(DefectKind.UNREADABLE, error.strerror or str(error), Origin(file=path))
+
+
+def walk(paths: list[str], *, hidden: bool = False) -> Iterator[Input | Defect]:
+    """The inputs the paths name, in order; defects for what cannot be walked."""
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            yield Input(path)
+            continue
+        errors: list[OSError] = []
+        for root, dirs, files in os.walk(path, onerror=errors.append):
+            while errors:
+                error = errors.pop(0)
+                yield _unreadable(str(error.filename or root), error)
+            if not hidden:
+                dirs[:] = [d for d in dirs if not _hidden(d)]
+            dirs.sort()
+            for name in sorted(files):
+                if not hidden and _hidden(name):
+                    continue
+                full = os.path.join(root, name)
+                problem = _not_regular(full)
+                if problem is not None:
+                    yield problem
+                else:
+                    yield Input(full)
+        for error in errors:
+            yield _unreadable(str(error.filename or path), error)
+
+
+def _not_regular(path: str) -> Defect | None:
+    """A defect for what a directory walk must not open: FIFOs, sockets, devices."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return _unreadable(path, exc)
+    if stat.S_ISREG(mode):
+        return None
+    what = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    return Defect(DefectKind.NOT_A_FILE, f"{what}; skipped (name it explicitly to read it)", Origin(file=path))
+
+
+# -- compressed inputs ----------------------------------------------------------------
+
+_MAGIC = (
+    (b"\x1f\x8b", "gzip", ".gz"),
+    (b"BZh", "bzip2", ".bz2"),
+    (b"\xfd7zXZ\x00", "xz", ".xz"),
+)
+
+
+class _Replay(io.RawIOBase):
+    """A stream whose first bytes were already read (to sniff them): they are
+    read again first, then the rest of the stream."""
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        return n
+
+
+@dataclass
+class _Guarded(io.RawIOBase):
+    """A decompressing stream that ends, instead of raising, where the
+    compressed data is corrupt or truncated; the problem is kept as a defect,
+    so what came before it is still scanned."""
+
+    inner: BinaryIO
+    method: str
+    origin: Origin
+    defects: list[Defect] = field(default_factory=list)
+    done: int = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        try:
+            data = self.inner.read(len(buffer))
+        except (EOFError, OSError, lzma.LZMAError, zlib.error) as exc:
+            reason = str(exc) or type(exc).__name__
+            self.defects.append(Defect(
+                DefectKind.CORRUPT_COMPRESSION,
+                f"{self.method} data is corrupt or truncated ({reason}); the {self.done} bytes before it were scanned",
+                self.origin, self.done))
+            return 0
+        n = len(data)
+        buffer[:n] = data
+        self.done += n
+        return n
+
+
+@dataclass
+class Opened:
+    """An input opened for reading: its (decompressed) byte stream, its kind,
+    the name it is known by, and the defects reading it has met so far."""
+
+    stream: BinaryIO
+    kind: Kind
+    origin: Origin
+    compression: str | None = None
+    guard: _Guarded | None = None
+
+    @property
+    def defects(self) -> list[Defect]:
+        return self.guard.defects if self.guard is not None else []
+
+
+def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None = None) -> Opened:
+    """Open ``source`` (raises OSError when it cannot be opened): decompressed
+    when it is gzip, bzip2 or xz, its kind sniffed unless ``kind`` forces one.
+    The caller closes ``opened.stream``."""
+    origin = Origin(file=source.name)
+    raw: BinaryIO = (stdin or sys.stdin.buffer) if source.path == "-" else open(source.path, "rb")  # noqa: SIM115
+    head = raw.read(SNIFF_SIZE)
+    name = source.path
+    stream: BinaryIO = io.BufferedReader(_Replay(head, raw))
+    guard = None
+    compression = None
+    for magic, method, suffix in _MAGIC:
+        if head.startswith(magic):
+            compression = method
+            opener = {"gzip": gzip.GzipFile, "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}[method]
+            inner: BinaryIO = opener(fileobj=stream)  # type: ignore[operator]
+            guard = _Guarded(inner, method, origin)
+            stream = io.BufferedReader(guard)
+            head = stream.peek(SNIFF_SIZE)[:SNIFF_SIZE]
+            if name.lower().endswith(suffix):
+                name = name[: -len(suffix)]
+            break
+    if kind is Kind.AUTO:
+        kind = sniff_kind(head, name)
+    return Opened(stream, kind, origin, compression, guard)
+
+
+# -- kinds ------------------------------------------------------------------------------
+
+# RFC 5322 §3.6: a header field is a name of printable ASCII but ":" and a colon;
+# continuation lines start with white space.  Bounded per line: linear.
+_HEADER_LINE = re.compile(rb"[!-9;-~]{1,76}:")
+# RFC 4155: "From " the envelope sender, then the date
+_MBOX_FROM = re.compile(rb"From \S{1,300} +\S")
+# WHATWG MIME Sniffing §7.1, "the HTML signatures": a tag name, then a tag-terminating byte
+_HTML_SIGNATURE = re.compile(
+    rb"<(?:!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[ >]",
+    re.IGNORECASE)
+_EXTENSIONS = {
+    ".html": Kind.HTML, ".htm": Kind.HTML, ".xhtml": Kind.HTML, ".shtml": Kind.HTML,
+    ".eml": Kind.MAIL, ".msg": Kind.MAIL, ".mht": Kind.MAIL, ".mhtml": Kind.MAIL,
+    ".mbox": Kind.MBOX, ".mbx": Kind.MBOX,
+    ".warc": Kind.WARC, ".arc": Kind.WARC,
+}
+
+
+def _is_message(head: bytes) -> bool:
+    """RFC 5322 headers up to the first blank line, with the two fields §3.6
+    requires of every message: ``Date`` and ``From``."""
+    names: set[bytes] = set()
+    for line in head.split(b"\n"):
+        line = line.rstrip(b"\r")
+        if not line:
+            break
+        if line[:1] in (b" ", b"\t"):
+            if not names:
+                return False
+            continue
+        m = _HEADER_LINE.match(line)
+        if m is None:
+            return False
+        names.add(m.group()[:-1].lower())
+    return {b"date", b"from"} <= names
+
+
+def sniff_kind(head: bytes, name: str | None = None) -> Kind:
+    """The kind of content that starts with ``head``: its bytes first, then
+    the file name's extension, else plain text."""
+    if head.startswith((b"WARC/", b"filedesc://")):
+        return Kind.WARC
+    if _MBOX_FROM.match(head):
+        return Kind.MBOX
+    if _is_message(head):
+        return Kind.MAIL
+    # the HTML signature may follow white space (and a UTF-8 BOM)
+    start = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    if _HTML_SIGNATURE.match(start.lstrip(b" \t\r\n\x0c")):
+        return Kind.HTML
+    if name:
+        ext = os.path.splitext(name)[1].lower()
+        if ext in _EXTENSIONS:
+            return _EXTENSIONS[ext]
+    return Kind.TEXT
