@@ -5,6 +5,7 @@
     python bench/bench.py scan               # scan_text vs linkify-it-py, urlextract, a bare regex
     python bench/bench.py adversarial        # growth ratios on inputs built to make scanners backtrack
     python bench/bench.py normalize          # normalize vs rfc3986's normalize()
+    python bench/bench.py records            # link-dense input through the whole CLI vs a bare floor
     python bench/bench.py all
 
 Peers are imported from the running environment or from bench/.peers (where
@@ -210,6 +211,80 @@ def bench_scan(rounds: int, limit: int) -> None:
     print("\nreferences found:", ", ".join(f"{k} {v:,}" for k, v in counts.items()))
 
 
+# -- records: the per-record path end to end -------------------------------------------
+
+_FLOOR = r"""
+import json, re, sys
+pattern = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+")
+out = sys.stdout
+with open(sys.argv[1], encoding="utf-8") as f:
+    for line in f:
+        for m in pattern.finditer(line):
+            out.write(json.dumps({"uri": m.group()}) + "\n")
+"""
+
+
+def link_dense(path: Path, n: int) -> None:
+    """``n`` URLs one a line (deterministic): web, ftp and mail schemes, hosts from
+    a pool, paths of one to four segments, a third with a query, some fragments."""
+    import random
+
+    rng = random.Random(1)
+    hosts = [f"{w}.example.{t}" for w in ("www", "docs", "mail", "cdn", "api", "lists", "git", "wiki", "news", "shop")
+             for t in ("com", "org", "net", "de", "jp")]
+    words = ["index", "about", "a", "b", "2024", "news", "item", "view", "page", "docs", "src", "main", "img", "user"]
+    with open(path, "w", encoding="utf-8") as f:
+        for _ in range(n):
+            scheme = rng.choice(("http", "https", "https", "ftp"))
+            segments = "/".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
+            query = f"?id={rng.randint(1, 99999)}&p={rng.randint(1, 9)}" if rng.random() < 0.3 else ""
+            fragment = "#sec" if rng.random() < 0.05 else ""
+            f.write(f"{scheme}://{rng.choice(hosts)}/{segments}{query}{fragment}\n")
+
+
+def _run(cmd: list[str]) -> float:
+    """Seconds to run ``cmd`` with its output read (and dropped) through a
+    pipe, as a consumer downstream would: not to /dev/null, where GNU grep
+    stops at the first match, nor to a disk file, which charges the larger
+    records for the disk."""
+    t0 = time.perf_counter()
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE) as proc:
+        assert proc.stdout is not None
+        while proc.stdout.read(1 << 20):
+            pass
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
+    return time.perf_counter() - t0
+
+
+def bench_records(rounds: int, n: int) -> None:
+    """Link-dense input through the whole CLI (found → base → resolve → record
+    → JSON, risk flags included) against a bare Python floor that only runs
+    re.finditer and one json.dumps per URL, and grep -o; each a subprocess,
+    rounds interleaved so that a noisy machine treats them alike."""
+    path = HERE / "results" / f"urls-{n}.txt"
+    path.parent.mkdir(exist_ok=True)
+    if not path.exists():
+        link_dense(path, n)
+    contenders = {
+        "urisift --format jsonl": [sys.executable, "-m", "urisift", "--format", "jsonl", str(path)],
+        "python floor (re.finditer + json.dumps)": [sys.executable, "-c", _FLOOR, str(path)],
+        "grep -o": ["grep", "-oE", "[A-Za-z][A-Za-z0-9+.-]*:[^[:space:]<>\"]+", str(path)],
+    }
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(rounds):
+        for name, cmd in contenders.items():
+            times[name].append(_run(cmd))
+    ours = statistics.median(times["urisift --format jsonl"])
+    print(f"\n## records: {n:,} URLs one a line, end to end through the CLI ({rounds} rounds, medians)\n")
+    print("| contender | median s | records/s | urisift's speed ÷ this one's |")
+    print("|---|---:|---:|---:|")
+    for name, ts in times.items():
+        t = statistics.median(ts)
+        print(f"| {name} | {t:.2f} | {n / t:,.0f} | {t / ours:.2f} |")
+    print("\n(target: urisift >= 0.5x the python floor's records/s)")
+
+
 # -- adversarial -------------------------------------------------------------------
 
 def bench_adversarial(rounds: int, sizes: Iterable[int]) -> None:
@@ -255,16 +330,17 @@ def bench_normalize(rounds: int, repeat: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "all"])
+    parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
     parser.add_argument("--sizes", default="10000,100000,1000000", help="adversarial input sizes")
+    parser.add_argument("--urls", type=int, default=1_000_000, help="URLs in the link-dense input of 'records'")
     parser.add_argument("--install-peers", action="store_true", help="pip-install the peers into bench/.peers first")
     args = parser.parse_args(argv)
     if args.install_peers:
         install_peers()
-    cases = ["resolve", "scan", "adversarial", "normalize"] if args.case == "all" else [args.case]
+    cases = ["resolve", "scan", "adversarial", "normalize", "records"] if args.case == "all" else [args.case]
     when = time.strftime("%Y-%m-%d %H:%M")
     print(f"# urisift bench ({when}, Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
     for case in cases:
@@ -276,6 +352,8 @@ def main(argv: list[str] | None = None) -> int:
             bench_adversarial(args.rounds, [int(s) for s in args.sizes.split(",")])
         elif case == "normalize":
             bench_normalize(args.rounds, args.repeat)
+        elif case == "records":
+            bench_records(args.rounds, args.urls)
     return 0
 
 

@@ -323,3 +323,80 @@ def test_defects_are_recorded_per_thread() -> None:
     for i, positions in enumerate(results, start=1):
         expected = [70_001 + k * (i + 2) + i for k in range(20)]
         assert positions[:20] == expected
+
+
+# -- issue 7: the pipeline ----------------------------------------------------------------------
+
+def test_a_base_that_cannot_be_parsed_is_a_defect_and_relatives_stay_unresolved() -> None:
+    code, out, err = run(["--format", "jsonl", "--base", "http://[bad"], b"<URL:../g> http://ok.example/\n")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert rows[0]["defect"] == "bad-base" and rows[0]["file"] == "-"
+    assert [(r["uri"], r["target"], r["base"]) for r in rows[1:]] == [
+        ("../g", None, None), ("http://ok.example/", "http://ok.example/", None)]
+    assert err == (f"urisift: -: bad-base: {rows[0]['detail']}\n")
+    assert rows[0]["detail"].startswith("retrieval 'http://[bad' (--base) cannot serve as a base: ")
+
+
+def test_a_base_with_a_fragment_never_shows_it() -> None:
+    code, out, _ = run(["--format", "jsonl", "--base", "http://h.example/a/b?q#frag"], b"<URL:c> <URL:#x>\n")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["target"], r["base"], r["base_source"]) for r in rows] == [
+        ("http://h.example/a/c", "http://h.example/a/b?q", "retrieval"),
+        ("http://h.example/a/b?q#x", "http://h.example/a/b?q", "retrieval")]
+
+
+def test_kind_is_honoured(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_bytes(b"<!doctype html><p>see http://x.example/</p>\n")
+    code, out, err = run(["--format", "jsonl", str(page)])
+    assert code == 0 and json.loads(out.splitlines()[0])["defect"] == "unsupported-kind"
+    assert err == (f"urisift: {page}: unsupported-kind: this looks like html content, which this version does "
+                   "not read yet; scanned as plain text\n")
+    assert run(["--kind", "text", str(page)]) == (0, "http://x.example/\n", "")
+    code, out, err = run(["--kind", "html", str(page)])
+    assert (code, out) == (2, "")
+    assert err == "urisift: --kind html: reading html input is not built yet; this version reads text\n"
+
+
+@pytest.mark.parametrize("suffix, compress", [(".gz", "gzip"), (".bz2", "bz2"), (".xz", "lzma")])
+def test_compressed_inputs_through_the_cli(tmp_path: Path, suffix: str, compress: str) -> None:
+    import importlib
+
+    source = Path(__file__).resolve().parents[1] / "corpora" / "text" / "wrapped-hyphenated.txt"
+    packed = tmp_path / ("w.txt" + suffix)
+    packed.write_bytes(importlib.import_module(compress).compress(source.read_bytes()))
+    plain = tmp_path / "w.txt"
+    plain.write_bytes(source.read_bytes())
+    code, out_packed, _ = run(["--format", "jsonl", str(packed)])
+    code2, out_plain, _ = run(["--format", "jsonl", str(plain)])
+    assert code == code2 == 0
+    assert out_packed.replace(str(packed), "F") == out_plain.replace(str(plain), "F") != ""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_in_a_directory_is_skipped_not_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "notes.txt").write_text("http://after.example/\n")
+    proc = subprocess.run([sys.executable, "-m", "urisift", str(tmp_path)], capture_output=True, timeout=60,
+                          check=False)
+    assert proc.returncode == 0 and proc.stdout == b"http://after.example/\n"
+    assert proc.stderr.decode() == (f"urisift: {tmp_path / 'pipe'}: not-a-file: a FIFO; skipped "
+                                    "(name it explicitly to read it)\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_write_error_ends_the_run_with_one_message_not_blamed_on_an_input(tmp_path: Path) -> None:
+    f = tmp_path / "many.txt"
+    f.write_text("http://a.example/x\n" * 20_000)
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "urisift", str(f)], stdout=full, stderr=subprocess.PIPE,
+                              timeout=60, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.decode() == "urisift: cannot write the output: No space left on device\n"
+
+
+def test_strict_option_exits_1_at_the_first_defect() -> None:
+    code, out, err = run(["--strict", "--base", "http://[bad"], b"http://a.example/\n")
+    assert (code, out) == (1, "")
+    assert err.startswith("urisift: -: bad-base: retrieval 'http://[bad' (--base) cannot serve") and "(--strict)" in err

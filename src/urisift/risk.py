@@ -85,8 +85,39 @@ def rare_ipv4(host: str) -> str | None:
     return dotted
 
 
+# the characters of every IPv4 form rare_ipv4 reads (decimal, octal, hex, dots)
+_IPV4_FORM = "0123456789abcdefABCDEFxX."
+
+
+def plainly_safe(uri: str) -> bool:
+    """Whether ``uri`` cannot raise any flag, decided without parsing it: no
+    "%0" (no encoded CR or LF); a scheme (Appendix B: text before the first
+    ":" without "/", "?" or "#"); and no authority, or one without "@" (no
+    userinfo), without ":" (no port) and with a character no IPv4 form has.
+    Most URIs in real text are like that; the others are parsed and looked
+    at in full.  String operations only: this runs once a record."""
+    if "%0" in uri:
+        return False
+    colon = uri.find(":")
+    if colon < 1:
+        return False
+    head = uri[:colon]
+    if "/" in head or "?" in head or "#" in head:
+        return False
+    if not uri.startswith("//", colon + 1):
+        return True
+    start = colon + 3
+    end = uri.find("/", start)
+    authority = uri[start:] if end == -1 else uri[start:end]
+    if "?" in authority or "#" in authority:
+        return False  # rare: the full check finds where it ends
+    return "@" not in authority and ":" not in authority and authority.strip(_IPV4_FORM) != ""
+
+
 def risks(uri: str | UriReference) -> tuple[Risk, ...]:
     """The §7 risk flags of ``uri`` (empty when there are none)."""
+    if type(uri) is str and plainly_safe(uri):
+        return ()
     ref = uri if isinstance(uri, UriReference) else UriReference.parse(uri)
     found: list[Risk] = []
     scheme = (ref.scheme or "").lower()

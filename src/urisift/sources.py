@@ -190,8 +190,8 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     for magic, method, suffix in _MAGIC:
         if head.startswith(magic):
             compression = method
-            opener = {"gzip": gzip.GzipFile, "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}[method]
-            inner: BinaryIO = opener(fileobj=stream)  # type: ignore[operator]
+            inner: BinaryIO = (gzip.GzipFile(fileobj=stream) if method == "gzip"  # type: ignore[assignment]
+                               else bz2.BZ2File(stream) if method == "bzip2" else lzma.LZMAFile(stream))
             guard = _Guarded(inner, method, origin)
             stream = io.BufferedReader(guard)
             head = stream.peek(SNIFF_SIZE)[:SNIFF_SIZE]

@@ -34,6 +34,7 @@ HAS_ALNUM = re.compile(r"[^\W_]")
 
 TRAILING_PUNCT = frozenset(".,;:!?'\"\u2019\u201d\u00bb\u203a")
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
+TRIMMABLE = TRAILING_PUNCT | frozenset(_CLOSERS)
 
 _ORDER = {f: i for i, f in enumerate(Flag)}
 
@@ -57,6 +58,8 @@ def trim(text: str, start: int, end: int) -> tuple[int, set[Flag]]:
     are taken once and updated as characters are dropped.
     """
     flags: set[Flag] = set()
+    if end > start and text[end - 1] not in TRIMMABLE:
+        return end, flags  # the common case, decided at once
     counts: dict[str, int] | None = None
     while end > start:
         c = text[end - 1]

@@ -1,0 +1,78 @@
+"""The pipeline's vocabulary (model.py): records composed of shared parts."""
+
+from __future__ import annotations
+
+import pickle
+
+from urisift import (
+    Base,
+    BaseSource,
+    Charset,
+    CharsetSource,
+    Defect,
+    DefectKind,
+    Flag,
+    Found,
+    Origin,
+    Place,
+    Record,
+    Span,
+    Style,
+    Where,
+)
+from urisift.model import TEXT, Unit, new_found, new_record
+
+
+def _record() -> Record:
+    found = Found("../g", 5, 9, Style.ANGLE_URL, (Flag.WRAPPED,), ("../h",))
+    return Record(found, "http://a/b/g", Base("http://a/b/c/d", BaseSource.RETRIEVAL, "--base"),
+                  Origin(file="f.txt", message=3, part="1.2"), Charset("utf-8", CharsetSource.DETECTED),
+                  Span(5, 9), 2, 1)
+
+
+def test_record_reads_like_its_json_line() -> None:
+    r = _record()
+    assert (r.uri, r.target, r.base, r.base_source, r.style, r.where, r.flags, r.alternatives) == (
+        "../g", "http://a/b/g", "http://a/b/c/d", BaseSource.RETRIEVAL, Style.ANGLE_URL, Where.TEXT,
+        (Flag.WRAPPED,), ("../h",))
+    assert (r.file, r.charset, r.charset_source, r.span, r.line, r.column) == (
+        "f.txt", "utf-8", CharsetSource.DETECTED, (5, 9), 2, 1)
+
+
+def test_undefined_parts_are_none() -> None:
+    r = Record(Found("http://x/", None, None, Style.HEADER, place=Place(Where.HEADER, header="List-Post")),
+               "http://x/", None, Origin(), None)
+    assert (r.base, r.base_source, r.charset, r.charset_source, r.span, r.line, r.column) == (
+        None, None, None, None, None, None, None)
+    assert (r.where, r.place.header) == (Where.HEADER, "List-Post")
+
+
+def test_fast_constructors_build_the_same_objects() -> None:
+    r = _record()
+    f = r.found
+    assert new_found(*f) == f and type(new_found(*f)) is Found
+    built = new_record(f, r.target, r.base_layer, r.origin, r.decoding, r.span, r.line, r.column, r.risks)
+    assert built == r
+
+
+def test_everything_pickles() -> None:
+    # worker processes send records and defects back to the parent
+    r = _record()
+    d = Defect(DefectKind.BAD_BASE, "x", Origin(file="f"), 3, Unit.CHARACTER)
+    assert pickle.loads(pickle.dumps(r)) == r
+    assert pickle.loads(pickle.dumps(d)) == d
+
+
+def test_span_is_a_pair() -> None:
+    assert Span(3, 7) == (3, 7) and Span(3, 7).end == 7
+
+
+def test_defect_names_the_input_and_the_position() -> None:
+    d = Defect(DefectKind.UNDECODABLE_BYTES, "ff is not utf-8", Origin(file="box", message=4, part="2"), 17)
+    assert str(d) == "box message 4 part 2 at byte 17: undecodable-bytes: ff is not utf-8"
+    assert str(Defect(DefectKind.BINARY_CONTENT, "NUL")) == "<input>: binary-content: NUL"
+    assert (d.file, d.message, d.part) == ("box", 4, "2")
+
+
+def test_text_place_is_the_default() -> None:
+    assert Found("x:y", 0, 3, Style.BARE).place is TEXT and TEXT == Place(Where.TEXT)

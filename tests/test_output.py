@@ -1,0 +1,117 @@
+"""The record contract of DESIGN §2 (output.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urisift import (
+    Base,
+    BaseSource,
+    Charset,
+    CharsetSource,
+    Defect,
+    DefectKind,
+    Flag,
+    Found,
+    Origin,
+    Place,
+    Record,
+    Span,
+    Style,
+    Where,
+    record_json,
+    record_line,
+    scan_text,
+)
+from urisift.output import DEFECT_KEYS, RECORD_KEYS, CsvWriter, JsonlWriter, RecordLines, TextWriter, defect_line
+from urisift.risk import Risk
+
+from .conftest import ROOT
+
+
+def test_key_order_is_the_contract() -> None:
+    assert RECORD_KEYS == (
+        "uri", "target", "alternatives", "base", "base_source", "style", "where", "element", "attribute",
+        "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
+        "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks")
+    assert DEFECT_KEYS == ("defect", "detail", "file", "position", "unit", "message", "part", "message_id",
+                           "offset", "warc_record_id")
+
+
+def _records() -> list[Record]:
+    text = ((ROOT / "corpora" / "text" / "prose.txt").read_text("utf-8")
+            + "\n<URL:../rel> http://u:p@0x7f.1:25/ \"quote\\\" \u00e9\" http://x.example/a-\n b\n")
+    records = [r for r in scan_text(text, base="http://h.example/d/f#frag", file="d\u00e9j\u00e0 \"vu\".txt")
+               if isinstance(r, Record)]
+    link = Place(Where.HTML, "a", "href", None, ("nofollow", "noopener"), "the anchor \"text\"")
+    records.append(Record(Found("p.html", None, None, Style.ATTRIBUTE, place=link), "http://h.example/p.html",
+                          Base("http://h.example/", BaseSource.HTML_BASE, "<base>"),
+                          Origin("m.mbox", 3, "<id@x>", "1.2", 4096, "<urn:uuid:1>", "http://t/", "2024-01-01"),
+                          Charset("iso-8859-1", CharsetSource.DECLARED),
+                          risks=(Risk("userinfo", "7.5", "a \"quoted\" detail"),)))
+    return records
+
+
+def test_record_line_is_json_dumps_of_record_json() -> None:
+    lines = RecordLines()  # one writer over many records: the shared parts are remembered
+    for record in _records():
+        expected = json.dumps(record_json(record), ensure_ascii=False)
+        assert lines(record) == expected
+        assert record_line(record) == expected
+        assert list(json.loads(expected)) == list(RECORD_KEYS)
+
+
+@given(st.text(), st.one_of(st.none(), st.text()), st.lists(st.sampled_from(list(Flag)), unique=True),
+       st.lists(st.text(), max_size=2), st.one_of(st.none(), st.integers(0, 10**9)))
+def test_record_line_agrees_with_json_dumps_on_any_values(uri: str, target: str | None, flags: list[Flag],
+                                                         alternatives: list[str], start: int | None) -> None:
+    found = Found(uri, start, None if start is None else start + 1, Style.BARE, tuple(flags), tuple(alternatives))
+    span = None if start is None else Span(start, start + 1)
+    record = Record(found, target, None, Origin(file=uri), None, span, start, start)
+    assert record_line(record) == json.dumps(record_json(record), ensure_ascii=False)
+
+
+def test_defect_line() -> None:
+    d = Defect(DefectKind.UNDECODABLE_BYTES, "ff is not utf-8", Origin("f", 2, "<m@x>", "1", 100), 7)
+    assert json.loads(defect_line(d)) == {
+        "defect": "undecodable-bytes", "detail": "ff is not utf-8", "file": "f", "position": 7, "unit": "byte",
+        "message": 2, "part": "1", "message_id": "<m@x>", "offset": 100, "warc_record_id": None}
+
+
+@pytest.mark.parametrize("writer, expected", [
+    (TextWriter, "http://a.example/x\n../g\n"),
+    (JsonlWriter, None),
+    (CsvWriter, None),
+])
+def test_writers(writer: type, expected: str | None) -> None:
+    out = io.StringIO()
+    w = writer(out)
+    for r in scan_text("http://a.example/x and <URL:../g>"):
+        assert isinstance(r, Record)
+        w.record(r)
+    w.defect(Defect(DefectKind.BINARY_CONTENT, "NUL"))
+    if expected is not None:
+        assert out.getvalue() == expected
+    elif writer is JsonlWriter:
+        rows = [json.loads(line) for line in out.getvalue().splitlines()]
+        assert [r.get("uri") or r.get("defect") for r in rows] == ["http://a.example/x", "../g", "binary-content"]
+    else:
+        header, first, second = out.getvalue().splitlines()
+        assert header == ",".join(RECORD_KEYS)
+        assert first.startswith("http://a.example/x,http://a.example/x,,,,bare,text,")
+        assert second.startswith("../g,,,,,angle-url,text,")
+
+
+def test_jsonl_normalized_key_comes_last() -> None:
+    out = io.StringIO()
+    w = JsonlWriter(out, normalized=True)
+    (r,) = scan_text("HTTP://A.example/%7e")
+    assert isinstance(r, Record)
+    w.record(r, "http://a.example/~")
+    row = json.loads(out.getvalue())
+    assert list(row)[-1] == "normalized" and row["normalized"] == "http://a.example/~"

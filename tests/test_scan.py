@@ -1,0 +1,128 @@
+"""Orchestration (scan.py): one tail for every kind, scan_input for pools."""
+
+from __future__ import annotations
+
+import ast
+import io
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urisift import (
+    BaseStack,
+    Defect,
+    DefectKind,
+    Found,
+    InputError,
+    Kind,
+    Origin,
+    Record,
+    ScanOptions,
+    Style,
+    iter_input,
+    resolve,
+    risks,
+    scan_input,
+    scan_stream,
+)
+from urisift.scan import Content, Tail, scan_content
+
+from .conftest import ROOT
+
+PACKAGE = ROOT / "src" / "urisift"
+
+
+def _key(item: Record | Defect) -> tuple[object, ...]:
+    if isinstance(item, Defect):
+        return ("defect", item.kind, item.detail, item.file, item.position)
+    return (item.uri, item.target, item.base, item.span, item.line, item.column, item.flags, item.alternatives,
+            item.file, item.charset, item.risks)
+
+
+def test_a_process_pool_gives_the_same_records_as_a_serial_run(tmp_path: Path) -> None:
+    inputs = sorted(str(p) for p in (ROOT / "corpora" / "text").glob("*.txt"))
+    broken = tmp_path / "broken.txt"
+    broken.write_bytes(b"x http://bad.example/\xff\xfe y <URL:rel/x>\n")
+    inputs += [str(broken), str(tmp_path / "missing.txt")]
+    options = ScanOptions(base="http://base.example/d/")
+    serial = [scan_input(path, options) for path in inputs]
+    with ProcessPoolExecutor(2) as pool:
+        parallel = list(pool.map(scan_input, inputs, [options] * len(inputs)))
+    assert [[_key(i) for i in items] for items in parallel] == [[_key(i) for i in items] for items in serial]
+    assert parallel == serial  # the objects themselves come back equal
+    assert sum(isinstance(i, Record) for items in serial for i in items) >= 49
+    assert [i.kind for i in serial[-1] if isinstance(i, Defect)] == [DefectKind.UNREADABLE]
+
+
+def test_strict_policy_stops_at_the_first_defect(tmp_path: Path) -> None:
+    f = tmp_path / "bad.txt"
+    # past the 64 KiB sample that chose UTF-8, a byte that is not UTF-8
+    f.write_bytes(b"http://one.example/\n" + b"a" * 70_000 + b"\n\xff\n")
+    assert [type(i).__name__ for i in iter_input(str(f))] == ["Defect", "Record"]  # a chunk's defects first
+    with pytest.raises(InputError, match="undecodable-bytes"):
+        list(iter_input(str(f), ScanOptions(strict=True)))
+
+
+def test_a_sniffed_kind_that_is_not_built_is_reported_and_scanned_as_text(tmp_path: Path) -> None:
+    f = tmp_path / "page.html"
+    f.write_bytes(b"<!doctype html><p>see http://x.example/</p>")
+    items = list(iter_input(str(f)))
+    assert isinstance(items[0], Defect) and items[0].kind is DefectKind.UNSUPPORTED_KIND
+    assert items[0].detail == ("this looks like html content, which this version does not read yet; "
+                               "scanned as plain text")
+    assert [i.uri for i in items[1:] if isinstance(i, Record)] == ["http://x.example/"]
+    # --kind text: no defect, the same records
+    assert [type(i).__name__ for i in iter_input(str(f), ScanOptions(kind=Kind.TEXT))] == ["Record"]
+
+
+def test_an_unbuilt_kind_asked_for_is_an_error() -> None:
+    content = Content(b"x", Kind.MBOX, Origin(file="m"), BaseStack())
+    with pytest.raises(InputError, match="reading mbox input is not built yet"):
+        list(scan_content(content, ScanOptions()))
+
+
+@given(st.from_regex(r"[a-z]{1,5}:(//[a-z.]{0,6}(:[0-9]{0,3})?)?[a-z./%0@:?#]{0,12}", fullmatch=True))
+def test_the_tails_fast_path_agrees_with_the_full_resolution(reference: str) -> None:
+    tail = Tail(BaseStack(), Origin(), None)
+    record = tail(Found(reference, 0, len(reference), Style.BARE))
+    assert record.target == str(resolve(reference, reference))
+    assert record.risks == risks(resolve(reference, reference))
+
+
+def test_scan_stream_of_a_string_base_and_bytes_agree() -> None:
+    data = b"<URL:g> http://a.example/"
+    records = [r for r in scan_stream(io.BytesIO(data), base="http://h/d/f") if isinstance(r, Record)]
+    assert [(r.uri, r.target, r.base) for r in records] == [("g", "http://h/d/g", "http://h/d/f"),
+                                                              ("http://a.example/", "http://a.example/", None)]
+
+
+# -- the layout of DESIGN §1 -----------------------------------------------------------------
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text("utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            names.add((node.module or "").split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("path", sorted(p for p in PACKAGE.rglob("*.py") if p.name not in ("scan.py", "cli.py",
+                                                                                           "__init__.py",
+                                                                                           "__main__.py")
+                                        or p.parent.name == "delimit"),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_nothing_below_scan_imports_scan_or_cli(path: Path) -> None:
+    assert not {"scan", "cli"} & _imports(path)
+
+
+def test_model_imports_nothing_of_the_pipeline() -> None:
+    assert _imports(PACKAGE / "model.py") <= {"risk"}  # the URI core's Risk, nothing of the pipeline
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_modules_stay_small(path: Path) -> None:
+    assert len(path.read_text("utf-8").splitlines()) <= 400
