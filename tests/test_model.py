@@ -75,4 +75,4 @@ def test_defect_names_the_input_and_the_position() -> None:
 
 
 def test_text_place_is_the_default() -> None:
-    assert Found("x:y", 0, 3, Style.BARE).place is TEXT and TEXT == Place(Where.TEXT)
+    assert Found("x:y", 0, 3, Style.BARE).place is TEXT and Place(Where.TEXT) == TEXT

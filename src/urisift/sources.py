@@ -117,6 +117,11 @@ class _Replay(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def close(self) -> None:
+        if not self.closed:
+            self._rest.close()
+        super().close()
+
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         if self._head:
             n = min(len(buffer), len(self._head))
@@ -138,11 +143,18 @@ class _Guarded(io.RawIOBase):
     inner: BinaryIO
     method: str
     origin: Origin
+    under: BinaryIO  # the compressed stream, which the decompressor does not close
     defects: list[Defect] = field(default_factory=list)
     done: int = 0
 
     def readable(self) -> bool:
         return True
+
+    def close(self) -> None:
+        if not self.closed:
+            self.inner.close()
+            self.under.close()
+        super().close()
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         try:
@@ -182,7 +194,12 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     The caller closes ``opened.stream``."""
     origin = Origin(file=source.name)
     raw: BinaryIO = (stdin or sys.stdin.buffer) if source.path == "-" else open(source.path, "rb")  # noqa: SIM115
-    head = raw.read(SNIFF_SIZE)
+    try:
+        head = raw.read(SNIFF_SIZE)
+    except OSError:
+        if source.path != "-":
+            raw.close()
+        raise
     name = source.path
     stream: BinaryIO = io.BufferedReader(_Replay(head, raw))
     guard = None
@@ -190,9 +207,11 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     for magic, method, suffix in _MAGIC:
         if head.startswith(magic):
             compression = method
-            inner: BinaryIO = (gzip.GzipFile(fileobj=stream) if method == "gzip"  # type: ignore[assignment]
-                               else bz2.BZ2File(stream) if method == "bzip2" else lzma.LZMAFile(stream))
-            guard = _Guarded(inner, method, origin)
+            # closed with the stream that wraps it; the caller closes that one
+            inner: BinaryIO = (gzip.GzipFile(fileobj=stream) if method == "gzip"  # type: ignore[assignment]  # noqa: SIM115
+                               else bz2.BZ2File(stream) if method == "bzip2"  # noqa: SIM115
+                               else lzma.LZMAFile(stream))  # noqa: SIM115
+            guard = _Guarded(inner, method, origin, stream)
             stream = io.BufferedReader(guard)
             head = stream.peek(SNIFF_SIZE)[:SNIFF_SIZE]
             if name.lower().endswith(suffix):
