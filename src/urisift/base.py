@@ -107,12 +107,13 @@ class BaseStack:
             self.pop()
 
 
-def retrieval_stack(retrieval: str | None, origin: Origin = NOWHERE, *,
+def retrieval_stack(retrieval: str | None, origin: Origin = NOWHERE, *, detail: str = "--base",
                     default: str | None = None) -> tuple[BaseStack, list[Defect]]:
-    """A stack holding the default and retrieval layers (3 and 4), and the
-    defects of those that cannot serve."""
+    """A stack holding the default and retrieval layers (4 and 3), and the
+    defects of those that cannot serve; ``detail`` says where the retrieval
+    URI came from (``--base``, ``WARC-Target-URI``)."""
     stack = BaseStack(origin)
     defects = [d for d in (stack.push(default, BaseSource.DEFAULT, "the default base"),
-                           stack.push(retrieval, BaseSource.RETRIEVAL, "--base"))
+                           stack.push(retrieval, BaseSource.RETRIEVAL, detail))
                if d is not None]
     return stack, defects

@@ -28,7 +28,7 @@ from typing import BinaryIO
 from .base import BaseStack, retrieval_stack
 from .charset import decode_stream
 from .delimit import Scanner, safe_cut
-from .errors import InputError, UriError
+from .errors import InputError
 from .model import (
     Base,
     Charset,
@@ -105,11 +105,8 @@ class Tail:
             return None, None, _parse(reference)
         if base is not self._base:
             self._base, self._parsed_base = base, _parse(base.uri)
-        assert self._parsed_base is not None
-        try:
-            target = str(resolve(_parse(reference), self._parsed_base))
-        except UriError:  # pragma: no cover - the stack only holds absolute bases
-            return None, None, _parse(reference)
+        assert self._parsed_base is not None  # the stack holds absolute bases only: resolve cannot refuse it
+        target = str(resolve(_parse(reference), self._parsed_base))
         return target, base, target
 
     def __call__(self, found: Found, span: Span | None = None, line: int | None = None,

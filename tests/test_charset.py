@@ -1,0 +1,70 @@
+"""The charset chain (charset.py): BOM > declared > sniffed > detected > default, with its seams."""
+
+from __future__ import annotations
+
+import codecs
+import io
+
+import pytest
+
+from urisift import CharsetSource, DefectKind, Origin
+from urisift.charset import choose, decode, decode_stream
+
+LATIN = "caf\u00e9 cr\u00e8me http://exemple.fr/\u00e9t\u00e9 ".encode("latin-1") * 10
+
+
+def _meta(sample: bytes) -> str | None:
+    return "koi8-r" if b"<meta" in sample else None
+
+
+def _detector(label: str, confidence: float):  # type: ignore[no-untyped-def]
+    return lambda sample: (label, confidence)
+
+
+@pytest.mark.parametrize("data, declared, sniff, detect, name, source", [
+    (codecs.BOM_UTF8 + b"<meta>x", "latin-1", _meta, None, "utf-8", CharsetSource.BOM),
+    (b"<meta>x", "latin-1", _meta, None, "iso-8859-1", CharsetSource.DECLARED),
+    (b"<meta>x", None, _meta, None, "koi8-r", CharsetSource.META),
+    (b"<meta>x", "x-unknown", _meta, None, "koi8-r", CharsetSource.META),  # an unknown label falls through
+    (b"plain ascii", None, _meta, None, "utf-8", CharsetSource.DETECTED),
+    (LATIN, None, None, _detector("ISO-8859-15", 0.9), "iso-8859-15", CharsetSource.DETECTED),
+    (LATIN, None, None, _detector("ISO-8859-15", 0.1), "windows-1252", CharsetSource.DEFAULT),  # not confident
+    (LATIN, None, None, _detector("no-such-codec", 0.9), "windows-1252", CharsetSource.DEFAULT),
+    (LATIN, None, None, None, "windows-1252", CharsetSource.DEFAULT),  # no detector at all
+])
+def test_the_chain_in_order(data: bytes, declared: str | None, sniff, detect, name: str,  # type: ignore[no-untyped-def]
+                            source: CharsetSource) -> None:
+    choice = choose(data, declared=declared, sniff=sniff, detect=detect, complete=True)
+    assert (choice.name, choice.source) == (name, source)
+
+
+def test_decode_gives_text_charset_and_defects() -> None:
+    text, charset, defects = decode(b"<meta> \xe9", sniff=_meta, origin=Origin(file="p.html"))
+    assert (text, charset.name, charset.source, defects) == ("<meta> \u0418", "koi8-r", CharsetSource.META, [])
+
+
+def test_an_unknown_declared_label_is_a_defect_and_detection_takes_over() -> None:
+    text, charset, defects = decode(b"abc", declared="x-unknown", origin=Origin(file="m.eml"))
+    assert (text, charset.name, charset.source) == ("abc", "utf-8", CharsetSource.DETECTED)
+    assert [(d.kind, d.detail, d.file) for d in defects] == [
+        (DefectKind.UNKNOWN_CHARSET, "declared charset 'x-unknown' is not one Python can decode; detected instead",
+         "m.eml")]
+
+
+def test_the_stream_decoder_agrees_with_decode() -> None:
+    data = ("\u00e9t\u00e9 http://x.example/ " * 5000).encode("utf-8") + b"\xff tail"
+    whole, charset, defects = decode(data)
+    choice, pieces = decode_stream(io.BytesIO(data), chunk_size=4096)
+    chunks = list(pieces)
+    assert "".join(t for t, _ in chunks) == whole and choice == charset
+    assert [d for _, ds in chunks for d in ds] == defects
+    assert [d.position for d in defects] == [data.index(b"\xff")]
+
+
+def test_binary_content_is_reported_once() -> None:
+    data = bytes(range(256)) * 40
+    _, _, defects = decode(data)
+    assert [d.kind for d in defects] == [DefectKind.BINARY_CONTENT]
+    assert defects[0].position == 0
+    _, pieces = decode_stream(io.BytesIO(data), chunk_size=1000)
+    assert [d.kind for _, ds in pieces for d in ds] == [DefectKind.BINARY_CONTENT]
