@@ -420,3 +420,17 @@ def test_seed_001_appendix_e_delimiting_styles() -> None:
     found = find_references(text)
     assert [(f.reference, f.style) for f in found] == [
         ("http://test.com/", Style.QUOTE), ("http://test.com/", Style.ANGLE), ("http://test.com/", Style.BARE)]
+
+
+# -- issue 8, class 7: file:/// is a complete URI ---------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("see file:/// now", ["file:///"]),
+    ("(file:///)", ["file:///"]),
+    ("file:///etc/ and file:///etc/passwd.", ["file:///etc/", "file:///etc/passwd"]),
+    ("file://localhost/ and file:////server/share", ["file://localhost/", "file:////server/share"]),
+    # a scheme with nothing after it is still not a URI
+    ("http:// alone, mailto: x, http:/ y, file:// z", []),
+])
+def test_file_root_is_a_uri(text: str, expected: list[str]) -> None:
+    assert [f.reference for f in find_references(text)] == expected

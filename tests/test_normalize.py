@@ -173,7 +173,8 @@ _uri_text = st.one_of(
     st.builds(
         lambda s, a, p, q, f: s + a + p + q + f,
         st.sampled_from(["http:", "HTTP:", "foo:", "urn:", "mailto:", ""]),
-        st.sampled_from(["", "//", "//a", "//A.B:80", "//u@h:", "//[::A]:443", "//%41b"]),
+        st.sampled_from(["", "//", "//a", "//A.B:80", "//u@h:", "//[::A]:443", "//%41b", "//[\u00e9]", "//[v1.AB]",
+                         "//[FE80::A%25En0]"]),
         st.lists(st.sampled_from(["", ".", "..", "a", "%7e", "%2F", "%c3%a9", "B"]), max_size=5).map("/".join),
         st.sampled_from(["", "?", "?%7E=1", "?a=%2f"]),
         st.sampled_from(["", "#", "#%7e", "#F"]),
@@ -187,6 +188,17 @@ _uri_text = st.one_of(
 def test_normalize_is_idempotent(uri: str, level: str, iri: bool, drop: bool, dot: bool) -> None:
     once = normalize(uri, level=level, iri_to_uri=iri, drop_fragment=drop, strip_host_dot=dot)  # type: ignore[arg-type]
     assert normalize(once, level=level, iri_to_uri=iri, drop_fragment=drop, strip_host_dot=dot) == once  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("uri, once", [
+    # issue 8, class 14: an IP literal with escapes kept their hex upper case only once
+    ("http://[\u00e9]/x", "http://[%C3%A9]/x"),
+    ("http://[FE80::A%25En0]/", "http://[fe80::a%25En0]/"),
+    ("http://[V1.AB]/%c3%a9", "http://[v1.ab]/%C3%A9"),
+])
+def test_iri_to_uri_on_ip_literals_is_idempotent(uri: str, once: str) -> None:
+    assert normalize(uri, iri_to_uri=True) == once
+    assert normalize(once, iri_to_uri=True) == once
 
 
 @settings(max_examples=300)

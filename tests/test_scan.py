@@ -126,3 +126,20 @@ def test_model_imports_nothing_of_the_pipeline() -> None:
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_modules_stay_small(path: Path) -> None:
     assert len(path.read_text("utf-8").splitlines()) <= 400
+
+
+# -- issue 8, class 1: the last line of an input without a line break ----------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("see <http://x.example/draft-ietf-\n  foo-bar.txt>", ["http://x.example/draft-ietf-foo-bar.txt"]),
+    ("see http://x.example/draft-ietf-\n  foo-bar.txt", ["http://x.example/draft-ietf-foo-bar.txt"]),
+    ("go to http://\n  host.example/p", ["http://host.example/p"]),
+    ("<URL:http://a.example/b\n>", ["http://a.example/b"]),
+    ("last http://end.example/x", ["http://end.example/x"]),
+])
+def test_no_final_line_break_gives_the_same_records_as_one(text: str, expected: list[str]) -> None:
+    for data in (text, text + "\n", "intro\n" * 20_000 + text):  # the last one spans chunks
+        for chunk_size in (1 << 20, 4096):
+            items = list(scan_stream(io.BytesIO(data.encode()), chunk_size=chunk_size))
+            assert [r.uri for r in items if isinstance(r, Record)] == expected, (data[-60:], chunk_size)
+    assert [r.uri for r in iter_input("-", stdin=io.BytesIO(text.encode())) if isinstance(r, Record)] == expected

@@ -84,9 +84,12 @@ def _lower_ascii_outside_escapes(text: str) -> str:
 
 def _normalize_host(host: str) -> str:
     if host.startswith("["):
-        # IPv6 hex is case-insensitive; an RFC 6874 zone ID is kept as written
+        # IPv6 hex is case-insensitive; an RFC 6874 zone ID is kept as written,
+        # and so is the upper case of percent-escapes (§6.2.2.1), which a literal
+        # that is not IPv6 may hold ("[%C3%A9]" from an IRI): lower-casing them
+        # would undo the escapes' normal form, and normalize would not be idempotent
         addr, pct, zone = host.partition("%25")
-        return addr.translate(_UPPER) + pct + zone
+        return _lower_ascii_outside_escapes(addr) + pct + zone
     return _lower_ascii_outside_escapes(host)
 
 

@@ -149,20 +149,24 @@ def _chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abb
                      ) -> Iterator[Record | Defect]:
     """Scan text that arrives in pieces, cut where no reference can span the
     cut; offsets and lines are for the whole text.  A piece's defects come
-    before the records of the text they were found in."""
+    before the records of the text they were found in.  The last piece is
+    never cut: what it holds is all there is (a file without a final line
+    break ends a reference as surely as one with it)."""
     carry = ""
     offset = 0
     line = 1
-    for piece, defects in pieces:
+    iterator = iter(pieces)
+    ahead = next(iterator, None)
+    while ahead is not None:
+        piece, defects = ahead
+        ahead = next(iterator, None)
         yield from defects
         chunk = carry + piece
-        cut = safe_cut(chunk)
+        cut = len(chunk) if ahead is None else safe_cut(chunk)
         head, carry = chunk[:cut], chunk[cut:]
         yield from _text_records(head, tail, abbreviated, offset, line)
         offset += len(head)
         line += head.count("\n")
-    if carry:
-        yield from _text_records(carry, tail, abbreviated, offset, line)
 
 
 # -- content --------------------------------------------------------------------------

@@ -171,9 +171,10 @@ class SchemeRule:
         text = self.text
         rest = text[after:end]
         if not (rest[2:3].isalnum() and rest[:2] == "//") and (  # "//" and a host: the common case
-                rest.strip("/") == "" or not (HAS_ALNUM.search(rest) or rest == "*")):
+                rest in ("", "//") or not (HAS_ALNUM.search(rest) or rest == "*" or rest.startswith("///"))):
             # "http://", "mailto:" -- nothing after the scheme; "things:)-" -- an
-            # emoticon, not a path ("news:*", all groups, is RFC 1738's own example)
+            # emoticon, not a path ("news:*", all groups, is RFC 1738's own
+            # example).  "file:///" is an empty authority and the root path: a URI.
             return None
         return new_found(text[start:end], start, end, style, ordered(flags) if flags else (), (), None, _TEXT)
 
