@@ -50,6 +50,9 @@ class Flag(StrEnum):
     TRIMMED = "trimmed"  # trailing punctuation left out
     UNBALANCED = "unbalanced"  # an unbalanced closing bracket left out
     QUOTE_MARKERS = "quote-markers"  # mail quote markers removed from continuation lines
+    # characters RFC 3986 does not allow ("|", "^", "`", "{", "}", "\\") kept in
+    # ``uri`` as written and percent-encoded in ``target``
+    ENCODED = "encoded"
 
 
 class BaseSource(StrEnum):

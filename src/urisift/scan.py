@@ -28,12 +28,14 @@ from typing import BinaryIO
 from .base import BaseStack, retrieval_stack
 from .charset import decode_stream
 from .delimit import Scanner, safe_cut
+from .delimit.chars import ordered
 from .errors import InputError
 from .model import (
     Base,
     Charset,
     Defect,
     DefectKind,
+    Flag,
     Found,
     Kind,
     Origin,
@@ -48,6 +50,13 @@ from .risk import plainly_safe, risks
 from .sources import BUILT_KINDS, Input, open_input
 
 _parse = UriReference.parse
+# ASCII characters RFC 3986 allows nowhere, which a reference may hold as written
+_NOT_URI_CHARS = re.compile(r'[|^`{}\\ "<>]')
+
+
+def _percent_encode(m: re.Match[str]) -> str:
+    return f"%{ord(m.group()):02X}"
+
 # looked up once: each Style.X costs 0.1 µs in Python 3.11
 _ABBREVIATED, _BARE, _ANGLE = Style.ABBREVIATED, Style.BARE, Style.ANGLE
 # "scheme:" at the start of a reference: it is absolute (RFC 3986 §4.3)
@@ -113,13 +122,21 @@ class Tail:
                  column: int | None = None) -> Record:
         reference = found.reference
         style = found.style
-        if (style is _BARE or style is _ANGLE) and "/." not in reference and ":." not in reference:
+        if ("/." not in reference and ":." not in reference
+                and ((style is _BARE and "|" not in reference)  # the only one of _NOT_URI_CHARS a bare URI holds
+                     or (style is _ANGLE and _NOT_URI_CHARS.search(reference) is None))):
             # The common case of target(), without the calls: these styles
             # always start with a scheme (the scanner saw to it), and without
             # dot segments the target is the reference itself.
             return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
                               () if plainly_safe(reference) else risks(reference))
         target, base, vetted = self.target(found)
+        if target is not None and _NOT_URI_CHARS.search(target):
+            # RFC 3986 form: what it does not allow is percent-encoded in the
+            # target, and the record says so ("|" in a font URL, "^" ...)
+            target = _NOT_URI_CHARS.sub(_percent_encode, target)
+            vetted = target
+            found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
         return new_record(found, target, base, self.origin, self.decoding, span, line, column, risks(vetted))
 
 

@@ -35,8 +35,8 @@ from collections.abc import Iterator
 from ..model import Found
 from ..schemes import registered_schemes
 from .angle import AngleRule
-from .bare import AbbreviatedRule, SchemeRule
-from .chars import SCHEME_CHARS, STOP
+from .bare import FAST_AFTER_ANY_BUT, AbbreviatedRule, SchemeRule
+from .chars import STOP
 
 __all__ = ["Found", "Scanner", "find_references", "registered_schemes", "safe_cut"]
 
@@ -86,8 +86,8 @@ class Scanner:
             start = m.start()
             if rule is _WEB:
                 colon = text.find(":", start)
-                if start and text[start - 1] in SCHEME_CHARS:
-                    found, resume = scheme(colon, pos)  # not at a word start: "xhttp:", "season.http:"
+                if start and text[start - 1] in FAST_AFTER_ANY_BUT:
+                    found, resume = scheme(colon, pos)  # "xhttp:", "season.http:", "/http:", "\x22https:"
                 else:
                     found, resume = scheme.body(start, colon + 1, m.end())
             elif rule is _SCHEME:

@@ -28,7 +28,7 @@ LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 # quotes that delimit a URI exactly (DESIGN §3): opening -> closing
 _QUOTE_PAIRS = {'"': '"', "\u201c": "\u201d"}
 # a last character that calls for trimming or a hyphen join
-_ENDS_SPECIALLY = TRIMMABLE | {"-"}
+_ENDS_SPECIALLY = TRIMMABLE | frozenset("*_~-")
 # the line break after a hyphen (or after "scheme://"), with the next line's
 # indent and margin marks: mail quote markers (">") and the change bars ("|")
 # of revised documents
@@ -54,6 +54,100 @@ ABBR_NOT_AFTER = frozenset(".@/:%+-_")
 ABBR_HOST = re.compile(r"[\w-]{1,63}+(?:\.[\w-]{1,63}+){1,126}+(?::[0-9]++)?+")
 
 
+# the characters of an escape that code and JSON put before a scheme:
+# "\x22https://", "\u003Chttps://", "%3Dhttp://" (the scheme starts after it)
+_ESCAPE = re.compile(r"(?<=\\)(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})|(?<=%)[0-9A-Fa-f]{2}")
+# characters after which no scheme starts: it would be inside a path
+# ("/wiki/File:Foo.jpg", "C:\\http"), or a list of names ("fe80::feed:c498",
+# "h=from:content-type"; after ":" only "scheme://" starts a URI)
+_NOT_BEFORE_SCHEME = frozenset("/\\:")
+# emphasis markup that may stand right before a URI ("_http://x_", "**http://x**")
+EMPHASIS = frozenset("*_~")
+# how far before a URI the opening emphasis run is looked for
+_EMPHASIS_WINDOW = 1024
+# what may stand right before a web URI that the trigger matched for it to be
+# taken at once; after anything else the scheme rule decides (word start, escapes)
+FAST_AFTER_ANY_BUT = SCHEME_CHARS | _NOT_BEFORE_SCHEME | EMPHASIS | {"%"}
+
+
+def _past_escape(text: str, start: int, colon: int) -> int:
+    """Where the scheme starts when the run of scheme characters before the
+    colon begins with the tail of an escape ("x22" of "\x22https"): after it."""
+    if start and text[start - 1] in "\\%":
+        m = _ESCAPE.match(text, start, colon)
+        if m is not None:
+            return m.end()
+    return start
+
+
+def word_start(text: str, at: int) -> bool:
+    """Whether a scheme at ``at`` stands at a word start: at the start of the
+    text, or after a character that is not ASCII alphanumeric, not "/", "\\"
+    or ":", and not a run of emphasis markers inside a word ("x_icon:hover").
+    An escape just left behind ("\x22https") is a word start too, and so is
+    any non-ASCII letter (CJK text puts URIs right after its words)."""
+    if not at:
+        return True
+    before = text[at - 1]
+    if before in EMPHASIS:
+        i = at - 1
+        while i > 0 and text[i - 1] in EMPHASIS:
+            i -= 1
+        return not i or not (text[i - 1].isascii() and text[i - 1].isalnum())
+    if before == ":":
+        # "Homepage:http://x" is a label and a URI; "fe80::feed:c498" and
+        # "h=from:content-type:date" are lists of names: "//" tells them apart
+        return text.startswith("//", text.find(":", at) + 1)
+    if before in _NOT_BEFORE_SCHEME:
+        return False
+    return not (before.isascii() and before.isalnum()) or _ends_escape(text, at)
+
+
+def _ends_escape(text: str, at: int) -> bool:
+    """Whether an escape ("\x22", "\u003C", "%3D") ends right at ``at``."""
+    for width in (3, 5, 9, 2):
+        lo = at - width
+        if lo >= 1 and text[lo - 1] in "\\%":
+            m = _ESCAPE.match(text, lo, at)
+            if m is not None and m.end() == at:
+                return True
+    return False
+
+
+def emphasis_end(text: str, start: int, end: int, flags: set[Flag]) -> int:
+    """Leave out a closing run of emphasis markers ("**", "_", "~~") when the
+    same run opens before the URI on its line (``**see http://x/a**``,
+    ``_http://x/a_``): it is the markup's, not the URI's.  The look back is
+    bounded, so the scan stays linear."""
+    i = end
+    while i > start and text[i - 1] in EMPHASIS and text[i - 1] == text[end - 1]:
+        i -= 1
+    run = text[i:end]
+    if not run or i == start:
+        return end
+    floor = max(text.rfind("\n", max(0, start - _EMPHASIS_WINDOW), start) + 1, start - _EMPHASIS_WINDOW)
+    k = text.rfind(run, floor, start)
+    while k != -1:
+        opens = ((k == 0 or not (text[k - 1].isalnum() or text[k - 1] == run[0]))
+                 and k + len(run) < len(text) and not text[k + len(run)].isspace()
+                 and text[k + len(run)] != run[0])
+        if opens:
+            flags.add(Flag.TRIMMED)
+            return i
+        k = text.rfind(run, floor, k)
+    return end
+
+
+_MAX_HOST = 253
+_HOST_RUN = re.compile(r"[\w.-]*+")
+
+
+def _skip_host(text: str, at: int) -> int:
+    """Past the rest of a host-like run, so that no shorter host is read inside it."""
+    m = _HOST_RUN.match(text, at)
+    return m.end() if m is not None else at
+
+
 def starts_reference(text: str, at: int, schemes: frozenset[str], *, abbreviated: bool = True) -> bool:
     """Whether a reference of its own starts at ``at`` ("scheme:" or "www.")."""
     m = LEADING_REFERENCE.match(text, at)
@@ -76,12 +170,14 @@ class SchemeRule:
         """The reference whose scheme ends at the ``:`` at ``colon`` (the walk
         has passed everything before ``floor``).  The scheme is the run of
         scheme characters before the colon; it must begin with a letter and
-        stand at a word start (not after another scheme character)."""
+        stand at a word start (see :func:`word_start`)."""
         text = self.text
         start = colon
         while start > floor and text[start - 1] in SCHEME_CHARS:
             start -= 1
-        if start == colon or text[start] not in LETTERS:
+        if start < colon:
+            start = _past_escape(text, start, colon)
+        if start == colon or text[start] not in LETTERS or not word_start(text, start):
             return None, colon + 1
         return self._bare(start, colon)
 
@@ -113,9 +209,11 @@ class SchemeRule:
         last = text[end - 1]
         if (last not in _ENDS_SPECIALLY and (not start or text[start - 1] not in _QUOTE_PAIRS)
                 and text[after + 2 : after + 3].isalnum() and text.startswith("//", after)):
-            # the common case -- "scheme://host...", nothing to trim, no quotes
-            # around it, no line break to join -- decided at once
-            return new_found(text[start:end], start, end, _BARE, (), (), None, _TEXT), end
+            reference = text[start:end]
+            if ")" not in reference and "]" not in reference:
+                # the common case -- "scheme://host...", nothing to trim, no
+                # brackets, no quotes around it, no line break to join -- at once
+                return new_found(reference, start, end, _BARE, (), (), None, _TEXT), end
         if end - after == 2 and text.startswith("//", after):
             joined = self._scheme_break(start, end)
             if joined is not None:
@@ -162,6 +260,7 @@ class SchemeRule:
             return self._emit(start, end, _QUOTE, set(), after), end + 1
         stop = end
         end, flags = trim(text, start, end)
+        end = emphasis_end(text, start, end, flags)
         found = self._emit(start, end, _BARE, flags, after)
         if found is not None and text[end - 1 : end] == "-" and end == stop:
             found, end = self._hyphen_join(found, end)
@@ -233,6 +332,12 @@ class AbbreviatedRule:
         if host is None:
             return None, start + 4
         end = host.end()
+        after_host = text[end : end + 2] or " "
+        if after_host and (end - start > _MAX_HOST or after_host[0].isalnum() or after_host[0] in "_-"
+                           or (after_host[0] == "." and after_host[1:].isalnum())):
+            # a label over 63 characters or a name over 253 (RFC 1035 §2.3.4)
+            # is no host name: the run is rejected whole, not cut to a shorter host
+            return None, _skip_host(text, end)
         if end < len(text) and text[end] in "/?#":
             end = body_end(text, end)
         end, flags = trim(text, start, end)

@@ -8,17 +8,35 @@ the engine give characters back and retry in a different split.
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 from ..model import Flag
 
+def _unicode_stops() -> str:
+    """The ranges of ``data/unicode-stops.txt`` as a regex class body: format
+    characters (Cf: bidi controls, zero-width space and joiners, U+FEFF, which
+    RFC 3987 §4.1 forbids in IRIs) and opening, closing, initial and final
+    punctuation (Ps, Pe, Pi, Pf: （）【】「」“”‘’«» ...), generated from the
+    Unicode database rather than listed by hand."""
+    text = resources.files("urisift").joinpath("data/unicode-stops.txt").read_text("utf-8")
+    parts = []
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            first, _, last = line.split()[0].partition("..")
+            parts.append(f"\\U{int(first, 16):08X}-\\U{int(last, 16):08X}")
+    return "".join(parts)
+
+
 # Characters that end a bare URI: whitespace, the delimiters of Appendix E, the
-# characters RFC 3986 never allows ("{}|\^`"), controls, and the typographic
-# and CJK punctuation that surrounds URIs in prose.
+# characters RFC 3986 never allows ("{}\^`"; "|" is kept between URI characters,
+# see TRAILING_PUNCT), C0 and C1 controls, the Unicode classes above, the
+# fullwidth forms of the ASCII stops, and the CJK punctuation that surrounds
+# URIs in prose without spaces.
 STOP = (
-    r"\s<>\"{}|\\^`\x00-\x1f\x7f"
-    "\u201c\u201d\u2018\u2019\u00ab\u00bb\u2039\u203a"  # “ ” ‘ ’ « » ‹ ›
-    "\u3001\u3002\uff0c\uff0e\uff1a\uff1b\uff01\uff1f\u300c\u300d\u300e\u300f"  # 、。，．：；！？「」『』
-    "\uff08\uff09\u3010\u3011\u3008\u3009\u300a\u300b"  # （）【】〈〉《》
+    r"\s<>\"{}\\^`\x00-\x1f\x7f-\x9f"
+    + _unicode_stops()
+    + "\uff1c\uff1e\uff02\uff07\uff5c\uff3c\uff3e\uff40"  # ＜＞＂＇｜＼＾｀
+    + "\u3001\u3002\uff0c\uff0e\uff1a\uff1b\uff01\uff1f"  # 、。，．：；！？
 )
 # *( any character that may stand in a URI in running text ) -- one class, so linear
 _BODY = re.compile(f"[^{STOP}]*")
@@ -32,9 +50,10 @@ WS = re.compile(r"\s+")
 HAS_WS = re.compile(r"\s")
 HAS_ALNUM = re.compile(r"[^\W_]")
 
-TRAILING_PUNCT = frozenset(".,;:!?'\"\u2019\u201d\u00bb\u203a")
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
-TRIMMABLE = TRAILING_PUNCT | frozenset(_CLOSERS)
+# left out at the end of a bare URI: sentence punctuation, quotes, an ellipsis or
+# a dash after it, and "|" (kept only between URI characters)
+TRAILING_PUNCT = frozenset(".,;:!?'\"\u2019\u201d\u00bb\u203a\u2026\u2014|")
+TRIMMABLE = TRAILING_PUNCT | frozenset(")]")
 
 _ORDER = {f: i for i, f in enumerate(Flag)}
 
@@ -51,31 +70,48 @@ def ordered(flags: set[Flag] | list[Flag]) -> tuple[Flag, ...]:
     return tuple(sorted(flags, key=_ORDER.__getitem__))
 
 
-def trim(text: str, start: int, end: int) -> tuple[int, set[Flag]]:
-    """Leave out trailing punctuation and unbalanced closing brackets (DESIGN §3).
+_BRACKETS = re.compile(r"[()\[\]]")
+_OPENER_OF = {")": "(", "]": "["}
 
-    Returns the new end and the flags that apply.  Linear: the bracket counts
-    are taken once and updated as characters are dropped.
+
+def bracket_end(text: str, start: int, end: int) -> int:
+    """Where a run of URI characters ends by the bracket rule: a closing ")"
+    or "]" belongs to the URI only when it closes the innermost bracket
+    opened inside it (a stack, not a count), so the URI ends before the
+    first one that does not: ``[a](http://x/a)[b](http://y/b)`` holds two
+    URIs, ``http://x/Mercury_(planet)`` one.  Linear: each bracket is seen once."""
+    stack: list[str] = []
+    for m in _BRACKETS.finditer(text, start, end):
+        c = m.group()
+        if c in "([":
+            stack.append(c)
+        elif stack and stack[-1] == _OPENER_OF[c]:
+            stack.pop()
+        else:
+            return m.start()
+    return end
+
+
+def trim(text: str, start: int, end: int) -> tuple[int, set[Flag]]:
+    """Apply the bracket rule, then leave out trailing punctuation (DESIGN §3).
+
+    Returns the new end and the flags that apply: ``unbalanced`` when the
+    URI ends at a closing bracket that was not its own, ``trimmed`` when
+    punctuation was left out.  An apostrophe is kept when it closes one
+    opened inside the URI (``.../blah_'quoted'``), as brackets are.
     """
     flags: set[Flag] = set()
-    if end > start and text[end - 1] not in TRIMMABLE:
+    if ")" in text[start:end] or "]" in text[start:end]:
+        cut = bracket_end(text, start, end)
+        if cut < end:
+            end = cut
+            flags.add(Flag.UNBALANCED)
+    if end > start and text[end - 1] not in TRAILING_PUNCT:
         return end, flags  # the common case, decided at once
-    counts: dict[str, int] | None = None
     while end > start:
         c = text[end - 1]
-        if c in TRAILING_PUNCT:
-            end -= 1
-            flags.add(Flag.TRIMMED)
-            continue
-        opener = _CLOSERS.get(c)
-        if opener is not None:
-            if counts is None:
-                seg = text[start:end]
-                counts = {k: seg.count(k) for k in "()[]{}"}
-            if counts[c] > counts[opener]:
-                counts[c] -= 1
-                end -= 1
-                flags.add(Flag.UNBALANCED)
-                continue
-        break
+        if c not in TRAILING_PUNCT or (c == "'" and text.count("'", start, end) % 2 == 0):
+            break
+        end -= 1
+        flags.add(Flag.TRIMMED)
     return end, flags
