@@ -12,6 +12,7 @@ from importlib import resources
 
 from ..model import Flag
 
+
 def _unicode_stops() -> str:
     """The ranges of ``data/unicode-stops.txt`` as a regex class body: format
     characters (Cf: bidi controls, zero-width space and joiners, U+FEFF, which
