@@ -96,7 +96,8 @@ def test_undecodable_bytes_are_a_defect_and_the_scan_goes_on(tmp_path: Path) -> 
         "undecodable-bytes", "http://before.example/", "http://after.example/"]
     defect = rows[0]
     assert (defect["file"], defect["position"], defect["unit"]) == (str(f), data.index(b"\xff"), "byte")
-    assert defect["detail"] == "ff fe is not utf-8 (invalid start byte); replaced by U+FFFD"
+    # issue 8 class 13: a run that is not UTF-8 in UTF-8 text is read as windows-1252, not left as U+FFFD
+    assert defect["detail"] == "ff fe is not utf-8 (invalid start byte); read as windows-1252"
     position = data.index(b"\xff")
     assert err.splitlines()[0] == f"urisift: {f} at byte {position}: undecodable-bytes: {defect['detail']}"
 
@@ -294,7 +295,7 @@ def test_many_bad_bytes_are_listed_twenty_times_then_summed_up() -> None:
     assert len(defects) == 21
     last = data.rindex(b"\xff")
     assert defects[-1].position == last
-    assert defects[-1].detail == ("80 more runs of bytes that are not utf-8, replaced by U+FFFD "
+    assert defects[-1].detail == ("80 more runs of bytes that are not utf-8, read as windows-1252 "
                                   f"(the first 20 are listed; the last is at byte {last})")
     assert [i.uri for i in items if not isinstance(i, Defect)] == ["http://end.example/"]
 

@@ -12,9 +12,11 @@ The chain, first that applies wins:
 5. windows-1252, which maps every byte but five                       -> ``default``
 
 Only a sample (the first 64 KiB) decides, so a stream decodes in constant
-memory.  Bytes that do not decode become U+FFFD and each run of them is
-reported as a :class:`~urisift.model.Defect` with its byte offset: nothing
-stops the scan.  A declared label Python does not know is a defect too, and
+memory.  A run of bytes that is not UTF-8 in UTF-8 text is read as
+windows-1252 (mixed archives and logs), in other charsets it becomes U+FFFD;
+each run is reported as a :class:`~urisift.model.Defect` with its byte
+offset: nothing stops the scan.  Detection also knows UTF-16/32 without a
+byte-order mark (by where its NUL bytes fall) and ISO-2022 (by its escapes).  A declared label Python does not know is a defect too, and
 the chain goes on below it.
 """
 
@@ -100,6 +102,58 @@ def _utf8_prefix_ok(sample: bytes, complete: bool) -> bool:
         return not complete and exc.start >= len(sample) - 3 and exc.reason == "unexpected end of data"
 
 
+# windows-1252 as the WHATWG Encoding Standard reads it: Python's cp1252, with
+# the five bytes it leaves undefined mapped to the C1 controls of their number
+_WINDOWS_1252 = tuple(bytes([b]).decode("cp1252", "ignore") or chr(b) for b in range(256))
+
+
+def _read_as_fallback(data: bytes) -> str:
+    return "".join([_WINDOWS_1252[b] for b in data])
+
+
+# ISO-2022 designations (RFC 1468, RFC 1557): 7-bit text that passes for ASCII
+# unless the escape sequences are recognized
+_ISO_2022 = ((b"\x1b$B", "iso-2022-jp"), (b"\x1b$@", "iso-2022-jp"), (b"\x1b(J", "iso-2022-jp"),
+             (b"\x1b$)C", "iso-2022-kr"))
+
+
+def _iso_2022(sample: bytes) -> str | None:
+    if b"\x1b" not in sample:
+        return None
+    for escape, label in _ISO_2022:
+        if escape in sample:
+            return label
+    return None
+
+
+def _bomless_utf16_32(sample: bytes) -> str | None:
+    """UTF-16 or UTF-32 without a byte-order mark, told by where the NUL bytes
+    fall (the high bytes of Latin and most BMP text), then checked by decoding."""
+    n = len(sample) - len(sample) % 4
+    if n < 16 or b"\x00" not in sample[:n]:
+        return None
+    q = n // 4
+    nul = [sample[i:n:4].count(0) for i in range(4)]
+    high, low = 0.9 * q, 0.1 * q
+    label = None
+    if nul[2] > high and nul[3] > high and nul[0] < low:
+        label = "utf-32le"
+    elif nul[0] > high and nul[1] > high and nul[3] < low:
+        label = "utf-32be"
+    elif nul[1] + nul[3] > 1.2 * q and nul[0] + nul[2] < 0.2 * q:
+        label = "utf-16le"
+    elif nul[0] + nul[2] > 1.2 * q and nul[1] + nul[3] < 0.2 * q:
+        label = "utf-16be"
+    if label is None:
+        return None
+    try:
+        sample[:n].decode(label)
+    except UnicodeDecodeError as exc:
+        if exc.start < n - 4:  # a character cut by the end of the sample is no evidence
+            return None
+    return label
+
+
 def chardet_detect(sample: bytes) -> tuple[str, float] | None:
     """The default detection step: chardet's guess and its confidence."""
     import chardet  # imported late: only inputs that are not UTF-8 pay for it
@@ -132,6 +186,9 @@ def choose(sample: bytes, *, declared: str | None = None, sniff: Sniff | None = 
         label = normalize_label(sniff(sample) or "")
         if label is not None:
             return Choice(label, CharsetSource.META)
+    wide = _bomless_utf16_32(sample) or _iso_2022(sample)
+    if wide is not None:
+        return Choice(wide, CharsetSource.DETECTED)
     if _utf8_prefix_ok(sample, complete):
         return Choice("utf-8", CharsetSource.DETECTED)
     guess = detect(sample) if detect is not None else None
@@ -170,24 +227,37 @@ class _Recorder:
 
     def handler(self, exc: UnicodeError) -> tuple[str, int]:
         assert isinstance(exc, UnicodeDecodeError)
-        start = self.consumed + exc.start
         bad = exc.object[exc.start : exc.end]
+        if self.charset == FALLBACK:
+            # the five bytes Python's cp1252 leaves undefined (81 8D 8F 90 9D):
+            # the WHATWG Encoding Standard maps them to the C1 controls of the
+            # same number, which end a URI like any control; not a defect
+            return "".join(map(chr, bad)), exc.end
+        start = self.consumed + exc.start
+        text = _read_as_fallback(bad) if self.charset == "utf-8" else "\ufffd"
         run = self._run
         if run is not None and run[1] == start and len(run[2]) < 64:
             # adjacent bad bytes are one defect, not one per byte
             self._run = (run[0], start + len(bad), run[2] + bad, run[3])
             self.defects[-1] = self._defect()
-            return "\ufffd", exc.end
+            return text, exc.end
         self.runs += 1
         if self.runs > self.listed:
             # a binary file would drown the report: count the rest, list them once
             self._run = None
             self.unlisted += 1
             self.last_unlisted = start
-            return "\ufffd", exc.end
+            return text, exc.end
         self._run = (start, start + len(bad), bad, exc.reason)
         self.defects.append(self._defect())
-        return "\ufffd", exc.end
+        return text, exc.end
+
+    @property
+    def fate(self) -> str:
+        """What became of the bytes: in UTF-8 text, a run that is not UTF-8 is
+        most likely Latin-1 or windows-1252 (an archive or log that mixes
+        them), and is read as such rather than left as U+FFFD inside a URI."""
+        return f"read as {FALLBACK}" if self.charset == "utf-8" else "replaced by U+FFFD"
 
     def take(self) -> list[Defect]:
         """The defects found so far (the open run is closed)."""
@@ -199,7 +269,7 @@ class _Recorder:
             return None
         return Defect(
             DefectKind.UNDECODABLE_BYTES,
-            f"{self.unlisted} more runs of bytes that are not {self.charset}, replaced by U+FFFD "
+            f"{self.unlisted} more runs of bytes that are not {self.charset}, {self.fate} "
             f"(the first {self.listed} are listed; the last is at byte {self.last_unlisted})",
             self.origin,
             self.last_unlisted,
@@ -210,7 +280,7 @@ class _Recorder:
         start, _end, bad, reason = self._run
         return Defect(
             DefectKind.UNDECODABLE_BYTES,
-            f"{bad.hex(' ')} is not {self.charset} ({reason}); replaced by U+FFFD",
+            f"{bad.hex(' ')} is not {self.charset} ({reason}); {self.fate}",
             self.origin,
             start,
         )
@@ -250,7 +320,7 @@ def _binary_at(sample: bytes, choice: Choice) -> int | None:
 def _binary_defect(recorder: _Recorder, nul: int) -> Defect:
     """Binary content is reported once, with what became of its bytes."""
     runs = recorder.unlisted
-    replaced = f"; {runs} runs of bytes that are not {recorder.charset} became U+FFFD" if runs else ""
+    replaced = f"; {runs} runs of bytes that are not {recorder.charset}: {recorder.fate}" if runs else ""
     return Defect(DefectKind.BINARY_CONTENT,
                   f"NUL bytes: this does not look like {recorder.charset} text; scanned anyway{replaced}",
                   recorder.origin, nul)
