@@ -9,15 +9,17 @@ The chain, first that applies wins:
    HTML ``<meta>`` prescan)                                           -> ``meta``
 4. detection: the sample decodes as UTF-8 (pure ASCII included), else
    the ``detect`` step's guess (chardet by default) when confident     -> ``detected``
-5. windows-1252, which maps every byte but five                       -> ``default``
+5. windows-1252 as the WHATWG reads it (its five undefined bytes are the
+   C1 controls of their number)                                         -> ``default``
 
 Only a sample (the first 64 KiB) decides, so a stream decodes in constant
 memory.  A run of bytes that is not UTF-8 in UTF-8 text is read as
 windows-1252 (mixed archives and logs), in other charsets it becomes U+FFFD;
 each run is reported as a :class:`~urisift.model.Defect` with its byte
 offset: nothing stops the scan.  Detection also knows UTF-16/32 without a
-byte-order mark (by where its NUL bytes fall) and ISO-2022 (by its escapes).  A declared label Python does not know is a defect too, and
-the chain goes on below it.
+byte-order mark (by where its NUL bytes fall) and ISO-2022 (by its
+escapes).  A declared label Python does not know is a defect too, and the
+chain goes on below it.
 """
 
 from __future__ import annotations
