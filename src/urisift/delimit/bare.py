@@ -20,6 +20,7 @@ import re
 
 from ..model import Flag, Found, Place, Style, new_found
 from .chars import HAS_ALNUM, SCHEME_CHARS, TRAILING_PUNCT, TRIMMABLE, body_end, ordered, trim
+from .opaque import OPAQUE_SYNTAX, opaque_uri
 
 _TEXT = Place()
 # enum members looked up once: in Python 3.11 each Style.X costs 0.1 µs
@@ -199,7 +200,15 @@ class SchemeRule:
             return None, after
         if scheme == "urn":
             return self._urn(start, after)
-        return self.body(start, after, body_end(text, after))
+        end = body_end(text, after)
+        if text.startswith("//", after):
+            return self.body(start, after, end)
+        if scheme not in OPAQUE_SYNTAX:
+            return None, after  # a registered name alone is not enough (see opaque.py)
+        found, resume = self.body(start, after, end)
+        if found is None or not opaque_uri(scheme, found.reference, colon + 1 - start, len(found.reference)):
+            return None, after  # checked after a hyphen join: "mailto:dmarc-" + "feedback@example.com"
+        return found, resume
 
     def body(self, start: int, after: int, end: int) -> tuple[Found | None, int]:
         """The reference from ``start`` whose scheme ends before ``after`` and
