@@ -18,6 +18,7 @@ import re
 
 from ..model import Flag, Found, Style
 from .chars import HAS_WS, LEADING_SCHEME, WS, ordered
+from .opaque import opaque_uri
 
 # <URL: prefix, any case, with or without white space after it
 URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:\s*")
@@ -31,6 +32,11 @@ XML_TAG_NAME = re.compile(r"/?[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+(?=[\s/>])")
 XML_WINDOW = 16384
 # an XML qualified name, "prefix:local", optionally self-closing ("/")
 QNAME = re.compile(r"[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+/?")
+# an interior line holding only white space; a hyphen (and blanks) at a line end
+BLANK_LINE = re.compile(r"\n[^\S\n]*+\n")
+HYPHEN_AT_BREAK = re.compile(r"-[^\S\n]*+\n")
+# a path, a query or an address in what follows a scheme's colon
+STRUCTURED = re.compile(r"[/?@=]")
 EMAIL_LIKE = re.compile(r"[^\s@<>:/]+@[^\s@<>:/]+")
 
 
@@ -135,11 +141,22 @@ class AngleRule:
         end = start + len(raw)
         flags: list[Flag] = []
         alternatives: tuple[str, ...] = ()
-        if HAS_WS.search(raw):
+        if not HAS_WS.search(raw):
+            reference = raw
+        elif not quoted:
+            # one substitution for the whole content, however many lines it spans
+            if BLANK_LINE.search(raw):
+                return None  # a blank line is a paragraph break: not one URI
+            reference = WS.sub("", raw)
+            flags.append(Flag.WRAPPED)
+            if HYPHEN_AT_BREAK.search(raw):
+                flags.append(Flag.HYPHEN_BREAK)
+                alternatives = (WS.sub("", HYPHEN_AT_BREAK.sub("\n", raw)),)
+        else:
             pieces: list[str] = []
             for i, line in enumerate(raw.split("\n")):
                 line = line.strip()
-                if i and quoted:
+                if i:
                     stripped = line.lstrip("> \t")
                     if stripped != line:
                         flags.append(Flag.QUOTE_MARKERS)
@@ -153,8 +170,6 @@ class AngleRule:
             if breaks:
                 flags.append(Flag.HYPHEN_BREAK)
                 alternatives = ("".join(p[:-1] if i in breaks else p for i, p in enumerate(pieces)),)
-        else:
-            reference = raw
         if not self._acceptable(raw, reference, style):
             return None
         return Found(reference, start, end, style, ordered(set(flags)), alternatives)
@@ -179,8 +194,14 @@ class AngleRule:
             return False  # a scheme with nothing after it is not a URI
         if style is Style.ANGLE_URL:
             return True
-        if not (scheme in self.schemes or rest.startswith("//")):
-            return False
+        if not rest.startswith("//") and scheme != "urn" and not opaque_uri(scheme, reference, m.end(),
+                                                                            len(reference)):
+            # Brackets are evidence, but not for "<xcon:b>" or "<DAV:href>": a
+            # registered scheme without "//" and without its own syntax
+            # (opaque.py) needs a path, query or address ("<http:/x/y>" with a
+            # slash missing is still meant as a URI).
+            if scheme not in self.schemes or not STRUCTURED.search(rest):
+                return False
         return not self._is_xml_element(raw)
 
     def _is_xml_element(self, raw: str) -> bool:

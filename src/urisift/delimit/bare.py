@@ -139,6 +139,8 @@ def emphasis_end(text: str, start: int, end: int, flags: set[Flag]) -> int:
     return end
 
 
+# scheme characters and colons: "a:b:c", "fe80::1", "h=from:content-type:date"
+_NAME_RUN = re.compile(r"[A-Za-z0-9+.:-]*+")
 _MAX_HOST = 253
 _HOST_RUN = re.compile(r"[\w.-]*+")
 
@@ -179,15 +181,28 @@ class SchemeRule:
         if start < colon:
             start = _past_escape(text, start, colon)
         if start == colon or text[start] not in LETTERS or not word_start(text, start):
-            return None, colon + 1
+            return None, self._past_names(colon)
         return self._bare(start, colon)
+
+    def _past_names(self, colon: int) -> int:
+        """Where to go on after a ``name:`` that starts no URI.  Inside the run
+        of scheme characters and colons that follows ("a:b:c", "fe80::1:2",
+        "urn:a:::"), every scheme would stand right after a colon, where only
+        ``scheme://`` starts a URI: so the walk resumes at the end of the run,
+        or at the scheme before a ``://`` that ends it.  One match, so a
+        megabyte of "a:" is one step, not half a million."""
+        text = self.text
+        end = _NAME_RUN.match(text, colon + 1).end()  # type: ignore[union-attr]
+        if end > colon + 1 and text[end - 1] == ":" and text.startswith("//", end):
+            return text.rfind(":", colon + 1, end - 1) + 1 or colon + 1
+        return end if end > colon + 1 else colon + 1
 
     def _bare(self, start: int, colon: int) -> tuple[Found | None, int]:
         text = self.text
         scheme = text[start:colon].lower()
         after = colon + 1
         if text.startswith(":", after):
-            return None, after  # "File::Spec", "std::vector": a scope, not "scheme:" and a path
+            return None, self._past_names(colon)  # "File::Spec", "std::vector": a scope, not "scheme:" and a path
         is_known = scheme in self.schemes
         if not is_known and "." in scheme:
             # "season.http://..." (a missing space after a full stop): the
@@ -197,14 +212,14 @@ class SchemeRule:
                 start = colon - len(tail)
                 scheme, is_known = tail, True
         if not is_known and not text.startswith("//", after):
-            return None, after
+            return None, self._past_names(colon)
         if scheme == "urn":
             return self._urn(start, after)
         end = body_end(text, after)
         if text.startswith("//", after):
             return self.body(start, after, end)
         if scheme not in OPAQUE_SYNTAX:
-            return None, after  # a registered name alone is not enough (see opaque.py)
+            return None, self._past_names(colon)  # a registered name alone is not enough (see opaque.py)
         found, resume = self.body(start, after, end)
         if found is None or not opaque_uri(scheme, found.reference, colon + 1 - start, len(found.reference)):
             return None, after  # checked after a hyphen join: "mailto:dmarc-" + "feedback@example.com"

@@ -29,8 +29,9 @@ OPAQUE_SYNTAX: dict[str, re.Pattern[str]] = {
         (("mailto",), rf"{_ADDRESS}|\?[\w-]++="),
         # RFC 3966 and kin: a global number starts with "+", a local one with a digit
         (("tel", "fax", "modem", "sms", "callto"), r"\+?+[0-9][0-9().\-]*+"),
-        # RFC 3261: an address (its host may be one label: "sip:id1@ua") or a host
-        (("sip", "sips"), rf"{_ADDRESS}|[^\s@<>()\[\],;:\"]++@[\w-]|{_HOST}"),
+        # RFC 3261: an address or a host, which examples write as one word
+        # ("sip:id1@ua", "sip:diverting_user1_addr"); SIP labels have a space after the colon
+        (("sip", "sips"), rf"{_ADDRESS}|[^\s@<>()\[\],;:\"]++@[\w-]|[\w-]"),
         # RFC 5122, RFC 7565, RFC 3859, RFC 3860, RFC 6501: an address or a host
         (("xmpp", "acct", "pres", "im", "xcon", "xcon-userid"), rf"{_ADDRESS}|{_HOST}"),
         # RFC 5456, RFC 7064, RFC 7065: a host
