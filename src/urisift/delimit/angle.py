@@ -7,9 +7,10 @@ absolute URI whose scheme stands before any white space; ``<URL:...>`` may
 hold a relative reference.  An XML element whose prefixed name happens to
 start with a scheme (``<xcon:floor/>``) is markup.
 
-Linear: the bracket search looks for the next ``<`` or ``>`` only, so the
-regions examined for successive ``<`` do not overlap; line starts and quote
-prefixes are remembered, so no line is read twice.
+Linear: the trigger's look-ahead stops at the next bracket, so the regions
+examined for successive ``<`` do not overlap; line starts and quote prefixes
+are remembered, so no line is read twice; a content rejected for its syntax
+is remembered too, so repeated markup (``<xcon:b>``) is decided once.
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from .opaque import opaque_uri
 
 # <URL: prefix, any case, with or without white space after it
 URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:\s*")
-# the next bracket of either kind
-BRACKET = re.compile(r"[<>]")
 # a mail quote prefix at a line start: "> ", ">> ", "> > ", indented or not
 QUOTE_PREFIX = re.compile(r"[ \t]*+(?:>[ \t]?)++")
 # an XML tag's prefixed name right after "<" or "</", ended by white space, "/" or ">"
@@ -35,6 +34,11 @@ QNAME = re.compile(r"[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+/?")
 # an interior line holding only white space; a hyphen (and blanks) at a line end
 BLANK_LINE = re.compile(r"\n[^\S\n]*+\n")
 HYPHEN_AT_BREAK = re.compile(r"-[^\S\n]*+\n")
+# continuation lines' quote markers (when text follows them on their line) and
+# everything but brackets: the content of a "<" on a quoted line
+QUOTED_CONTENT = re.compile(r"(?:[^<>\n]++|\n(?:[ \t]*+(?:>[ \t]?)++(?![\r\n]|\Z))?+)*+")
+# how long a rejected bracket content may be to be remembered, and how many are
+_CACHED_LENGTH, _CACHED_TAGS = 256, 4096
 # a path, a query or an address in what follows a scheme's colon
 STRUCTURED = re.compile(r"[/?@=]")
 EMAIL_LIKE = re.compile(r"[^\s@<>:/]+@[^\s@<>:/]+")
@@ -52,9 +56,20 @@ class AngleRule:
         self._q_end = -1
         self._xml_search_from = 0  # where a closing XML tag would start
         self._closing: dict[str, tuple[int, int]] = {}  # XML name -> (closing tag at, searched to)
+        # bracket contents rejected for their syntax alone, and how far to skip
+        self._rejected: dict[str, int] = {}
+        self._cacheable = False  # whether the last rejection was for syntax alone
 
     def __call__(self, lt: int) -> tuple[Found | None, int]:
         text = self.text
+        # The trigger saw a ">" before any other "<": the content up to it, on
+        # one line, is often a tag seen before ("<xcon:b>", "<p>") that was
+        # rejected for what it is, wherever it stands: decided at once.
+        first_gt = text.find(">", lt)
+        if 0 <= first_gt - lt <= _CACHED_LENGTH:
+            skip = self._rejected.get(text[lt + 1 : first_gt])
+            if skip is not None:
+                return None, lt + skip
         content_start = lt + 1
         style = Style.ANGLE
         m = URL_PREFIX.match(text, content_start)
@@ -63,27 +78,22 @@ class AngleRule:
             content_start = m.end()
         line_start = self._line_start(lt)
         quoted = self._quoted_line(line_start, lt)
-        # find the closing ">" (a "<" first means this one is not a delimiter)
-        scan = content_start
-        scan_line = line_start
-        while True:
-            b = BRACKET.search(text, scan)
-            if b is None or b.group() == "<":
-                return None, lt + 1
-            gt = b.start()
-            if quoted:
-                k = text.rfind("\n", scan, gt)  # bounded: only what this search passed over
-                if k != -1:
-                    scan_line = k + 1
-                markers_end = self._quote_markers_end(scan_line, gt)
-                if markers_end is not None:
-                    scan = markers_end  # skip the whole prefix at once: linear
-                    continue
-            break
+        # On a quoted line, continuation lines may open with quote markers: one
+        # match skips them all up to the closing bracket (linear: possessive
+        # throughout).  Elsewhere the trigger's look-ahead saw no "<" before it.
+        gt = QUOTED_CONTENT.match(text, content_start).end() if quoted else first_gt  # type: ignore[union-attr]
+        if text[gt : gt + 1] != ">":
+            return None, lt + 1
         self._xml_search_from = gt
+        self._cacheable = False  # _delimited says when its verdict is for the syntax alone
         found = self._delimited(content_start, gt, style, quoted)
         if found is None:
-            return None, self._after_tag_name(lt)
+            resume = self._after_tag_name(lt)
+            if self._cacheable and gt == first_gt and gt - lt <= _CACHED_LENGTH:
+                if len(self._rejected) >= _CACHED_TAGS:
+                    self._rejected.clear()  # bounded memory, whatever the markup
+                self._rejected[text[lt + 1 : gt]] = resume - lt
+            return None, resume
         return found, gt + 1
 
     def _after_tag_name(self, lt: int) -> int:
@@ -114,20 +124,6 @@ class AngleRule:
             self._q_line = line_start
             self._q_end = m.end() if m is not None and ">" in m.group() else -1
         return 0 <= self._q_end <= pos
-
-    def _quote_markers_end(self, line_start: int, gt: int) -> int | None:
-        """When the ">" at ``gt`` belongs to the quote markers that open a
-        continuation line (only markers and blanks before it, more text after
-        the markers), where the markers end; else None."""
-        if line_start == 0:
-            return None
-        m = QUOTE_PREFIX.match(self.text, line_start)
-        if m is None or gt >= m.end():
-            return None
-        end = m.end()
-        if end >= len(self.text) or self.text[end] in "\r\n":
-            return None  # nothing after the markers: the ">" closes the bracket
-        return end
 
     def _delimited(self, cs: int, ce: int, style: Style, quoted: bool) -> Found | None:
         text = self.text
@@ -170,6 +166,7 @@ class AngleRule:
             if breaks:
                 flags.append(Flag.HYPHEN_BREAK)
                 alternatives = ("".join(p[:-1] if i in breaks else p for i, p in enumerate(pieces)),)
+        self._cacheable = "\n" not in raw
         if not self._acceptable(raw, reference, style):
             return None
         return Found(reference, start, end, style, ordered(set(flags)), alternatives)
@@ -194,15 +191,18 @@ class AngleRule:
             return False  # a scheme with nothing after it is not a URI
         if style is Style.ANGLE_URL:
             return True
-        if not rest.startswith("//") and scheme != "urn" and not opaque_uri(scheme, reference, m.end(),
-                                                                            len(reference)):
-            # Brackets are evidence, but not for "<xcon:b>" or "<DAV:href>": a
-            # registered scheme without "//" and without its own syntax
-            # (opaque.py) needs a path, query or address ("<http:/x/y>" with a
-            # slash missing is still meant as a URI).
-            if scheme not in self.schemes or not STRUCTURED.search(rest):
-                return False
-        return not self._is_xml_element(raw)
+        # Brackets are evidence, but not for "<xcon:b>" or "<DAV:href>": a
+        # registered scheme without "//" and without its own syntax (opaque.py)
+        # needs a path, query or address ("<http:/x/y>", a slash missing, is
+        # still meant as a URI).
+        if (not rest.startswith("//") and scheme != "urn"
+                and not opaque_uri(scheme, reference, m.end(), len(reference))
+                and (scheme not in self.schemes or not STRUCTURED.search(rest))):
+            return False
+        if self._is_xml_element(raw):
+            self._cacheable = False  # depends on where it stands: not remembered
+            return False
+        return True
 
     def _is_xml_element(self, raw: str) -> bool:
         """``<xcon:conference-password>`` is a URI by the letter of the rules,
