@@ -36,7 +36,7 @@ from ..model import Found
 from ..schemes import registered_schemes
 from .angle import AngleRule
 from .bare import FAST_AFTER_ANY_BUT, AbbreviatedRule, SchemeRule
-from .chars import STOP
+from .chars import BODY, STOP
 
 __all__ = ["Found", "Scanner", "find_references", "registered_schemes", "safe_cut"]
 
@@ -54,8 +54,8 @@ _TABLE: tuple[tuple[str, str], ...] = (
     # stops at the next bracket, so successive ones never overlap)
     ("<(?=[^<>]*+>)", _ANGLE),
     # the commonest reference of all, matched with its body (one possessive class: linear)
-    ("http://[^" + STOP + "]*+", _WEB),
-    ("https://[^" + STOP + "]*+", _WEB),
+    ("http://" + BODY, _WEB),
+    ("https://" + BODY, _WEB),
     # the end of a candidate scheme; SchemeRule looks back for its start
     (":(?=[^" + STOP + "])", _SCHEME),
     *((prefix + r"\.", _ABBREVIATED) for prefix in ("www", "WWW", "Www", "ftp", "FTP", "Ftp")),
