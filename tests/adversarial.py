@@ -52,4 +52,16 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
     "XML start tags with a scheme prefix": lambda n: "<xcon:b>" * (n // 8),
     "XML elements with a scheme prefix": lambda n: "<xcon:b>x</xcon:b>" * (n // 18),
     "hyphen lines inside brackets": lambda n: "<http://a/b-\n" + "c-\n" * (n // 3) + ">",
+    # issue 8: the bracket stack, paired apostrophes, emphasis runs, name runs, markup
+    "nested brackets": lambda n: "http://a/" + "([" * (n // 4) + "])" * (n // 4),
+    "mismatched brackets": lambda n: "http://a/" + "(]" * (n // 2),
+    "closers after URIs": lambda n: "http://a/b)" * (n // 11),
+    "apostrophes": lambda n: "http://a/'" + "x'" * (n // 2),
+    "apostrophes and dots": lambda n: "http://a/b" + "'." * (n // 2),
+    "emphasis runs": lambda n: "**" + "x " * (n // 4) + "http://a/b" + "*" * (n // 2),
+    "underscores": lambda n: "_" * n + "http://a/b_",
+    "name runs": lambda n: "a:b:" * (n // 4) + "c://d",
+    "distinct tags": lambda n: "".join(f"<t{i}:x{i}>" for i in range(n // 12)),
+    "format characters": lambda n: "http://a/" + "\u200b" * n,
+    "pipes": lambda n: "http://a/" + "|" * n,
 }

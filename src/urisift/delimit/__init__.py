@@ -36,7 +36,7 @@ from ..model import Found
 from ..schemes import registered_schemes
 from .angle import AngleRule
 from .bare import FAST_AFTER_ANY_BUT, AbbreviatedRule, SchemeRule
-from .chars import BODY, STOP
+from .chars import BODY, STOP, body_end
 
 __all__ = ["Found", "Scanner", "find_references", "registered_schemes", "safe_cut"]
 
@@ -61,6 +61,7 @@ _TABLE: tuple[tuple[str, str], ...] = (
     *((prefix + r"\.", _ABBREVIATED) for prefix in ("www", "WWW", "Www", "ftp", "FTP", "Ftp")),
 )
 _TRIGGER = re.compile("|".join(f"{literal}()" for literal, _ in _TABLE))
+_BRACKETS = ("(", "[", ")", "]")
 _RULE_OF = {group: rule for group, (_, rule) in enumerate(_TABLE, start=1)}  # m.lastindex -> rule
 
 
@@ -92,7 +93,10 @@ class Scanner:
                 if start and text[start - 1] in FAST_AFTER_ANY_BUT:
                     found, resume = scheme(colon, pos)  # "xhttp:", "season.http:", "/http:", "\x22https:"
                 else:
-                    found, resume = scheme.body(start, colon + 1, m.end())
+                    end = m.end()
+                    if text[end : end + 1] in _BRACKETS:
+                        end = body_end(text, end)  # brackets are paired one by one
+                    found, resume = scheme.body(start, colon + 1, end)
             elif rule is _SCHEME:
                 found, resume = scheme(start, pos)
             elif rule is _ANGLE:

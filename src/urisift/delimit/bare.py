@@ -28,6 +28,7 @@ _BARE, _QUOTE = Style.BARE, Style.QUOTE
 LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 # quotes that delimit a URI exactly (DESIGN §3): opening -> closing
 _QUOTE_PAIRS = {'"': '"', "\u201c": "\u201d"}
+_CLOSERS = (")", "]")
 # a last character that calls for trimming or a hyphen join
 _ENDS_SPECIALLY = TRIMMABLE | frozenset("*_~-")
 # the line break after a hyphen (or after "scheme://"), with the next line's
@@ -39,10 +40,9 @@ MARGIN_MARKS = re.compile(r"[>|]")
 LEADING_REFERENCE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):|(?:[Ww]{3}|[Ff][Tt][Pp])\.")
 # URN: "urn:" NID ":" NSS, NSS ending at an excluded character (seed 003 §2.5.3)
 #   NID = alphanum 0*31( alphanum / "-" ) ; NSS chars = URN chars or "%" HEXDIG HEXDIG
-URN = re.compile(
-    r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,31}:"
-    r"(?:[A-Za-z0-9()+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})++"  # possessive: no state kept per character
-)
+#   (parentheses are taken by body_end's bracket rule, the rest by one class)
+URN = re.compile(r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,31}:")
+URN_NSS = re.compile(r"(?:[A-Za-z0-9+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})*+")  # possessive: no state per character
 # after an NSS: the r-, q- and f-components ("?+", "?=", "#") of seed 003 / RFC 8141
 URN_COMPONENT = re.compile(r"[?#]")
 # characters that may not stand right before an abbreviated "www." (it would
@@ -232,12 +232,12 @@ class SchemeRule:
         text = self.text
         last = text[end - 1]
         if (last not in _ENDS_SPECIALLY and (not start or text[start - 1] not in _QUOTE_PAIRS)
-                and text[after + 2 : after + 3].isalnum() and text.startswith("//", after)):
-            reference = text[start:end]
-            if ")" not in reference and "]" not in reference:
-                # the common case -- "scheme://host...", nothing to trim, no
-                # brackets, no quotes around it, no line break to join -- at once
-                return new_found(reference, start, end, _BARE, (), (), None, _TEXT), end
+                and text[after + 2 : after + 3].isalnum() and text.startswith("//", after)
+                and text[end : end + 1] not in _CLOSERS):
+            # the common case -- "scheme://host...", nothing to trim, no foreign
+            # bracket after it, no quotes around it, no line break to join --
+            # decided at once
+            return new_found(text[start:end], start, end, _BARE, (), (), None, _TEXT), end
         if end - after == 2 and text.startswith("//", after):
             joined = self._scheme_break(start, end)
             if joined is not None:
@@ -322,7 +322,9 @@ class SchemeRule:
         m = URN.match(text, start)
         if m is None:
             return None, after
-        end = m.end()
+        end = body_end(text, m.end(), URN_NSS, "(")
+        if end == m.end():
+            return None, after  # no NSS
         # optional ?+r, ?=q and #f components: they run to the next stop
         # character (the body class admits later components too)
         if URN_COMPONENT.match(text, end):
