@@ -291,18 +291,24 @@ def bench_adversarial(rounds: int, sizes: Iterable[int]) -> None:
     from adversarial import ADVERSARIAL
 
     from urisift import scan_text
+    from urisift.delimit import Scanner
 
     sizes = list(sizes)
-    print("\n## adversarial inputs: scan_text seconds by input size (growth = t(max)/t(min) ÷ size ratio)\n")
-    print("| input | " + " | ".join(f"n={n:,}" for n in sizes) + " | growth |")
-    print("|---|" + "---:|" * len(sizes) + "---:|")
+    print("\n## adversarial inputs: scan_text seconds by input size (growth = t(max)/t(min) ÷ size ratio), "
+          "and the scanner's MB/s at the largest size (target >= 5 MB/s but for inputs dense with URIs)\n")
+    print("| input | " + " | ".join(f"n={n:,}" for n in sizes) + " | growth | scanner MB/s | URIs/MB |")
+    print("|---|" + "---:|" * len(sizes) + "---:|---:|---:|")
     for name, make in ADVERSARIAL.items():
         times = []
         for n in sizes:
             text = make(n)
             times.append(timeit(lambda text=text: sum(1 for _ in scan_text(text)), rounds))
+        found = sum(1 for _ in Scanner(text))
+        scanner = timeit(lambda text=text: sum(1 for _ in Scanner(text)), rounds)
+        mb = len(text.encode("utf-8")) / 1e6
         growth = (times[-1] / max(times[0], 1e-9)) / (sizes[-1] / sizes[0])
-        print(f"| {name} | " + " | ".join(f"{t:.4f}" for t in times) + f" | {growth:.2f} |")
+        print(f"| {name} | " + " | ".join(f"{t:.4f}" for t in times)
+              + f" | {growth:.2f} | {mb / scanner:.1f} | {found / mb:,.0f} |")
 
 
 # -- normalize ---------------------------------------------------------------------

@@ -37,6 +37,8 @@ HYPHEN_AT_BREAK = re.compile(r"-[^\S\n]*+\n")
 # continuation lines' quote markers (when text follows them on their line) and
 # everything but brackets: the content of a "<" on a quoted line
 QUOTED_CONTENT = re.compile(r"(?:[^<>\n]++|\n(?:[ \t]*+(?:>[ \t]?)++(?![\r\n]|\Z))?+)*+")
+# what a "<" that holds a URI starts with: "URL:" or "scheme:" (and "//" or not)
+_OPENING = re.compile(r"\s*+(?:(?P<url>[Uu][Rr][Ll]:)|(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*+):(?P<slashes>//)?+)")
 # how long a rejected bracket content may be to be remembered, and how many are
 _CACHED_LENGTH, _CACHED_TAGS = 256, 4096
 # a path, a query or an address in what follows a scheme's colon
@@ -70,6 +72,8 @@ class AngleRule:
             skip = self._rejected.get(text[lt + 1 : first_gt])
             if skip is not None:
                 return None, lt + skip
+        if not self._may_hold_a_uri(lt + 1):
+            return None, self._after_tag_name(lt)
         content_start = lt + 1
         style = Style.ANGLE
         m = URL_PREFIX.match(text, content_start)
@@ -95,6 +99,18 @@ class AngleRule:
                 self._rejected[text[lt + 1 : gt]] = resume - lt
             return None, resume
         return found, gt + 1
+
+    def _may_hold_a_uri(self, at: int) -> bool:
+        """A first look at what follows a "<": "URL:", or a scheme that is
+        registered or has "//" after it (the scheme stands before any white
+        space, so before any line break and any quote marker).  Most tags
+        fail it ("<p>", "<t0:x0>"), at the cost of one match."""
+        m = _OPENING.match(self.text, at)
+        if m is None:
+            return False
+        if m.group("url") is not None:
+            return True
+        return m.group("slashes") is not None or m.group("scheme").lower() in self.schemes
 
     def _after_tag_name(self, lt: int) -> int:
         """Where to go on after a "<" that delimits nothing.  An XML tag whose
