@@ -9,7 +9,7 @@ delimits it (a named-rule table dispatched on ``m.lastindex``):
 trigger                     rule
 ==========================  ==============================================
 ``<``                       :class:`~.angle.AngleRule`: ``<...>``, ``<URL:...>``
-``http://``, ``https://``   :meth:`~.bare.SchemeRule.body`, the body already matched
+``http://`` ... ``ftp://``  :meth:`~.bare.SchemeRule.body`, the body already matched
 ``:`` + a URI character     :class:`~.bare.SchemeRule`: bare ``scheme:...``, ``urn:``
 ``www.`` / ``ftp.``         :class:`~.bare.AbbreviatedRule`
 ==========================  ==============================================
@@ -56,6 +56,7 @@ _TABLE: tuple[tuple[str, str], ...] = (
     # the commonest reference of all, matched with its body (one possessive class: linear)
     ("http://" + BODY, _WEB),
     ("https://" + BODY, _WEB),
+    ("ftp://" + BODY, _WEB),
     # the end of a candidate scheme; SchemeRule looks back for its start
     (":(?=[^" + STOP + "])", _SCHEME),
     *((prefix + r"\.", _ABBREVIATED) for prefix in ("www", "WWW", "Www", "ftp", "FTP", "Ftp")),

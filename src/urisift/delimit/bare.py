@@ -2,10 +2,11 @@
 abbreviated ``www.``/``ftp.`` forms (seed 002 Appendices E and F; seed 003
 §2.5.3; DESIGN §3).
 
-- A bare ``scheme:...`` needs a registered scheme (or ``//`` after the colon)
-  at a word start; it ends at white space or a character that cannot be in a
-  URI; trailing punctuation, closing quotes and unbalanced closing brackets
-  are left out.  ``"..."`` delimits exactly.  A URI that ends in ``-`` (or in
+- A bare ``scheme:...`` needs ``//`` after the colon, or a registered scheme
+  with its own syntax (``opaque.py``), at a word start; it ends at white
+  space or a character that cannot be in a URI, or at a closing bracket that
+  is not its own; trailing punctuation and closing quotes are left out, and
+  so is a closing emphasis run that opened before it.  ``"..."`` delimits exactly.  A URI that ends in ``-`` (or in
   ``scheme://``) at a line break continues on the next line.
 - ``urn:``: the NSS ends at the first excluded character (seed 003 §2.5.3).
 - ``www.`` / ``ftp.``: abbreviated URIs, absolute by heuristic.
@@ -64,8 +65,9 @@ _ESCAPE = re.compile(r"(?<=\\)(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}
 _NOT_BEFORE_SCHEME = frozenset("/\\:")
 # emphasis markup that may stand right before a URI ("_http://x_", "**http://x**")
 EMPHASIS = frozenset("*_~")
-# how far before a URI the opening emphasis run is looked for
-_EMPHASIS_WINDOW = 1024
+# how far before a URI the opening emphasis run is looked for, and how long a
+# run of markers before a scheme is read (both bounds keep the scan linear)
+_EMPHASIS_WINDOW, _EMPHASIS_RUN = 1024, 16
 # what may stand right before a web URI that the trigger matched for it to be
 # taken at once; after anything else the scheme rule decides (word start, escapes)
 FAST_AFTER_ANY_BUT = SCHEME_CHARS | _NOT_BEFORE_SCHEME | EMPHASIS | {"%"}
@@ -92,7 +94,7 @@ def word_start(text: str, at: int) -> bool:
     before = text[at - 1]
     if before in EMPHASIS:
         i = at - 1
-        while i > 0 and text[i - 1] in EMPHASIS:
+        while i > 0 and text[i - 1] in EMPHASIS and at - i < _EMPHASIS_RUN:
             i -= 1
         return not i or not (text[i - 1].isascii() and text[i - 1].isalnum())
     if before == ":":
