@@ -189,6 +189,7 @@ def test_schemes_start_at_a_word_start(text: str, expected: list[str]) -> None:
     ("news:comp.infosystems.www.servers.unix xmpp:romeo@montague.example",
      ["news:comp.infosystems.www.servers.unix", "xmpp:romeo@montague.example"]),
     ("tag:example.com,2004:x cid:part1.abc@example.com", ["tag:example.com,2004:x", "cid:part1.abc@example.com"]),
+    ('<img src="cid:logo.jpg"> and a=mid:v1 a=mid:S3', ["cid:logo.jpg"]),
     ('xmlns="jabber:client"', ["jabber:client"]),
     ("rua=mailto:dmarc-\n   feedback@example.com", ["mailto:dmarc-feedback@example.com"]),
     ("x-unknown:thing but x-unknown://host/p", ["x-unknown://host/p"]),

@@ -38,8 +38,11 @@ OPAQUE_SYNTAX: dict[str, re.Pattern[str]] = {
         (("iax", "stun", "stuns", "turn", "turns"), _HOST),
         # RFC 6120 §4.8: the XMPP namespace names (jabber:client, jabber:iq:roster)
         (("jabber",), r"[a-z]++(?::[a-z-]++)*+\b"),
-        # RFC 2392: an addr-spec-like id
-        (("cid", "mid"), _ADDRESS),
+        # RFC 2392: "cid:" names a body part; mail writes any token there
+        # ("cid:logo.jpg", "cid:part1", hex ids).  "mid:" names a message: an
+        # address or a dotted id, while SDP's "a=mid:v1" has neither
+        (("cid",), r"[\w.$%+=-]"),
+        (("mid",), rf"{_ADDRESS}|[^\s@<>()\[\],;:\".]++\.[\w]"),
         # RFC 2397: [mediatype][;parameters],data
         (("data",), r"(?:[\w.+-]++/[\w.+-]++)?+(?:;[\w.+-]++(?:=[\w.+-]++)?+)*+,"),
         # RFC 5538: a newsgroup (with dots), "*", or a message id
