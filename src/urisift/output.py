@@ -105,35 +105,30 @@ class _Fragments:
         self.place: Place | None = None
         self.place_json: tuple[str, str] = ("", "")
 
-    def of_origin(self, origin: Origin) -> str:
-        if origin is not self.origin:
-            self.origin = origin
-            self.origin_json = _fragment({k: getattr(origin, k) for k in _ORIGIN_KEYS})
-        return self.origin_json
+    # Each ``take_*`` remembers a new object and its JSON; the caller has
+    # already seen that it is not the one remembered (an identity test inline
+    # is cheaper than a call on the hot path).
 
-    def of_decoding(self, decoding: Charset | None) -> str:
-        if decoding is not self.decoding:
-            self.decoding = decoding
-            self.decoding_json = _fragment({
-                "charset": None if decoding is None else decoding.name,
-                "charset_source": None if decoding is None else decoding.source.value})
-        return self.decoding_json
+    def take_origin(self, origin: Origin) -> None:
+        self.origin = origin
+        self.origin_json = _fragment({k: getattr(origin, k) for k in _ORIGIN_KEYS})
 
-    def of_base(self, base: Base | None) -> str:
-        if base is not self.base:
-            self.base = base
-            self.base_json = _fragment({"base": None if base is None else base.uri,
-                                        "base_source": None if base is None else base.source.value})
-        return self.base_json
+    def take_decoding(self, decoding: Charset | None) -> None:
+        self.decoding = decoding
+        self.decoding_json = _fragment({"charset": None if decoding is None else decoding.name,
+                                        "charset_source": None if decoding is None else decoding.source.value})
 
-    def of_place(self, place: Place) -> tuple[str, str]:
-        if place is not self.place:
-            self.place = place
-            self.place_json = (
-                _fragment({"where": place.where.value, "element": place.element, "attribute": place.attribute,
-                           "header": place.header}),
-                _fragment({"rel": None if place.rel is None else list(place.rel), "text": place.text}))
-        return self.place_json
+    def take_base(self, base: Base | None) -> None:
+        self.base = base
+        self.base_json = _fragment({"base": None if base is None else base.uri,
+                                    "base_source": None if base is None else base.source.value})
+
+    def take_place(self, place: Place) -> None:
+        self.place = place
+        self.place_json = (
+            _fragment({"where": place.where.value, "element": place.element, "attribute": place.attribute,
+                       "header": place.header}),
+            _fragment({"rel": None if place.rel is None else list(place.rel), "text": place.text}))
 
 
 def _list(values: tuple[str, ...]) -> str:
@@ -158,16 +153,16 @@ class RecordLines:
         found = record.found
         place = found.place
         if place is not shared.place:
-            shared.of_place(place)
+            shared.take_place(place)
         origin = record.origin
         if origin is not shared.origin:
-            shared.of_origin(origin)
+            shared.take_origin(origin)
         base = record.base_layer
         if base is not shared.base:
-            shared.of_base(base)
+            shared.take_base(base)
         decoding = record.decoding
         if decoding is not shared.decoding:
-            shared.of_decoding(decoding)
+            shared.take_decoding(decoding)
         reference = found.reference
         uri = encode_basestring(reference)
         target = record.target

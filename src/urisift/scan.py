@@ -107,7 +107,8 @@ class Tail:
             # target is the reference itself: §5.3 recomposes it exactly.
             if "/." not in reference and not reference.startswith(".", m.end()):
                 return reference, None, reference
-            target = str(resolve(_parse(reference), _parse(reference)))
+            parsed = _parse(reference)
+            target = str(resolve(parsed, parsed))
             return target, None, target
         base = self.stack.current
         if base is None:
