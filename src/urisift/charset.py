@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from .detect import MIN_CONFIDENCE, bomless_utf16_32, chardet_detect, iso_2022, utf8_prefix_ok
 from .model import NOWHERE, Charset, CharsetSource, Defect, DefectKind, Origin
 
 #: a sniffing step: the sample's own declaration of its charset (a label), or None
@@ -95,15 +96,6 @@ def normalize_label(label: str) -> str | None:
     return name.replace("_", "-")
 
 
-def _utf8_prefix_ok(sample: bytes, complete: bool) -> bool:
-    try:
-        sample.decode("utf-8")
-        return True
-    except UnicodeDecodeError as exc:
-        # a character cut by the end of the sample is not evidence against UTF-8
-        return not complete and exc.start >= len(sample) - 3 and exc.reason == "unexpected end of data"
-
-
 # windows-1252 as the WHATWG Encoding Standard reads it: Python's cp1252, with
 # the five bytes it leaves undefined mapped to the C1 controls of their number
 _WINDOWS_1252 = tuple(bytes([b]).decode("cp1252", "ignore") or chr(b) for b in range(256))
@@ -111,63 +103,6 @@ _WINDOWS_1252 = tuple(bytes([b]).decode("cp1252", "ignore") or chr(b) for b in r
 
 def _read_as_fallback(data: bytes) -> str:
     return "".join([_WINDOWS_1252[b] for b in data])
-
-
-# ISO-2022 designations (RFC 1468, RFC 1557): 7-bit text that passes for ASCII
-# unless the escape sequences are recognized
-_ISO_2022 = ((b"\x1b$B", "iso-2022-jp"), (b"\x1b$@", "iso-2022-jp"), (b"\x1b(J", "iso-2022-jp"),
-             (b"\x1b$)C", "iso-2022-kr"))
-
-
-def _iso_2022(sample: bytes) -> str | None:
-    if b"\x1b" not in sample:
-        return None
-    for escape, label in _ISO_2022:
-        if escape in sample:
-            return label
-    return None
-
-
-def _bomless_utf16_32(sample: bytes) -> str | None:
-    """UTF-16 or UTF-32 without a byte-order mark, told by where the NUL bytes
-    fall (the high bytes of Latin and most BMP text), then checked by decoding."""
-    n = len(sample) - len(sample) % 4
-    if n < 16 or b"\x00" not in sample[:n]:
-        return None
-    q = n // 4
-    nul = [sample[i:n:4].count(0) for i in range(4)]
-    high, low = 0.9 * q, 0.1 * q
-    label = None
-    if nul[2] > high and nul[3] > high and nul[0] < low:
-        label = "utf-32le"
-    elif nul[0] > high and nul[1] > high and nul[3] < low:
-        label = "utf-32be"
-    elif nul[1] + nul[3] > 1.2 * q and nul[0] + nul[2] < 0.2 * q:
-        label = "utf-16le"
-    elif nul[0] + nul[2] > 1.2 * q and nul[1] + nul[3] < 0.2 * q:
-        label = "utf-16be"
-    if label is None:
-        return None
-    try:
-        sample[:n].decode(label)
-    except UnicodeDecodeError as exc:
-        if exc.start < n - 4:  # a character cut by the end of the sample is no evidence
-            return None
-    return label
-
-
-def chardet_detect(sample: bytes) -> tuple[str, float] | None:
-    """The default detection step: chardet's guess and its confidence."""
-    import chardet  # imported late: only inputs that are not UTF-8 pay for it
-
-    guess = chardet.detect(sample)
-    encoding = guess.get("encoding")
-    return None if not encoding else (encoding, float(guess.get("confidence") or 0.0))
-
-
-#: a detector's guess below this confidence falls through to the default
-#: (chardet 7 guesses windows-1250 at 0.13 for short French Latin-1 text)
-MIN_CONFIDENCE = 0.2
 
 
 def choose(sample: bytes, *, declared: str | None = None, sniff: Sniff | None = None,
@@ -188,10 +123,10 @@ def choose(sample: bytes, *, declared: str | None = None, sniff: Sniff | None = 
         label = normalize_label(sniff(sample) or "")
         if label is not None:
             return Choice(label, CharsetSource.META)
-    wide = _bomless_utf16_32(sample) or _iso_2022(sample)
+    wide = bomless_utf16_32(sample) or iso_2022(sample)
     if wide is not None:
         return Choice(wide, CharsetSource.DETECTED)
-    if _utf8_prefix_ok(sample, complete):
+    if utf8_prefix_ok(sample, complete):
         return Choice("utf-8", CharsetSource.DETECTED)
     guess = detect(sample) if detect is not None else None
     if guess is not None and guess[1] >= MIN_CONFIDENCE:
@@ -328,6 +263,12 @@ def _binary_defect(recorder: _Recorder, nul: int) -> Defect:
                   recorder.origin, nul)
 
 
+def _closing_defect(recorder: _Recorder, nul: int | None) -> Defect | None:
+    """The defect that ends an input: binary content (reported once), else the
+    summary of the undecodable runs not listed one by one, else none."""
+    return _binary_defect(recorder, nul) if nul is not None else recorder.summary()
+
+
 def decode(data: bytes, *, declared: str | None = None, sniff: Sniff | None = None,
            detect: Detect | None = chardet_detect, origin: Origin = NOWHERE
            ) -> tuple[str, Choice, list[Defect]]:
@@ -345,13 +286,8 @@ def decode(data: bytes, *, declared: str | None = None, sniff: Sniff | None = No
     finally:
         _active.stack.pop()
     defects = _unknown_label(declared, origin) + recorder.take()
-    if nul is not None:
-        defects.append(_binary_defect(recorder, nul))
-    else:
-        summary = recorder.summary()
-        if summary is not None:
-            defects.append(summary)
-    return text, choice, defects
+    last = _closing_defect(recorder, nul)
+    return text, choice, defects + ([last] if last is not None else [])
 
 
 def decode_stream(stream: BinaryIO, *, declared: str | None = None, sniff: Sniff | None = None,
@@ -388,7 +324,7 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, sniff: Sniff
             recorder.consumed += pending + len(data)
             defects = recorder.take()
             if final:
-                last = _binary_defect(recorder, nul) if nul is not None else recorder.summary()
+                last = _closing_defect(recorder, nul)
                 if last is not None:
                     defects.append(last)
                 yield text, defects

@@ -16,7 +16,7 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import IO, BinaryIO
 
 from . import __version__
@@ -98,7 +98,7 @@ def _emit(items: Iterable[Record | Defect], writer: Writer, select: _Select, err
     status: int = ExitCode.OK
     record = writer.record
     passthrough = select.passthrough
-    try:
+    with _writing():
         for item in items:
             if type(item) is Record:
                 if passthrough:
@@ -115,11 +115,19 @@ def _emit(items: Iterable[Record | Defect], writer: Writer, select: _Select, err
             else:
                 err.write(f"urisift: {item}\n")
             writer.defect(item)
+    return status
+
+
+@contextlib.contextmanager
+def _writing() -> Iterator[None]:
+    """A write error (a full disk) ends the run as an OutputError, never blamed
+    on an input; a closed pipe (`| head`) is left to run(), which ends quietly."""
+    try:
+        yield
     except BrokenPipeError:
-        raise  # the reader of our output went away: not an error of ours, nor of the input
+        raise
     except OSError as exc:
         raise OutputError(f"urisift: cannot write the output: {exc.strerror or exc}") from exc
-    return status
 
 
 def _usage(err: IO[str], message: str) -> int:
@@ -152,12 +160,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         for source in walk(args.paths or ["-"], hidden=args.hidden):
             items = [source] if isinstance(source, Defect) else iter_input(source, options, stdin=stdin)
             status = max(status, _emit(items, writer, select, err))
-        try:
+        with _writing():
             out.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(f"urisift: cannot write the output: {exc.strerror or exc}") from exc
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code

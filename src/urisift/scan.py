@@ -47,7 +47,7 @@ from .model import (
 from .reference import UriReference
 from .resolve import resolve
 from .risk import plainly_safe, risks
-from .sources import BUILT_KINDS, Input, open_input
+from .sources import BUILT_KINDS, Input, open_input, unreadable
 
 _parse = UriReference.parse
 # ASCII characters RFC 3986 allows nowhere, which a reference may hold as written
@@ -251,7 +251,7 @@ def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> 
     try:
         opened = open_input(source, kind=options.kind, stdin=stdin)
     except OSError as exc:
-        yield Defect(DefectKind.UNREADABLE, exc.strerror or str(exc), origin)
+        yield unreadable(source.name, exc)
         return
     stack, defects = retrieval_stack(options.base, origin)
     yield from defects

@@ -53,7 +53,8 @@ def _hidden(name: str) -> bool:
     return name.startswith(".") and name not in (".", "..")
 
 
-def _unreadable(path: str, error: OSError) -> Defect:
+def unreadable(path: str, error: OSError) -> Defect:
+    """The defect of an input that cannot be opened or listed."""
     return Defect(DefectKind.UNREADABLE, error.strerror or str(error), Origin(file=path))
 
 
@@ -67,7 +68,7 @@ def walk(paths: list[str], *, hidden: bool = False) -> Iterator[Input | Defect]:
         for root, dirs, files in os.walk(path, onerror=errors.append):
             while errors:
                 error = errors.pop(0)
-                yield _unreadable(str(error.filename or root), error)
+                yield unreadable(str(error.filename or root), error)
             if not hidden:
                 dirs[:] = [d for d in dirs if not _hidden(d)]
             dirs.sort()
@@ -81,7 +82,7 @@ def walk(paths: list[str], *, hidden: bool = False) -> Iterator[Input | Defect]:
                 else:
                     yield Input(full)
         for error in errors:
-            yield _unreadable(str(error.filename or path), error)
+            yield unreadable(str(error.filename or path), error)
 
 
 def _not_regular(path: str) -> Defect | None:
@@ -89,7 +90,7 @@ def _not_regular(path: str) -> Defect | None:
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:
-        return _unreadable(path, exc)
+        return unreadable(path, exc)
     if stat.S_ISREG(mode):
         return None
     what = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)

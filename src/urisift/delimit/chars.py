@@ -139,8 +139,8 @@ def trim(text: str, start: int, end: int) -> tuple[int, set[Flag]]:
     # An apostrophe in the run is kept when it closes one opened inside the
     # URI: an opening one stands after a character that is not alphanumeric
     # ("blah_'quoted'"); one inside a word is an elision ("it's").
-    apostrophes = text.count("'", start, end)
     k = text.rfind("'", cut, end)
+    apostrophes = text.count("'", start, end) if k != -1 else 0
     opener = _first_opening_apostrophe(text, start, k) if k != -1 else -1
     while k != -1:
         if apostrophes % 2 == 0 and 0 <= opener < k:
