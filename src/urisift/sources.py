@@ -158,6 +158,8 @@ class _Guarded(io.RawIOBase):
         super().close()
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self.defects:
+            return 0  # ended at the corruption: reading on would report it again
         try:
             data = self.inner.read(len(buffer))
         except (EOFError, OSError, lzma.LZMAError, zlib.error) as exc:
