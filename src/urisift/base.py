@@ -64,6 +64,14 @@ class BaseStack:
         self.origin = origin
         self._layers: list[Base | None] = []
 
+    @classmethod
+    def holding(cls, base: Base | None, origin: Origin = NOWHERE) -> BaseStack:
+        """A stack of one layer that is already a base (or None): what an
+        HTML form action or a codebase resolves against."""
+        stack = cls(origin)
+        stack._layers.append(base)
+        return stack
+
     @property
     def current(self) -> Base | None:
         """The base in force: the innermost layer that could serve, or None."""

@@ -53,12 +53,20 @@ class Flag(StrEnum):
     # characters RFC 3986 does not allow ("|", "^", "`", "{", "}", "\\") kept in
     # ``uri`` as written and percent-encoded in ``target``
     ENCODED = "encoded"
+    # HTML: a lazy-loading attribute (data-src, data-srcset, data-original ...)
+    # that scripts copy into src; browsers without them do not load it
+    LAZY = "lazy"
+    # HTML: a srcset candidate the WHATWG parser drops (bad descriptors)
+    INVALID = "invalid"
+    # HTML: found in an iframe's srcdoc document, not in the page's own text
+    SRCDOC = "srcdoc"
 
 
 class BaseSource(StrEnum):
     """The layer of seed 001 §5.1 / seed 002 §5.1 a base came from, innermost first."""
 
     HTML_BASE = "html-base"  # (1) embedded in the content
+    CODEBASE = "codebase"  # (1) an object's or applet's codebase (HTML 4.01 §13.3, §13.4)
     CONTENT_BASE = "content-base"  # (2) the encapsulating entity's heading
     CONTENT_LOCATION = "content-location"
     RETRIEVAL = "retrieval"  # (3) the URI the content was retrieved from

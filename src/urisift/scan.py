@@ -2,8 +2,9 @@
 
     bytes ─ decode ─▶ text ─ find ─▶ Found ─ base ─▶ Base ─ resolve ─▶ target ─ record ─▶ Record
 
-- :class:`Tail` is the one found-to-record step every input kind ends in:
-  the base in force, RFC 3986 §5.2 resolution, the §7 risk flags, the record.
+- :class:`~urisift.tail.Tail` is the one found-to-record step every input
+  kind ends in: the base in force, RFC 3986 §5.2 resolution, the §7 risk
+  flags, the record.
 - :func:`scan_content` scans one piece of content by its kind (plain text
   today; HTML, mail and WARC add branches).
 - :func:`scan_input` scans one input named by path, picklable, so that a
@@ -19,7 +20,6 @@ Lenient by default: a defect is yielded and the scan goes on.  With
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,39 +28,10 @@ from typing import BinaryIO
 from .base import BaseStack, retrieval_stack
 from .charset import decode_stream
 from .delimit import Scanner, safe_cut
-from .delimit.chars import ordered
 from .errors import InputError
-from .model import (
-    Base,
-    Charset,
-    Defect,
-    DefectKind,
-    Flag,
-    Found,
-    Kind,
-    Origin,
-    Record,
-    Span,
-    Style,
-    new_record,
-)
-from .reference import UriReference
-from .resolve import resolve
-from .risk import plainly_safe, risks
+from .model import Charset, Defect, DefectKind, Kind, Origin, Record, Span
 from .sources import BUILT_KINDS, Input, open_input, unreadable
-
-_parse = UriReference.parse
-# ASCII characters RFC 3986 allows nowhere, which a reference may hold as written
-_NOT_URI_CHARS = re.compile(r'[|^`{}\\ "<>]')
-
-
-def _percent_encode(m: re.Match[str]) -> str:
-    return f"%{ord(m.group()):02X}"
-
-# looked up once: each Style.X costs 0.1 µs in Python 3.11
-_ABBREVIATED, _BARE, _ANGLE = Style.ABBREVIATED, Style.BARE, Style.ANGLE
-# "scheme:" at the start of a reference: it is absolute (RFC 3986 §4.3)
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+from .tail import Tail
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,71 +45,6 @@ class ScanOptions:
     charset: str | None = None  # a declared charset, below a BOM and above everything else
     strict: bool = False  # the first defect ends the scan (InputError)
     chunk_size: int = 1 << 20  # text streams through in pieces of this many bytes
-
-
-class Tail:
-    """Found → record: the base in force, the target, the risk flags.
-
-    One per piece of content; the :class:`BaseStack` may change under it
-    (an HTML ``<base>``), and the record names the layer that was used.
-    """
-
-    __slots__ = ("stack", "origin", "decoding", "_base", "_parsed_base")
-
-    def __init__(self, stack: BaseStack, origin: Origin, decoding: Charset | None) -> None:
-        self.stack = stack
-        self.origin = origin
-        self.decoding = decoding
-        self._base: Base | None = None  # the last base parsed, and its parse
-        self._parsed_base: UriReference | None = None
-
-    def target(self, found: Found) -> tuple[str | None, Base | None, UriReference | str]:
-        """The target (None when relative with no base), the base used, and
-        what the risk flags are computed on (the target, else the reference)."""
-        reference = found.reference
-        if found.style is _ABBREVIATED:
-            # Appendix F: an abbreviated URI is absolute by heuristic, never relative
-            assert found.expanded is not None
-            return found.expanded, None, found.expanded
-        m = _SCHEME.match(reference)
-        if m is not None:
-            # An absolute reference needs no base; §5.2.2 still removes its dot
-            # segments.  Without any ("/." nowhere, no rootless "./" path) the
-            # target is the reference itself: §5.3 recomposes it exactly.
-            if "/." not in reference and not reference.startswith(".", m.end()):
-                return reference, None, reference
-            parsed = _parse(reference)
-            target = str(resolve(parsed, parsed))
-            return target, None, target
-        base = self.stack.current
-        if base is None:
-            return None, None, _parse(reference)
-        if base is not self._base:
-            self._base, self._parsed_base = base, _parse(base.uri)
-        assert self._parsed_base is not None  # the stack holds absolute bases only: resolve cannot refuse it
-        target = str(resolve(_parse(reference), self._parsed_base))
-        return target, base, target
-
-    def __call__(self, found: Found, span: Span | None = None, line: int | None = None,
-                 column: int | None = None) -> Record:
-        reference = found.reference
-        style = found.style
-        if ("/." not in reference and ":." not in reference
-                and ((style is _BARE and "|" not in reference)  # the only one of _NOT_URI_CHARS a bare URI holds
-                     or (style is _ANGLE and _NOT_URI_CHARS.search(reference) is None))):
-            # The common case of target(), without the calls: these styles
-            # always start with a scheme (the scanner saw to it), and without
-            # dot segments the target is the reference itself.
-            return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
-                              () if plainly_safe(reference) else risks(reference))
-        target, base, vetted = self.target(found)
-        if target is not None and _NOT_URI_CHARS.search(target):
-            # RFC 3986 form: what it does not allow is percent-encoded in the
-            # target, and the record says so ("|" in a font URL, "^" ...)
-            target = _NOT_URI_CHARS.sub(_percent_encode, target)
-            vetted = target
-            found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
-        return new_record(found, target, base, self.origin, self.decoding, span, line, column, risks(vetted))
 
 
 _span = tuple.__new__

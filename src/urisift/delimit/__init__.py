@@ -38,7 +38,7 @@ from .angle import AngleRule
 from .bare import FAST_AFTER_ANY_BUT, AbbreviatedRule, SchemeRule
 from .chars import BODY, STOP, body_end
 
-__all__ = ["Found", "Scanner", "find_references", "registered_schemes", "safe_cut"]
+__all__ = ["Found", "Scanner", "find_references", "may_hold_reference", "registered_schemes", "safe_cut"]
 
 _ANGLE, _WEB, _SCHEME, _ABBREVIATED = "angle", "web", "scheme", "abbreviated"
 
@@ -63,6 +63,8 @@ _TABLE: tuple[tuple[str, str], ...] = (
 )
 _TRIGGER = re.compile("|".join(f"{literal}()" for literal, _ in _TABLE))
 _BRACKETS = ("(", "[", ")", "]")
+# every rule needs a ":" (the angle rule's content is absolute, or <URL:...>) or www./ftp.
+_PREFILTER = re.compile("|".join([":", *(literal for literal, rule in _TABLE if rule is _ABBREVIATED)]))
 _RULE_OF = {group: rule for group, (_, rule) in enumerate(_TABLE, start=1)}  # m.lastindex -> rule
 
 
@@ -112,6 +114,12 @@ class Scanner:
 def find_references(text: str, *, abbreviated: bool = True) -> list[Found]:
     """Every URI reference in ``text``, in order (DESIGN §3)."""
     return list(Scanner(text, abbreviated=abbreviated))
+
+
+def may_hold_reference(text: str) -> bool:
+    """Whether the scanner could find anything in ``text``: a cheap screen
+    for the many short texts of an HTML page."""
+    return _PREFILTER.search(text) is not None
 
 
 def safe_cut(chunk: str) -> int:

@@ -1,0 +1,109 @@
+"""Where a value the tree reports stands in the decoded source, for a
+record's ``span``, ``line`` and ``column`` (DESIGN §2).
+
+Tree builders keep no source positions, so each value is looked for in the
+source, forward from the last one found: the walk visits elements in tree
+order, which is source order but for the few nodes the tree builder moves
+(foster parenting in tables, a ``<base>`` after ``</html>``).  An attribute
+value must stand after ``=`` (and a quote), so ``href="/"`` is not taken
+for the first slash of the page.  A value written with character
+references the tree decoded (``&amp;`` aside) is not found, and its record
+has no position rather than a wrong one.
+
+Linear: a search looks at most ``WINDOW`` characters ahead of the cursor,
+and the cursor and the line count only move forward.
+"""
+
+from __future__ import annotations
+
+from ..model import Span
+
+#: how far ahead of the last value found a value is looked for
+WINDOW = 64 * 1024
+#: how many occurrences not after "=" are passed over before giving up
+_TRIES = 16
+_SPACE = "\t\n\x0c\r "
+
+Position = tuple[Span, int, int]
+
+
+class Locator:
+    """Finds values in ``text`` in order; see the module doc."""
+
+    __slots__ = ("text", "cursor", "upto", "line", "line_start")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.cursor = 0  # searches start here
+        self.upto = 0  # lines are counted up to here
+        self.line = 1
+        self.line_start = 0
+
+    def _position(self, start: int, end: int) -> Position:
+        if start < self.upto:  # behind the count (a sub-value found a second way): count back, keep the state
+            text = self.text
+            line = self.line - text.count("\n", start, self.upto)
+            return Span(start, end), line, start - (text.rfind("\n", 0, start) + 1) + 1
+        if start > self.upto:
+            text = self.text
+            newlines = text.count("\n", self.upto, start)
+            if newlines:
+                self.line += newlines
+                self.line_start = text.rfind("\n", self.upto, start) + 1
+            self.upto = start
+        return Span(start, end), self.line, start - self.line_start + 1
+
+    def attribute(self, value: str) -> Position | None:
+        """The position of an attribute value at or after the cursor."""
+        if not value:
+            return None
+        for written in (value, value.replace("&", "&amp;")) if "&" in value else (value,):
+            start = self._after_equals(written)
+            if start is not None:
+                end = start + len(written)
+                self.cursor = end
+                return self._position(start, end)
+        return None
+
+    def _after_equals(self, written: str) -> int | None:
+        text, find = self.text, self.text.find
+        limit = min(len(text), self.cursor + WINDOW + len(written))
+        at = self.cursor
+        for _ in range(_TRIES):
+            at = find(written, at, limit)
+            if at < 0:
+                return None
+            j = at - 1
+            while j >= 0 and text[j] in _SPACE:
+                j -= 1
+            if j >= 0 and text[j] in "\"'":
+                j -= 1
+                while j >= 0 and text[j] in _SPACE:
+                    j -= 1
+            if j >= 0 and text[j] == "=":
+                return at
+            at += 1
+        return None
+
+    def text_at(self, written: str) -> Position | None:
+        """The position of some text (a reference in a text node, a URL in a
+        style sheet) at or after the cursor."""
+        if not written:
+            return None
+        for form in (written, written.replace("&", "&amp;")) if "&" in written else (written,):
+            at = self.text.find(form, self.cursor, self.cursor + WINDOW + len(form))
+            if at >= 0:
+                self.cursor = at + len(form)
+                return self._position(at, at + len(form))
+        return None
+
+    def inside(self, outer: Position | None, offset: int, written: str) -> Position | None:
+        """The position of ``written``, which starts ``offset`` characters
+        into a value found at ``outer`` (a srcset candidate, a CSS url())."""
+        if outer is None:
+            return None
+        start = outer[0].start + offset
+        if self.text.startswith(written, start):
+            return self._position(start, start + len(written))
+        at = self.text.find(written, outer[0].start, outer[0].end)  # the value was written with &amp;
+        return None if at < 0 else self._position(at, at + len(written))

@@ -1,0 +1,120 @@
+"""Which attributes of which elements hold URLs, how their values are written,
+and which base each resolves against (DESIGN §4; issue 9).
+
+The rows are the URL-valued attributes of HTML 4.01 (Appendix "Index of
+Attributes", type %URI;/%URIs;) and of the WHATWG living standard (the
+attributes whose value is a "valid URL potentially surrounded by spaces",
+a list of them, a srcset, or a document), plus the SVG/MathML links and the
+lazy-loading conventions crawlers ask for.  ``usemap`` is not here: its value
+is a hash-name reference to a ``<map>`` of the same document, not a URL.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+
+class Syntax(Enum):
+    """How an attribute's value holds its URL(s)."""
+
+    URL = "url"  # one URL, surrounding white space ignored
+    URLS = "urls"  # URLs separated by white space (ping, archive of object, itemtype)
+    COMMA_URLS = "comma-urls"  # URLs separated by commas (applet archive, HTML 4.01 §13.4)
+    SRCSET = "srcset"  # image candidate strings (WHATWG §4.8.4.3)
+    CSS = "css"  # a style="" declaration block: url(), image-set()
+    REFRESH = "refresh"  # <meta http-equiv=refresh content="5; url=...">
+    DOCUMENT = "document"  # iframe srcdoc: a whole HTML document
+
+
+class Against(Enum):
+    """What a value resolves against (DESIGN §4)."""
+
+    BASE = "base"  # the document base URL: the first <base href>, else the layer below
+    FORM = "form"  # an empty value means the document's own URL, not <base> (WHATWG §4.10.21.3)
+    DOCUMENT_URL = "document-url"  # always the document's own URL (html manifest)
+    CODEBASE = "codebase"  # the element's codebase when present, else BASE (HTML 4.01 §13.3)
+
+
+class Rule(NamedTuple):
+    syntax: Syntax
+    against: Against = Against.BASE
+    lazy: bool = False
+
+
+_URL = Rule(Syntax.URL)
+_URLS = Rule(Syntax.URLS)
+_SRCSET = Rule(Syntax.SRCSET)
+_CODEBASE = Rule(Syntax.URL, Against.CODEBASE)
+_LAZY_URL = Rule(Syntax.URL, lazy=True)
+_LAZY_SRCSET = Rule(Syntax.SRCSET, lazy=True)
+
+#: Element "*" is any element of the HTML namespace.
+ANY = "*"
+
+#: attribute -> element -> rule, for elements in the HTML namespace
+HTML_ATTRIBUTES: dict[str, dict[str, Rule]] = {
+    "href": {"a": _URL, "area": _URL, "link": _URL, "base": _URL},
+    "ping": {"a": _URLS, "area": _URLS},
+    "imagesrcset": {"link": _SRCSET},
+    # src is read on every element: custom elements (amp-img, amp-iframe ...)
+    # and legacy ones (bgsound, layer) load from it as img and script do
+    "src": {ANY: _URL},
+    "srcset": {"img": _SRCSET, "source": _SRCSET},
+    "longdesc": {"img": _URL, "frame": _URL, "iframe": _URL},
+    "lowsrc": {"img": _URL},
+    "dynsrc": {"img": _URL},
+    "poster": {"video": _URL},
+    "srcdoc": {"iframe": Rule(Syntax.DOCUMENT)},
+    "data": {"object": _CODEBASE},
+    "classid": {"object": _CODEBASE},
+    "codebase": {"object": _URL, "applet": _URL},
+    "archive": {"object": Rule(Syntax.URLS, Against.CODEBASE), "applet": Rule(Syntax.COMMA_URLS, Against.CODEBASE)},
+    "code": {"applet": _CODEBASE},
+    "object": {"applet": _CODEBASE},
+    "action": {"form": Rule(Syntax.URL, Against.FORM)},
+    "formaction": {"button": Rule(Syntax.URL, Against.FORM), "input": Rule(Syntax.URL, Against.FORM)},
+    "cite": {"blockquote": _URL, "q": _URL, "del": _URL, "ins": _URL},
+    "background": {"body": _URL, "table": _URL, "td": _URL, "th": _URL, "tr": _URL},
+    "profile": {"head": _URLS},
+    "manifest": {"html": Rule(Syntax.URL, Against.DOCUMENT_URL)},
+    "itemid": {ANY: _URL},
+    "itemtype": {ANY: _URLS},
+    "style": {ANY: Rule(Syntax.CSS)},
+    # lazy loading: scripts copy these into src/srcset
+    "data-src": {ANY: _LAZY_URL},
+    "data-original": {ANY: _LAZY_URL},
+    "data-lazy-src": {ANY: _LAZY_URL},
+    "data-srcset": {ANY: _LAZY_SRCSET},
+    "data-lazy-srcset": {ANY: _LAZY_SRCSET},
+}
+
+#: attribute -> rule, for elements of SVG and MathML (SVG 2 §16.1 href, MathML 3 §2.1.6)
+FOREIGN_ATTRIBUTES: dict[str, Rule] = {
+    "href": _URL,
+    "xlink:href": _URL,
+    "style": Rule(Syntax.CSS),
+}
+
+#: <meta property|name=X content=URL>: Open Graph (ogp.me), Twitter cards, Windows tiles
+URL_METADATA = frozenset({
+    "og:url", "og:image", "og:image:url", "og:image:secure_url", "og:video", "og:video:url",
+    "og:video:secure_url", "og:audio", "og:audio:url", "og:audio:secure_url",
+    "twitter:image", "twitter:image:src", "twitter:url", "twitter:player", "twitter:player:stream",
+    "msapplication-tileimage", "msapplication-config", "msapplication-square70x70logo",
+    "msapplication-square150x150logo", "msapplication-wide310x150logo", "msapplication-square310x310logo",
+})
+
+#: elements whose text is not running text: scripts and style sheets
+NOT_TEXT = frozenset({"script", "style"})
+
+#: elements whose links carry rel tokens and anchor text (WHATWG §4.6.7)
+LINKS = frozenset({"a", "area", "link"})
+
+
+def rule_for(tag: str, attribute: str) -> Rule | None:
+    """The rule of ``attribute`` on the HTML element ``tag``, or None."""
+    by_element = HTML_ATTRIBUTES.get(attribute)
+    if by_element is None:
+        return None
+    return by_element.get(tag) or by_element.get(ANY)

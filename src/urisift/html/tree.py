@@ -1,0 +1,233 @@
+"""HTML trees, walked the same way whichever parser built them.
+
+urisift parses with lexbor (through selectolax): an HTML5 tree builder, the
+tree a browser builds (``<base>`` after ``</html>`` lands in body, template
+contents are a fragment of their own, RCDATA and foreign content are
+placed by the WHATWG rules), and the fastest measured (issue 9 note).  A
+BeautifulSoup object a user already has is walked through bs4's own API.
+
+Both walks yield the same items, in tree order: the elements that have
+attributes (or are ``<style>``), and the text nodes that may hold a
+reference (or style sheets).  Neither parser says which namespace an
+element is in, so it is worked out as the tree builder decides it
+(WHATWG §13.2.6.5, "the rules for parsing tokens in foreign content"):
+``<svg>`` and ``<math>`` open SVG and MathML; their children stay there,
+except below an HTML integration point (SVG ``foreignObject``, ``desc``,
+``title``; MathML ``annotation-xml`` with an HTML encoding) or a MathML
+text integration point (``mi``, ``mo``, ``mn``, ``ms``, ``mtext``).
+
+Scripting is off, as in a crawler: ``<noscript>`` in ``<head>`` is parsed
+as markup, and a ``<base>`` inside it counts (a browser running scripts
+would read it as text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from ..delimit import may_hold_reference
+
+
+class Namespace(StrEnum):
+    HTML = "html"
+    SVG = "svg"
+    MATHML = "math"
+
+
+class Element(NamedTuple):
+    """An element with attributes (or a ``<style>``): its local name in lower
+    case, its attributes as written (entities decoded; None for one with no
+    value), its namespace, and whether it is inside a template's contents."""
+
+    tag: str
+    attributes: Mapping[str, str | None]
+    namespace: Namespace
+    in_template: bool
+    node: Any
+
+
+class Text(NamedTuple):
+    """A text node that may hold a reference (or a style sheet): its text,
+    its parent element's tag ("" at the top), whether it is a comment, and
+    the href of the ``<a>`` around it (None when there is none)."""
+
+    text: str
+    parent: str
+    comment: bool
+    link: str | None
+
+
+_HTML_INTEGRATION = frozenset({"foreignobject", "desc", "title"})
+_MATHML_TEXT_INTEGRATION = frozenset({"mi", "mo", "mn", "ms", "mtext"})
+_HTML_ENCODINGS = frozenset({"text/html", "application/xhtml+xml"})
+#: elements whose text is never running text: the tree builder's raw text
+RAW = frozenset({"script", "style"})
+#: how far up a text node's parents to look for the <a> it is in
+_LINK_DEPTH = 8
+
+
+def child_namespace(namespace: Namespace, tag: str, attributes: Mapping[str, str | None], child: str
+                    ) -> Namespace:
+    """The namespace of an element ``child`` whose parent is ``tag`` in ``namespace``."""
+    if namespace is Namespace.HTML or _integration_point(namespace, tag, attributes, child):
+        if child == "svg":
+            return Namespace.SVG
+        if child == "math":
+            return Namespace.MATHML
+        return Namespace.HTML
+    return namespace
+
+
+def _integration_point(namespace: Namespace, tag: str, attributes: Mapping[str, str | None], child: str) -> bool:
+    if namespace is Namespace.SVG:
+        return tag in _HTML_INTEGRATION
+    if tag in _MATHML_TEXT_INTEGRATION:
+        return child not in ("mglyph", "malignmark")
+    if tag == "annotation-xml":
+        return (attributes.get("encoding") or "").strip().lower() in _HTML_ENCODINGS
+    return False
+
+
+# -- lexbor ---------------------------------------------------------------------------------
+
+class LexborTree:
+    """A document parsed by lexbor."""
+
+    def __init__(self, parser: Any) -> None:
+        self.parser = parser
+
+    def _foreign(self) -> dict[int, Namespace]:
+        """The namespace of every element in SVG or MathML, by node id (the
+        rest are HTML): few pages have any, so they are found by a query
+        and walked apart from the main walk."""
+        foreign: dict[int, Namespace] = {}
+        for root in self.parser.css("svg, math"):
+            if root.mem_id in foreign:
+                continue
+            namespace = Namespace.SVG if root.tag.lower() == "svg" else Namespace.MATHML
+            stack = [(root, namespace)]
+            while stack:
+                node, namespace = stack.pop()
+                foreign[node.mem_id] = namespace
+                tag = node.tag.lower()
+                attributes = node.attributes
+                for child in node.iter():
+                    inner = child_namespace(namespace, tag, attributes, child.tag.lower())
+                    if inner is not Namespace.HTML:
+                        stack.append((child, inner))
+        return foreign
+
+    def items(self, comments: bool = False) -> Iterator[Element | Text]:
+        root = self.parser.root
+        if root is None:
+            return
+        yield from self._walk(root, self._foreign(), False, comments)
+
+    def _walk(self, top: Any, foreign: dict[int, Namespace], in_template: bool, comments: bool
+              ) -> Iterator[Element | Text]:
+        html = Namespace.HTML
+        for node in top.traverse(include_text=True):
+            tag = node.tag
+            if tag == "-text":
+                text = node.text_content
+                if not text:
+                    continue
+                parent = node.parent
+                parent_tag = parent.tag.lower() if parent is not None and parent.tag[0] != "-" else ""
+                if parent_tag == "style" or (parent_tag not in RAW and may_hold_reference(text)):
+                    yield Text(text, parent_tag, False, _link_around(parent))
+                continue
+            if tag == "-comment":
+                if comments:
+                    text = node.comment_content or ""
+                    if may_hold_reference(text):
+                        yield Text(text, "", True, None)
+                continue
+            if tag[0] == "-":
+                continue  # the document, a doctype
+            attributes = node.attributes
+            lower = tag.lower()
+            if attributes or lower == "style":
+                namespace = foreign.get(node.mem_id, html) if foreign else html
+                yield Element(lower, attributes, namespace, in_template, node)
+            if lower == "template":
+                for fragment in node.template_fragments()[:1]:
+                    yield from self._walk(fragment, foreign, True, comments)
+
+    @staticmethod
+    def anchor_text(node: Any) -> str:
+        return str(node.text(deep=True))
+
+
+def _link_around(node: Any) -> str | None:
+    """The href of the nearest ``<a>`` at or above ``node`` (lexbor)."""
+    for _ in range(_LINK_DEPTH):
+        if node is None:
+            return None
+        if node.tag == "a":
+            href = node.attributes.get("href")
+            return None if href is None else str(href)
+        node = node.parent
+    return None
+
+
+# -- BeautifulSoup ------------------------------------------------------------------------------
+
+class SoupTree:
+    """A BeautifulSoup object, from any of its builders, walked through bs4's API."""
+
+    def __init__(self, soup: Any) -> None:
+        self.soup = soup
+
+    def items(self, comments: bool = False) -> Iterator[Element | Text]:
+        from bs4 import Comment, NavigableString, Tag
+        from bs4.element import PreformattedString
+
+        html = Namespace.HTML
+        # the namespace and template state each element gives its children, by id
+        context: dict[int, tuple[Namespace, bool]] = {id(self.soup): (html, False)}
+        for node in self.soup.descendants:
+            if isinstance(node, Tag):
+                parent = node.parent
+                namespace_of_parent, in_template = context.get(id(parent), (html, False))
+                tag = (node.name or "").lower()
+                parent_tag = (parent.name or "").lower() if isinstance(parent, Tag) and parent is not self.soup else ""
+                attributes = _joined(node.attrs)
+                if parent_tag:
+                    namespace = child_namespace(namespace_of_parent, parent_tag,
+                                                _joined(parent.attrs), tag)  # type: ignore[union-attr]
+                else:
+                    namespace = child_namespace(html, "", {}, tag)
+                context[id(node)] = (namespace, in_template or (tag == "template" and namespace is html))
+                if attributes or tag == "style":
+                    yield Element(tag, attributes, namespace, in_template, node)
+            elif isinstance(node, Comment):
+                if comments and may_hold_reference(node):
+                    yield Text(str(node), "", True, None)
+            elif isinstance(node, NavigableString) and not isinstance(node, PreformattedString):
+                parent = node.parent
+                parent_tag = (parent.name or "").lower() if parent is not None and parent is not self.soup else ""
+                if parent_tag == "style" or (parent_tag not in RAW and may_hold_reference(node)):
+                    yield Text(str(node), parent_tag, False, _soup_link_around(parent))
+
+    @staticmethod
+    def anchor_text(node: Any) -> str:
+        return str(node.get_text())
+
+
+def _joined(attrs: Mapping[str, Any]) -> dict[str, str | None]:
+    """bs4 splits multi-valued attributes (class, rel ...) into lists."""
+    return {str(name): " ".join(value) if isinstance(value, list) else value for name, value in attrs.items()}
+
+
+def _soup_link_around(node: Any) -> str | None:
+    for _ in range(_LINK_DEPTH):
+        if node is None:
+            return None
+        if getattr(node, "name", None) == "a":
+            href = node.get("href")
+            return None if href is None else str(href)
+        node = node.parent
+    return None
