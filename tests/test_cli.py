@@ -349,15 +349,18 @@ def test_a_base_with_a_fragment_never_shows_it() -> None:
 
 def test_kind_is_honoured(tmp_path: Path) -> None:
     page = tmp_path / "page.html"
-    page.write_bytes(b"<!doctype html><p>see http://x.example/</p>\n")
-    code, out, err = run(["--format", "jsonl", str(page)])
-    assert code == 0 and json.loads(out.splitlines()[0])["defect"] == "unsupported-kind"
-    assert err == (f"urisift: {page}: unsupported-kind: this looks like html content, which this version does "
-                   "not read yet; scanned as plain text\n")
+    page.write_bytes(b"<!doctype html><p>see http://x.example/ <a href=a.html>a</a></p>\n")
+    assert run(["--base", "http://h.example/", str(page)]) == (0, "http://x.example/\nhttp://h.example/a.html\n", "")
     assert run(["--kind", "text", str(page)]) == (0, "http://x.example/\n", "")
-    code, out, err = run(["--kind", "html", str(page)])
+    mail = tmp_path / "m.eml"
+    mail.write_bytes(b"From: a@example.org\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n\nsee http://x.example/\n")
+    code, out, err = run(["--format", "jsonl", str(mail)])
+    assert code == 0 and json.loads(out.splitlines()[0])["defect"] == "unsupported-kind"
+    assert err == (f"urisift: {mail}: unsupported-kind: this looks like mail content, which this version does "
+                   "not read yet; scanned as plain text\n")
+    code, out, err = run(["--kind", "mail", str(mail)])
     assert (code, out) == (2, "")
-    assert err == "urisift: --kind html: reading html input is not built yet; this version reads text\n"
+    assert err == "urisift: --kind mail: reading mail input is not built yet; this version reads html, text\n"
 
 
 @pytest.mark.parametrize("suffix, compress", [(".gz", "gzip"), (".bz2", "bz2"), (".xz", "lzma")])

@@ -67,15 +67,27 @@ def test_strict_policy_stops_at_the_first_defect(tmp_path: Path) -> None:
 
 
 def test_a_sniffed_kind_that_is_not_built_is_reported_and_scanned_as_text(tmp_path: Path) -> None:
-    f = tmp_path / "page.html"
-    f.write_bytes(b"<!doctype html><p>see http://x.example/</p>")
+    f = tmp_path / "message.eml"
+    f.write_bytes(b"From: a@example.org\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n\nsee http://x.example/\n")
     items = list(iter_input(str(f)))
     assert isinstance(items[0], Defect) and items[0].kind is DefectKind.UNSUPPORTED_KIND
-    assert items[0].detail == ("this looks like html content, which this version does not read yet; "
+    assert items[0].detail == ("this looks like mail content, which this version does not read yet; "
                                "scanned as plain text")
-    assert [i.uri for i in items[1:] if isinstance(i, Record)] == ["http://x.example/"]
+    assert [i.uri for i in items[1:] if isinstance(i, Record)] == ["a@example.org", "http://x.example/"][1:]
     # --kind text: no defect, the same records
     assert [type(i).__name__ for i in iter_input(str(f), ScanOptions(kind=Kind.TEXT))] == ["Record"]
+
+
+def test_a_sniffed_html_file_is_read_as_html(tmp_path: Path) -> None:
+    f = tmp_path / "page.html"
+    f.write_bytes(b"<!doctype html><p>see http://x.example/ and <a href=rel.html>this</a></p>")
+    items = list(iter_input(str(f), ScanOptions(base="http://h.example/d/")))
+    assert [(type(i).__name__, i.uri, i.target, i.element) for i in items if isinstance(i, Record)] == [
+        ("Record", "http://x.example/", "http://x.example/", "p"),
+        ("Record", "rel.html", "http://h.example/d/rel.html", "a")]
+    # --kind text reads the markup as text: the relative link is lost
+    assert [i.uri for i in iter_input(str(f), ScanOptions(kind=Kind.TEXT)) if isinstance(i, Record)] == [
+        "http://x.example/"]
 
 
 def test_an_unbuilt_kind_asked_for_is_an_error() -> None:

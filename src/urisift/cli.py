@@ -2,7 +2,7 @@
 
     urisift [--format text|jsonl|csv] [--base URI] [--kind KIND] [--charset LABEL]
             [--normalize none|syntax|scheme] [--unique] [--scheme LIST] [--flags]
-            [--strict] [--hidden] [--no-abbreviated] [PATH ...]
+            [--strict] [--hidden] [--no-abbreviated] [--comments] [PATH ...]
 
 No PATH, or ``-``, reads standard input.  Directories are walked (sorted, so
 the output order is stable).  Exit status (:class:`~urisift.errors.ExitCode`):
@@ -45,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--charset", metavar="LABEL",
                    help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
     p.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
+    p.add_argument("--comments", action="store_true", help="HTML: scan the text of comments too")
     p.add_argument("--normalize", choices=("none", "syntax", "scheme"), default="none",
                    help="add a 'normalized' key: the target normalized at this level (RFC 3986 §6.2)")
     p.add_argument("--unique", action="store_true",
@@ -152,7 +153,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         return _usage(err, f"--kind {kind}: reading {kind} input is not built yet; this version reads "
                            + ", ".join(sorted(k.value for k in BUILT_KINDS)))
     options = ScanOptions(base=args.base, kind=kind, abbreviated=not args.no_abbreviated,
-                          charset=args.charset, strict=args.strict)
+                          charset=args.charset, strict=args.strict, comments=args.comments)
     writer = WRITERS[args.format](out, normalized=args.normalize != "none", flags=args.flags)
     select = _Select(args.scheme, args.normalize, args.unique)
     status: int = ExitCode.OK

@@ -251,6 +251,22 @@ class Record:
         return self.found.place.where
 
     @property
+    def element(self) -> str | None:
+        return self.found.place.element
+
+    @property
+    def attribute(self) -> str | None:
+        return self.found.place.attribute
+
+    @property
+    def rel(self) -> tuple[str, ...] | None:
+        return self.found.place.rel
+
+    @property
+    def text(self) -> str | None:
+        return self.found.place.text
+
+    @property
     def base(self) -> str | None:
         return None if self.base_layer is None else self.base_layer.uri
 

@@ -23,12 +23,13 @@ import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .base import BaseStack, retrieval_stack
-from .charset import decode_stream
+from .charset import decode, decode_stream
 from .delimit import Scanner, safe_cut
 from .errors import InputError
+from .html import DocumentWalk, Locator, parse, prescan, tree_of
 from .model import Charset, Defect, DefectKind, Kind, Origin, Record, Span
 from .sources import BUILT_KINDS, Input, open_input, unreadable
 from .tail import Tail
@@ -45,6 +46,7 @@ class ScanOptions:
     charset: str | None = None  # a declared charset, below a BOM and above everything else
     strict: bool = False  # the first defect ends the scan (InputError)
     chunk_size: int = 1 << 20  # text streams through in pieces of this many bytes
+    comments: bool = False  # HTML: scan the text of comments too
 
 
 _span = tuple.__new__
@@ -117,7 +119,27 @@ def scan_content(content: Content, options: ScanOptions) -> Iterator[Record | De
         yield Defect(DefectKind.UNSUPPORTED_KIND,
                      f"this looks like {kind} content, which this version does not read yet; scanned as plain text",
                      content.origin, None)
+    elif kind is Kind.HTML:
+        yield from _scan_html(content, options)
+        return
     yield from _scan_plain(content, options)
+
+
+def _scan_html(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
+    """A whole HTML document: decoded by the chain with the <meta> prescan
+    (DESIGN §1), parsed, walked.  A page is held whole, as any parser holds it."""
+    body = content.body
+    decoding = None
+    if isinstance(body, str):
+        text = body
+    else:
+        data = body if isinstance(body, bytes) else body.read()
+        text, choice, defects = decode(data, declared=content.declared or options.charset, sniff=prescan,
+                                       origin=content.origin)
+        decoding = Charset(choice.name, choice.source)
+        yield from defects
+    yield from DocumentWalk(parse(text), content.stack, content.origin, decoding, locator=Locator(text),
+                            abbreviated=options.abbreviated, comments=options.comments)
 
 
 def _scan_plain(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
@@ -217,11 +239,36 @@ def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None =
                                                  chunk_size=chunk_size))
 
 
+def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str | None = None,
+              declared: str | None = None, abbreviated: bool = True, comments: bool = False
+              ) -> Iterator[Record | Defect]:
+    """Yield a record for every URI reference in an HTML document (issue 9).
+
+    ``document`` is the page's bytes (decoded by the chain: BOM, then
+    ``declared``, the HTTP or MIME charset, then the ``<meta>`` prescan,
+    detection, windows-1252), its text, or a BeautifulSoup object already
+    parsed (its records have no positions).  ``base`` is the URI it was
+    retrieved from: its ``<base href>`` resolves against it, and every
+    reference against the document base URL that results.  ``comments``
+    scans the text of comments too.
+    """
+    origin = Origin(file=file)
+    stack, defects = retrieval_stack(base, origin)
+    yield from defects
+    options = ScanOptions(base=base, kind=Kind.HTML, abbreviated=abbreviated, comments=comments)
+    if isinstance(document, (bytes, bytearray, str)):
+        yield from scan_content(Content(bytes(document) if isinstance(document, bytearray) else document,
+                                        Kind.HTML, origin, stack, declared), options)
+        return
+    yield from DocumentWalk(tree_of(document), stack, origin, None, locator=None, abbreviated=abbreviated,
+                            comments=comments)
+
+
 def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True
               ) -> Iterator[Record | Defect]:
     """Scan one file (decompressed when it is gzip, bzip2 or xz)."""
     return iter_input(Input(str(path)), ScanOptions(base=base, abbreviated=abbreviated))
 
 
-__all__ = ["Content", "ScanOptions", "Tail", "iter_input", "scan_content", "scan_input", "scan_path",
+__all__ = ["Content", "ScanOptions", "Tail", "iter_input", "scan_content", "scan_html", "scan_input", "scan_path",
            "scan_stream", "scan_text"]

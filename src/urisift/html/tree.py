@@ -182,8 +182,7 @@ class SoupTree:
         self.soup = soup
 
     def items(self, comments: bool = False) -> Iterator[Element | Text]:
-        from bs4 import Comment, NavigableString, Tag
-        from bs4.element import PreformattedString
+        from bs4.element import Comment, NavigableString, PreformattedString, Tag
 
         html = Namespace.HTML
         # the namespace and template state each element gives its children, by id

@@ -1,0 +1,314 @@
+"""One HTML document → its records: the document base URL, every URL-bearing
+attribute by the rules of :mod:`.table`, srcset, meta refresh, CSS, and the
+URIs written in its text (DESIGN §4; seed 001 §5.1.1; WHATWG HTML §2.4.1
+"document base URL", §4.2.3 ``base``).
+
+The base is found before any link is resolved, because a ``<base>`` in the
+body applies to the links before it too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..base import BaseStack, as_base
+from ..delimit import Scanner
+from ..delimit.chars import ordered
+from ..errors import UriError
+from ..model import (
+    Base,
+    BaseSource,
+    Charset,
+    Defect,
+    DefectKind,
+    Flag,
+    Found,
+    Origin,
+    Place,
+    Record,
+    Style,
+    Unit,
+    Where,
+    new_found,
+)
+from ..tail import Tail
+from .css import css_urls
+from .locate import Locator, Position
+from .refresh import refresh_url
+from .srcset import parse_srcset
+from .table import FOREIGN_ATTRIBUTES, LINKS, URL_METADATA, Against, Rule, Syntax, rule_for
+from .tree import Element, Namespace, Text
+
+#: HTML refuses these as a document base (WHATWG §2.4.1, "fallback base URL")
+REFUSED_BASES = frozenset({"data", "javascript"})
+#: anchor text is cut to this many characters
+ANCHOR_TEXT_LIMIT = 200
+#: iframe srcdoc documents inside srcdoc documents are read this deep
+SRCDOC_DEPTH = 3
+
+_CSS_HINT = re.compile(r"url\(|image-set|@import", re.IGNORECASE)
+_SPACES = re.compile(r"[\t\n\x0c\r ]+")
+_NO_FLAGS: tuple[Flag, ...] = ()
+
+
+def clean_value(value: str) -> tuple[str, bool]:
+    """An attribute value as the URL parser reads it (WHATWG URL §4.4): C0
+    controls and spaces stripped from both ends, tabs and line breaks
+    removed inside; and whether any were removed inside."""
+    value = value.strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f"
+                        "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+    if "\t" in value or "\n" in value or "\r" in value:
+        return value.replace("\t", "").replace("\n", "").replace("\r", ""), True
+    return value, False
+
+
+def first_base(items: list[Element | Text]) -> Element | None:
+    """The first ``base`` element with an ``href`` in tree order, in the HTML
+    namespace and not in a template's contents (WHATWG §2.4.1)."""
+    for item in items:
+        if (type(item) is Element and item.tag == "base" and item.namespace is Namespace.HTML
+                and not item.in_template and "href" in item.attributes):
+            return item
+    return None
+
+
+class DocumentWalk:
+    """The records of one parsed document (see the module doc).
+
+    ``stack`` holds the layers below the document (MIME, retrieval,
+    default); the document's own ``<base>`` is pushed on it for the walk.
+    ``locator`` finds positions in the source text (None: records have none).
+    """
+
+    def __init__(self, tree: Any, stack: BaseStack, origin: Origin, decoding: Charset | None, *,
+                 locator: Locator | None, abbreviated: bool = True, comments: bool = False,
+                 flags: tuple[Flag, ...] = (), depth: int = 0) -> None:
+        self.tree = tree
+        self.stack = stack
+        self.origin = origin
+        self.decoding = decoding
+        self.locator = locator
+        self.abbreviated = abbreviated
+        self.comments = comments
+        self.extra = flags
+        self.depth = depth
+        self.places: dict[tuple[str, str | None, Where], Place] = {}
+
+    def __iter__(self) -> Iterator[Record | Defect]:
+        items = list(self.tree.items(self.comments))
+        stack = self.stack
+        document_url = stack.current
+        base = first_base(items)
+        href = None if base is None else clean_value(base.attributes["href"] or "")[0]
+        # an empty or blank href leaves the layer below in force (WHATWG: "if
+        # href is the empty string" the fallback base URL applies)
+        defect = stack.push(href or None, BaseSource.HTML_BASE, self._base_detail(href),
+                            refuse=REFUSED_BASES, position=self._base_position(href))
+        try:
+            if defect is not None:
+                yield defect
+            self.tail = Tail(stack, self.origin, self.decoding)
+            self.url_tail = Tail(BaseStack.holding(document_url, self.origin), self.origin, self.decoding)
+            for item in items:
+                if type(item) is Element:
+                    yield from self._element(item)
+                else:
+                    yield from self._text(item)  # type: ignore[arg-type]
+        finally:
+            stack.pop()
+
+    def _base_position(self, href: str | None) -> int | None:
+        if not href or self.locator is None:
+            return None
+        found = Locator(self.locator.text).attribute(href)
+        return None if found is None else found[0].start
+
+    def _base_detail(self, href: str | None) -> str:
+        position = self._base_position(href)
+        if position is None:
+            return "<base href>"
+        return f"<base href> at line {self.locator.text.count(chr(10), 0, position) + 1}"  # type: ignore[union-attr]
+
+    # -- elements -------------------------------------------------------------------------------
+
+    def _element(self, element: Element) -> Iterator[Record | Defect]:
+        tag, attributes = element.tag, element.attributes
+        if element.namespace is not Namespace.HTML:
+            for name, value in attributes.items():
+                rule = FOREIGN_ATTRIBUTES.get(name)
+                if rule is not None and value is not None:
+                    yield from self._value(element, name, value, rule, self.tail, None, None)
+            return
+        codebase_tail: Tail | None = None
+        for name, value in attributes.items():
+            if tag == "meta" and name == "content":
+                yield from self._meta(element, value or "")
+                continue
+            rule = rule_for(tag, name)
+            if rule is None:
+                continue
+            value = value or ""
+            if rule.against is Against.CODEBASE:
+                if codebase_tail is None:
+                    codebase_tail, defect = self._codebase(element)
+                    if defect is not None:
+                        yield defect
+                tail = codebase_tail
+            elif rule.against is Against.DOCUMENT_URL or (rule.against is Against.FORM and not value.strip()):
+                tail = self.url_tail
+            elif tag == "base":
+                tail = self.url_tail  # its own href resolves against the layer below
+            else:
+                tail = self.tail
+            rel = text = None
+            if tag in LINKS and rule.syntax is Syntax.URL and name == "href":
+                rel_value = attributes.get("rel")
+                rel = tuple(rel_value.lower().split()) if rel_value is not None else None
+                text = self._anchor_text(element)
+            yield from self._value(element, name, value, rule, tail, rel, text)
+
+    def _anchor_text(self, element: Element) -> str | None:
+        if element.tag == "area":
+            return element.attributes.get("alt")
+        if element.tag != "a":
+            return None
+        text = _SPACES.sub(" ", self.tree.anchor_text(element.node)).strip()
+        return text[:ANCHOR_TEXT_LIMIT]
+
+    def _codebase(self, element: Element) -> tuple[Tail, Defect | None]:
+        """The tail for attributes relative to ``codebase`` (HTML 4.01 §13.3):
+        the codebase resolved against the document base, else that base."""
+        value = element.attributes.get("codebase")
+        current = self.stack.current
+        if value is None or not value.strip():
+            return self.tail, None
+        try:
+            uri = as_base(clean_value(value)[0], current)
+        except UriError as exc:
+            return self.tail, Defect(DefectKind.BAD_BASE,
+                                     f"<{element.tag} codebase={value!r}> cannot serve as a base: {exc}",
+                                     self.origin, None, Unit.CHARACTER)
+        layer = Base(uri, BaseSource.CODEBASE, f"<{element.tag} codebase>")
+        return Tail(BaseStack.holding(layer, self.origin), self.origin, self.decoding), None
+
+    def _meta(self, element: Element, content: str) -> Iterator[Record | Defect]:
+        attributes = element.attributes
+        if (attributes.get("http-equiv") or "").strip().lower() == "refresh":
+            found = refresh_url(content)
+            if found is not None:
+                url, offset = found
+                where = self._locate(content)
+                yield from self._one(url, element.tag, "content", Style.META_REFRESH, self.tail, _NO_FLAGS, None, None,
+                                     None if self.locator is None else self.locator.inside(where, offset, url))
+            return
+        for key in ("property", "name", "itemprop"):
+            kind = (attributes.get(key) or "").strip().lower()
+            if kind in URL_METADATA:
+                yield from self._value(element, "content", content, Rule(Syntax.URL), self.tail, (kind,), None)
+                return
+
+    # -- values -------------------------------------------------------------------------------------
+
+    def _locate(self, value: str) -> Position | None:
+        return None if self.locator is None else self.locator.attribute(value)
+
+    def _value(self, element: Element, name: str, value: str, rule: Rule, tail: Tail,
+               rel: tuple[str, ...] | None, text: str | None) -> Iterator[Record | Defect]:
+        """The records of one attribute value, by its syntax."""
+        syntax = rule.syntax
+        flags = (Flag.LAZY,) if rule.lazy else _NO_FLAGS
+        if syntax is Syntax.URL:
+            url, wrapped = clean_value(value)
+            where = None if wrapped else self._locate(url)
+            yield from self._one(url, element.tag, name, Style.ATTRIBUTE, tail,
+                                 (*flags, Flag.WRAPPED) if wrapped else flags, rel, text, where)
+        elif syntax is Syntax.SRCSET:
+            where = self._locate(value)
+            locator = self.locator
+            for candidate in parse_srcset(value):
+                marks = flags if candidate.valid else (*flags, Flag.INVALID)
+                at = None if locator is None else locator.inside(where, candidate.start, candidate.url)
+                yield from self._one(candidate.url, element.tag, name, Style.SRCSET, tail, marks, None, None, at)
+        elif syntax is Syntax.CSS:
+            if _CSS_HINT.search(value) is not None:
+                yield from self._css(value, element.tag, name, self._locate(value))
+        elif syntax is Syntax.DOCUMENT:
+            yield from self._srcdoc(value)
+        else:  # URLS, COMMA_URLS
+            where = self._locate(value)
+            separator = "," if syntax is Syntax.COMMA_URLS else None
+            offset = 0
+            for token in value.split(separator):
+                offset = value.find(token, offset)
+                url, wrapped = clean_value(token)
+                if url:
+                    at = None if self.locator is None else self.locator.inside(where, value.find(url, offset), url)
+                    yield from self._one(url, element.tag, name, Style.ATTRIBUTE, tail, flags, rel, text, at)
+                offset += len(token)
+
+    def _css(self, css: str, tag: str, name: str | None, where: Position | None,
+             ) -> Iterator[Record | Defect]:
+        locator = self.locator
+        for found in css_urls(css):
+            url, _ = clean_value(found.url)
+            if locator is None:
+                at = None
+            elif where is not None:
+                at = locator.inside(where, found.start, found.url)
+            else:
+                at = locator.text_at(found.url)
+            yield from self._one(url, tag, name, Style.CSS, self.tail, _NO_FLAGS, None, None, at)
+
+    def _srcdoc(self, document: str) -> Iterator[Record | Defect]:
+        """An iframe's srcdoc: a document of its own, whose fallback base is
+        this document's base URL (WHATWG §2.4.1)."""
+        if self.depth >= SRCDOC_DEPTH or not document.strip():
+            return
+        from .parse import parse  # the parser is chosen there; imported here to keep the walk parser-free
+
+        inner = DocumentWalk(parse(document), BaseStack.holding(self.stack.current, self.origin), self.origin,
+                             self.decoding, locator=None, abbreviated=self.abbreviated, comments=self.comments,
+                             flags=ordered({*self.extra, Flag.SRCDOC}), depth=self.depth + 1)
+        yield from inner
+
+    def _place(self, tag: str | None, name: str | None, where: Where) -> Place:
+        key = (tag or "", name, where)
+        place = self.places.get(key)
+        if place is None:
+            place = self.places[key] = Place(where, tag, name)
+        return place
+
+    def _one(self, url: str, tag: str, name: str | None, style: Style, tail: Tail,
+             flags: tuple[Flag, ...], rel: tuple[str, ...] | None, text: str | None, at: Position | None,
+             ) -> Iterator[Record]:
+        """The record of one URL found in an attribute or a style sheet."""
+        if rel is None and text is None:
+            place = self._place(tag, name, Where.HTML)
+        else:
+            place = Place(Where.HTML, tag, name, None, rel, text)
+        if self.extra:
+            flags = ordered({*flags, *self.extra})
+        found = new_found(url, None, None, style, flags, (), None, place)
+        yield tail(found, *at) if at is not None else tail(found)
+
+    # -- text -------------------------------------------------------------------------------------
+
+    def _text(self, item: Text) -> Iterator[Record | Defect]:
+        if item.parent == "style" and not item.comment:
+            if _CSS_HINT.search(item.text) is not None:
+                yield from self._css(item.text, "style", None, None)
+            return
+        place = self._place("#comment" if item.comment else item.parent or None, None, Where.TEXT)
+        text, tail, locator, extra = item.text, self.tail, self.locator, self.extra
+        link_target = None
+        if item.link is not None:
+            link_target = tail.target(Found(clean_value(item.link)[0], None, None, Style.ATTRIBUTE))[0]
+        for found in Scanner(text, abbreviated=self.abbreviated):
+            found = found._replace(place=place, flags=ordered({*found.flags, *extra}) if extra else found.flags)
+            if link_target is not None and tail.target(found)[0] == link_target:
+                continue  # the link's own URL written as its text: one link, already reported
+            assert found.start is not None and found.end is not None
+            at = None if locator is None else locator.text_at(text[found.start:found.end])
+            yield tail(found, *at) if at is not None else tail(found)
