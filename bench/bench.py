@@ -6,6 +6,7 @@
     python bench/bench.py adversarial        # growth ratios on inputs built to make scanners backtrack
     python bench/bench.py normalize          # normalize vs rfc3986's normalize()
     python bench/bench.py records            # link-dense input through the whole CLI vs a bare floor
+    python bench/bench.py html               # scan_html vs lxml (and parse-only rows) on 130 real pages
     python bench/bench.py all
 
 Peers are imported from the running environment or from bench/.peers (where
@@ -35,10 +36,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PEERS_DIR = HERE / ".peers"
 SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
-PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract"]
+PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract", "lxml", "html5lib"]
 
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))  # the adversarial inputs the tests use
+sys.path.insert(0, str(HERE))
 if PEERS_DIR.is_dir():
     sys.path.append(str(PEERS_DIR))
 
@@ -336,7 +338,7 @@ def bench_normalize(rounds: int, repeat: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "all"])
+    parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -346,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.install_peers:
         install_peers()
-    cases = ["resolve", "scan", "adversarial", "normalize", "records"] if args.case == "all" else [args.case]
+    cases = ["resolve", "scan", "adversarial", "normalize", "records", "html"] if args.case == "all" else [args.case]
     when = time.strftime("%Y-%m-%d %H:%M")
     print(f"# urisift bench ({when}, Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
     for case in cases:
@@ -360,6 +362,10 @@ def main(argv: list[str] | None = None) -> int:
             bench_normalize(args.rounds, args.repeat)
         elif case == "records":
             bench_records(args.rounds, args.urls)
+        elif case == "html":
+            from bench_html import bench_html
+
+            bench_html(args.rounds, SHARED, ROOT, timeit, table)
     return 0
 
 

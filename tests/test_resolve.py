@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urisift import BaseUriError, UriReference, remove_dot_segments, resolve
+from urisift.resolve import Joiner
 
 from .conftest import load_vectors
 
@@ -293,3 +294,25 @@ def test_seed_001_appendix_d_html_base_example() -> None:
     base = "http://www.ics.uci.edu/Test/a/b/c"
     assert str(resolve("../x", base)) == "http://www.ics.uci.edu/Test/a/x"
     assert str(resolve("../x", base, profile="rfc2396")) == "http://www.ics.uci.edu/Test/a/x"
+
+
+# -- the joiner: string joins for the common forms, the same targets as resolve() --
+
+_BASES = ["http://a/b/c/d;p?q", "http://a", "http://a/", "urn:x:y", "mailto:u@h", "file:///etc/x", "http://a/b?",
+          "foo://u@h:1/p/q/", "s:"]
+
+
+@pytest.mark.parametrize("base", _BASES)
+@given(reference=st.from_regex(r"(//?)?[a-z.:@]{0,4}(/[a-z.]{0,3}){0,3}(\?[a-z./]{0,3})?(#[a-z./]{0,3})?",
+                               fullmatch=True))
+def test_the_joiner_agrees_with_resolve(base: str, reference: str) -> None:
+    parsed = UriReference.parse(base)
+    assert Joiner(parsed).join(reference) == str(resolve(UriReference.parse(reference), parsed))
+
+
+@pytest.mark.parametrize("reference, target", [
+    ("", "http://a/b/c/d;p?q"), ("#s", "http://a/b/c/d;p?q#s"), ("?y", "http://a/b/c/d;p?y"), ("g", "http://a/b/c/g"),
+    ("/g", "http://a/g"), ("//g", "http://g"), ("g?y#s", "http://a/b/c/g?y#s"), ("../g", "http://a/b/g"),
+    ("g:h", "g:h"), ("./g:h", "http://a/b/c/g:h")])
+def test_the_joiner_on_rfc_3986_examples(reference: str, target: str) -> None:
+    assert Joiner(UriReference.parse("http://a/b/c/d;p?q")).join(reference) == target

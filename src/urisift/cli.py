@@ -153,7 +153,9 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         return _usage(err, f"--kind {kind}: reading {kind} input is not built yet; this version reads "
                            + ", ".join(sorted(k.value for k in BUILT_KINDS)))
     options = ScanOptions(base=args.base, kind=kind, abbreviated=not args.no_abbreviated,
-                          charset=args.charset, strict=args.strict, comments=args.comments)
+                          charset=args.charset, strict=args.strict, comments=args.comments,
+                          # the text format shows no positions: HTML need not search for them
+                          positions=args.format != "text")
     writer = WRITERS[args.format](out, normalized=args.normalize != "none", flags=args.flags)
     select = _Select(args.scheme, args.normalize, args.unique)
     status: int = ExitCode.OK

@@ -341,6 +341,20 @@ _new = object.__new__
 _r_found, _r_target, _r_base_layer, _r_origin, _r_decoding, _r_span, _r_line, _r_column, _r_risks = (
     getattr(Record, f.name).__set__ for f in fields(Record))
 _tuple_new = tuple.__new__
+_p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text = (getattr(Place, f.name).__set__ for f in fields(Place))
+
+
+def new_place(where: Where, element: str | None, attribute: str | None, header: str | None,
+              rel: tuple[str, ...] | None, text: str | None) -> Place:
+    """``Place(...)`` with every field given, in order (one per HTML link: its rel and text)."""
+    place: Place = _new(Place)
+    _p_where(place, where)
+    _p_element(place, element)
+    _p_attribute(place, attribute)
+    _p_header(place, header)
+    _p_rel(place, rel)
+    _p_text(place, text)
+    return place
 
 
 def new_found(reference: str, start: int | None, end: int | None, style: Style, flags: tuple[Flag, ...],

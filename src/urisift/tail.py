@@ -9,8 +9,8 @@ from .base import BaseStack
 from .delimit.chars import ordered
 from .model import Base, Charset, Flag, Found, Origin, Record, Span, Style, new_record
 from .reference import UriReference
-from .resolve import resolve
-from .risk import plainly_safe, risks
+from .resolve import Joiner, resolve
+from .risk import Risk, plainly_safe, risks
 
 _parse = UriReference.parse
 # ASCII characters RFC 3986 allows nowhere, which a reference may hold as written
@@ -24,6 +24,8 @@ def _percent_encode(m: re.Match[str]) -> str:
 _ABBREVIATED, _BARE, _ANGLE = Style.ABBREVIATED, Style.BARE, Style.ANGLE
 # "scheme:" at the start of a reference: it is absolute (RFC 3986 §4.3)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+#: how many references a tail remembers before it starts afresh (constant memory on long texts)
+_SEEN_LIMIT = 4096
 
 
 class Tail:
@@ -33,14 +35,17 @@ class Tail:
     (an HTML ``<base>``), and the record names the layer that was used.
     """
 
-    __slots__ = ("stack", "origin", "decoding", "_base", "_parsed_base")
+    __slots__ = ("stack", "origin", "decoding", "_base", "_joiner", "_seen")
 
     def __init__(self, stack: BaseStack, origin: Origin, decoding: Charset | None) -> None:
         self.stack = stack
         self.origin = origin
         self.decoding = decoding
-        self._base: Base | None = None  # the last base parsed, and its parse
-        self._parsed_base: UriReference | None = None
+        self._base: Base | None = None  # the last base parsed, and its joiner
+        self._joiner: Joiner | None = None
+        # reference -> what the slow path made of it, under the base in force:
+        # an HTML page names the same few URLs many times ("#", "/", its menus)
+        self._seen: dict[str, tuple[Base | None, str | None, Base | None, tuple[Risk, ...], bool]] = {}
 
     def target(self, found: Found) -> tuple[str | None, Base | None, UriReference | str]:
         """The target (None when relative with no base), the base used, and
@@ -64,9 +69,9 @@ class Tail:
         if base is None:
             return None, None, _parse(reference)
         if base is not self._base:
-            self._base, self._parsed_base = base, _parse(base.uri)
-        assert self._parsed_base is not None  # the stack holds absolute bases only: resolve cannot refuse it
-        target = str(resolve(_parse(reference), self._parsed_base))
+            self._base, self._joiner = base, Joiner(_parse(base.uri))
+        assert self._joiner is not None  # the stack holds absolute bases only: resolve cannot refuse it
+        target = self._joiner.join(reference)
         return target, base, target
 
     def __call__(self, found: Found, span: Span | None = None, line: int | None = None,
@@ -81,11 +86,22 @@ class Tail:
             # dot segments the target is the reference itself.
             return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
                               () if plainly_safe(reference) else risks(reference))
-        target, base, vetted = self.target(found)
-        if target is not None and _NOT_URI_CHARS.search(target):
-            # RFC 3986 form: what it does not allow is percent-encoded in the
-            # target, and the record says so ("|" in a font URL, "^" ...)
-            target = _NOT_URI_CHARS.sub(_percent_encode, target)
-            vetted = target
+        seen = self._seen.get(reference) if style is not _ABBREVIATED else None
+        current = self.stack.current
+        if seen is None or seen[0] is not current:
+            target, base, vetted = self.target(found)
+            encoded = target is not None and _NOT_URI_CHARS.search(target) is not None
+            if encoded:
+                # RFC 3986 form: what it does not allow is percent-encoded in the
+                # target, and the record says so ("|" in a font URL, "^" ...)
+                target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
+                vetted = target
+            seen = (current, target, base, risks(vetted), encoded)
+            if style is not _ABBREVIATED:
+                if len(self._seen) >= _SEEN_LIMIT:
+                    self._seen.clear()
+                self._seen[reference] = seen
+        _, target, base, flags, encoded = seen
+        if encoded:
             found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
-        return new_record(found, target, base, self.origin, self.decoding, span, line, column, risks(vetted))
+        return new_record(found, target, base, self.origin, self.decoding, span, line, column, flags)

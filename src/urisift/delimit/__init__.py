@@ -64,7 +64,7 @@ _TABLE: tuple[tuple[str, str], ...] = (
 _TRIGGER = re.compile("|".join(f"{literal}()" for literal, _ in _TABLE))
 _BRACKETS = ("(", "[", ")", "]")
 # every rule needs a ":" (the angle rule's content is absolute, or <URL:...>) or www./ftp.
-_PREFILTER = re.compile("|".join([":", *(literal for literal, rule in _TABLE if rule is _ABBREVIATED)]))
+_ABBREVIATION = re.compile("|".join(literal for literal, rule in _TABLE if rule is _ABBREVIATED))
 _RULE_OF = {group: rule for group, (_, rule) in enumerate(_TABLE, start=1)}  # m.lastindex -> rule
 
 
@@ -119,7 +119,7 @@ def find_references(text: str, *, abbreviated: bool = True) -> list[Found]:
 def may_hold_reference(text: str) -> bool:
     """Whether the scanner could find anything in ``text``: a cheap screen
     for the many short texts of an HTML page."""
-    return _PREFILTER.search(text) is not None
+    return ":" in text or ("." in text and _ABBREVIATION.search(text) is not None)
 
 
 def safe_cut(chunk: str) -> int:

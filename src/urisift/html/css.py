@@ -4,32 +4,53 @@ strings; CSS Cascade 4 §2 @import; CSS Images 4 §2.2 image-set()).
 
 Comments and strings outside those places are skipped as the tokenizer
 skips them, so ``content: "url(x)"`` and ``/* url(x) */`` name nothing.
-Escapes are decoded (``\\28`` is ``(``).  One regex with disjoint
-alternatives, each consuming what it matches: linear in the input.
+Escapes are decoded (``\\28`` is ``(``).
+
+The scan jumps from one anchor (``/*``, a quote, ``url(``, ``@import``,
+``image-set(``) to the next with ``str.find``: a literal search runs in C at
+memory speed, where a regex alternation or character class is tried at
+every position (measured on the 130 pages' 4 MB of style sheets: 0.003 s
+against 0.03 s).  Function names are matched in the spellings style sheets
+use (``url(``, ``URL(``, ``Url(``); a mixed case like ``uRl(`` is missed.
+Each anchor's token is consumed whole, and each search starts past the
+last token: linear in the input.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import NamedTuple
 
-_COMMON = r"""
-      (?P<comment>/\*.*?(?:\*/|\Z))
-    | (?P<string>"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)
-    | (?P<import>@import[\t\n\x0c\r ]*(?=["']))
-    | (?P<imageset>(?:-webkit-)?image-set\()
-    | (?P<url>url\([\t\n\x0c\r ]*)
-"""
-# what the scan stops at; everything between is skipped by the regex engine, in C
-_TOKENS = re.compile(_COMMON, re.IGNORECASE | re.DOTALL | re.VERBOSE)
-# inside image-set(): parentheses too, to find its closing one
-_IN_IMAGE_SET = re.compile(_COMMON + r"| (?P<open>\() | (?P<close>\))", re.IGNORECASE | re.DOTALL | re.VERBOSE)
-# the rest of url( when its argument is not a string: a url token (§4.3.6)
+_COMMENT, _STRING, _URL, _IMPORT, _IMAGE_SET = range(5)
+_ANCHORS = (
+    ("/*", _COMMENT), ('"', _STRING), ("'", _STRING),
+    ("url(", _URL), ("URL(", _URL), ("Url(", _URL),
+    ("@import", _IMPORT), ("@IMPORT", _IMPORT), ("@Import", _IMPORT),
+    ("image-set(", _IMAGE_SET), ("IMAGE-SET(", _IMAGE_SET), ("Image-set(", _IMAGE_SET),
+)
+_SPACE = "\t\n\x0c\r "
+# a string token (§4.3.5): an unescaped line break ends it unclosed
+_STRING_TOKEN = re.compile(r""""(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?""", re.DOTALL)
+_STRING_ARGUMENT = re.compile(r"""("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)[\t\n\x0c\r ]*""", re.DOTALL)
+# the rest of url( when its argument is not a string: a url token (§4.3.6);
+# the optional tail always matches, so the engine never backtracks into the body
 _URL_TOKEN = re.compile(
     r"((?:[^\"'()\\\t\n\x0c\r ]|\\[0-9A-Fa-f]{1,6}[\t\n\x0c\r ]?|\\[^0-9A-Fa-f])*)[\t\n\x0c\r ]*(\))?", re.DOTALL)
-_STRING_ARGUMENT = re.compile(r"""("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)[\t\n\x0c\r ]*""", re.DOTALL)
+# inside image-set(): its strings, url()s, comments, and parentheses to find its end
+_IN_IMAGE_SET = re.compile(
+    r"""/\*.*?(?:\*/|\Z)|("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)|([uU][rR][lL]\([\t\n\x0c\r ]*)|(\()|(\))""",
+    re.DOTALL)
+_IMPORT_ARGUMENT = re.compile(r"[\t\n\x0c\r ]*(?=[\"'])")
 _ESCAPE = re.compile(r"\\(?:([0-9A-Fa-f]{1,6})[\t\n\x0c\r ]?|(\n)|(.))", re.DOTALL)
+
+
+_HINTS = tuple(literal for literal, kind in _ANCHORS if kind not in (_COMMENT, _STRING))
+
+
+def may_hold_url(css: str) -> bool:
+    """Whether ``css`` names a function or rule that holds a URL: a cheap screen."""
+    return any(hint in css for hint in _HINTS)
 
 
 class CssUrl(NamedTuple):
@@ -63,46 +84,85 @@ def _string_value(token: str) -> str:
 
 def css_urls(css: str) -> Iterator[CssUrl]:
     """Every URL in a style sheet or a ``style=""`` declaration block, in order."""
-    position, end = 0, len(css)
-    image_set_depth = 0  # parentheses open inside an image-set(); 0: not in one
-    while position < end:
-        m = (_IN_IMAGE_SET if image_set_depth else _TOKENS).search(css, position)
-        if m is None:
+    find = css.find
+    end = len(css)
+    # the next occurrence of each anchor at or after the position (-1: none left)
+    ahead = [find(literal) for literal, _ in _ANCHORS]
+    position = 0
+    while True:
+        at, index = end, -1
+        for i, where in enumerate(ahead):
+            if where != -1:
+                if where < position:
+                    where = ahead[i] = find(_ANCHORS[i][0], position)
+                    if where == -1:
+                        continue
+                if where < at:
+                    at, index = where, i
+        if index < 0:
             return
-        kind = m.lastgroup
-        position = m.end()
-        if kind == "url":
-            found, position, closed = _url_argument(css, position)
+        literal, kind = _ANCHORS[index]
+        if kind == _COMMENT:
+            close = find("*/", at + 2)
+            position = end if close == -1 else close + 2
+        elif kind == _STRING:
+            m = _STRING_TOKEN.match(css, at)
+            assert m is not None
+            position = max(m.end(), at + 1)
+        elif kind == _URL:
+            found, position, _ = _url_argument(css, at + len(literal))
             if found is not None:
                 yield found
-            if image_set_depth and not closed:
-                image_set_depth += 1  # a bad url: the tokenizer skips to its ")" (§4.3.14)
-        elif kind == "import":
-            s = _STRING_ARGUMENT.match(css, position)
-            assert s is not None
-            yield CssUrl(_string_value(s.group(1)), s.start(1) + 1, "import")
-            position = s.end()
-        elif kind == "imageset":
-            image_set_depth += 1
-        elif kind == "string":
-            if image_set_depth == 1:
-                yield CssUrl(_string_value(m.group()), m.start() + 1, "image-set")
-        elif kind == "open":
-            image_set_depth += 1
-        elif kind == "close":
-            image_set_depth -= 1
+        elif kind == _IMPORT:
+            m = _IMPORT_ARGUMENT.match(css, at + len(literal))
+            position = at + len(literal)
+            if m is not None:
+                s = _STRING_ARGUMENT.match(css, m.end())
+                assert s is not None
+                yield CssUrl(_string_value(s.group(1)), s.start(1) + 1, "import")
+                position = s.end()
+        else:
+            position = yield from _image_set(css, at + len(literal))
 
 
 def _url_argument(css: str, position: int) -> tuple[CssUrl | None, int, bool]:
-    """The argument of ``url(`` at ``position``: the URL found (None for a bad
-    url token), where the scan goes on, and whether the ")" was consumed."""
+    """The argument of ``url(`` at ``position`` (white space skipped): the URL
+    (None for a bad url token), where the scan goes on, and whether the
+    closing ")" was consumed."""
+    while position < len(css) and css[position] in _SPACE:
+        position += 1
     s = _STRING_ARGUMENT.match(css, position)
     if s is not None and s.group(1):
-        # url("x") is a function whose argument is a string token: its ")" is
-        # an ordinary close parenthesis
+        # url("x") is a function whose argument is a string token
         return CssUrl(_string_value(s.group(1)), s.start(1) + 1, "url"), s.end(), False
     t = _URL_TOKEN.match(css, position)
     assert t is not None
     if t.group(2) is not None or t.end() == len(css):
         return CssUrl(unescape(t.group(1)), position, "url"), t.end(), True
-    return None, position, False
+    return None, position, False  # a bad url token (§4.3.14)
+
+
+def _image_set(css: str, position: int) -> Generator[CssUrl, None, int]:
+    """The URLs of an image-set() whose "(" ends before ``position``: its
+    strings at the top level and its url()s.  Returns where it ends."""
+    depth = 1
+    while depth:
+        m = _IN_IMAGE_SET.search(css, position)
+        if m is None:
+            return len(css)
+        position = max(m.end(), position + 1)
+        string, url, opening, closing = m.groups()
+        if string is not None:
+            if depth == 1:
+                yield CssUrl(_string_value(string), m.start() + 1, "image-set")
+        elif url is not None:
+            found, position, closed = _url_argument(css, m.end())
+            if found is not None:
+                yield found
+            if not closed:
+                depth += 1  # url("x") or a bad url token: its ")" is still to come
+        elif opening is not None:
+            depth += 1
+        elif closing is not None:
+            depth -= 1
+    return position

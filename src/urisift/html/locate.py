@@ -10,19 +10,27 @@ for the first slash of the page.  A value written with character
 references the tree decoded (``&amp;`` aside) is not found, and its record
 has no position rather than a wrong one.
 
-Linear: a search looks at most ``WINDOW`` characters ahead of the cursor,
-and the cursor and the line count only move forward.
+A value is first looked for within ``WINDOW`` characters of the cursor;
+past a long inline script the rest of the text is searched, at most
+``FAR_SEARCHES`` times a document, so that a page of values that are not in
+its source (character references) costs a bounded number of passes over it:
+linear.  The cursor and the line count only move forward.
 """
 
 from __future__ import annotations
 
 from ..model import Span
 
+_span = tuple.__new__
+
 #: how far ahead of the last value found a value is looked for
 WINDOW = 64 * 1024
+#: how many times a document's values are looked for past the window and not found
+FAR_SEARCHES = 3
 #: how many occurrences not after "=" are passed over before giving up
 _TRIES = 16
 _SPACE = "\t\n\x0c\r "
+_EQUALS_QUOTE = ('="', "='")
 
 Position = tuple[Span, int, int]
 
@@ -30,7 +38,7 @@ Position = tuple[Span, int, int]
 class Locator:
     """Finds values in ``text`` in order; see the module doc."""
 
-    __slots__ = ("text", "cursor", "upto", "line", "line_start")
+    __slots__ = ("text", "cursor", "upto", "line", "line_start", "far")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -38,6 +46,7 @@ class Locator:
         self.upto = 0  # lines are counted up to here
         self.line = 1
         self.line_start = 0
+        self.far = FAR_SEARCHES  # far searches that found nothing, still allowed
 
     def _position(self, start: int, end: int) -> Position:
         if start < self.upto:  # behind the count (a sub-value found a second way): count back, keep the state
@@ -51,23 +60,45 @@ class Locator:
                 self.line += newlines
                 self.line_start = text.rfind("\n", self.upto, start) + 1
             self.upto = start
-        return Span(start, end), self.line, start - self.line_start + 1
+        return _span(Span, (start, end)), self.line, start - self.line_start + 1
 
     def attribute(self, value: str) -> Position | None:
         """The position of an attribute value at or after the cursor."""
         if not value:
             return None
-        for written in (value, value.replace("&", "&amp;")) if "&" in value else (value,):
-            start = self._after_equals(written)
-            if start is not None:
-                end = start + len(written)
-                self.cursor = end
-                return self._position(start, end)
+        cursor = self.cursor
+        text = self.text
+        at = text.find(value, cursor, cursor + WINDOW + len(value))
+        if at > 1 and (text[at - 1] == "=" or text[at - 2 : at] in _EQUALS_QUOTE):
+            # the common case, written href="value": no loop, no second form,
+            # and the line count of _position inline
+            self.cursor = end = at + len(value)
+            upto = self.upto
+            if at < upto:
+                return self._position(at, end)
+            newlines = text.count("\n", upto, at)
+            if newlines:
+                self.line += newlines
+                self.line_start = text.rfind("\n", upto, at) + 1
+            self.upto = at
+            return _span(Span, (at, end)), self.line, at - self.line_start + 1
+        forms = (value, value.replace("&", "&amp;")) if "&" in value else (value,)
+        for far in (False, True):
+            if far and self.far <= 0:
+                return None
+            for written in forms:
+                start = self._after_equals(written, far)
+                if start is not None:
+                    end = start + len(written)
+                    self.cursor = end
+                    return self._position(start, end)
+            if far:
+                self.far -= 1
         return None
 
-    def _after_equals(self, written: str) -> int | None:
+    def _after_equals(self, written: str, far: bool) -> int | None:
         text, find = self.text, self.text.find
-        limit = min(len(text), self.cursor + WINDOW + len(written))
+        limit = len(text) if far else min(len(text), self.cursor + WINDOW + len(written))
         at = self.cursor
         for _ in range(_TRIES):
             at = find(written, at, limit)

@@ -10,9 +10,9 @@ from selectolax.lexbor import LexborHTMLParser
 from .tree import LexborTree, SoupTree
 
 
-def parse(text: str) -> LexborTree:
-    """Build the HTML5 tree of a decoded document."""
-    return LexborTree(LexborHTMLParser(text))
+def parse(markup: str | bytes) -> LexborTree:
+    """Build the HTML5 tree of a decoded document (or of UTF-8 bytes)."""
+    return LexborTree(LexborHTMLParser(markup))
 
 
 def tree_of(document: Any) -> LexborTree | SoupTree:

@@ -42,7 +42,8 @@ class Rule(NamedTuple):
     lazy: bool = False
 
 
-_URL = Rule(Syntax.URL)
+#: the commonest rule: one URL against the document base (a reader may test it by identity)
+PLAIN_URL = _URL = Rule(Syntax.URL)
 _URLS = Rule(Syntax.URLS)
 _SRCSET = Rule(Syntax.SRCSET)
 _CODEBASE = Rule(Syntax.URL, Against.CODEBASE)
@@ -104,6 +105,9 @@ URL_METADATA = frozenset({
     "msapplication-tileimage", "msapplication-config", "msapplication-square70x70logo",
     "msapplication-square150x150logo", "msapplication-wide310x150logo", "msapplication-square310x310logo",
 })
+
+#: every attribute name some rule reads: an element with none of them is passed over
+NAMES = frozenset({*HTML_ATTRIBUTES, *FOREIGN_ATTRIBUTES, "content"})
 
 #: elements whose text is not running text: scripts and style sheets
 NOT_TEXT = frozenset({"script", "style"})

@@ -93,7 +93,8 @@ def _integration_point(namespace: Namespace, tag: str, attributes: Mapping[str, 
 # -- lexbor ---------------------------------------------------------------------------------
 
 class LexborTree:
-    """A document parsed by lexbor."""
+    """A document parsed by lexbor.  Its tag names are lower case but for
+    SVG's camel-case ones (``foreignObject``), which no rule here names."""
 
     def __init__(self, parser: Any) -> None:
         self.parser = parser
@@ -119,24 +120,33 @@ class LexborTree:
                         stack.append((child, inner))
         return foreign
 
-    def items(self, comments: bool = False) -> Iterator[Element | Text]:
+    def items(self, names: frozenset[str], comments: bool = False) -> Iterator[Element | Text]:
+        """The elements with an attribute in ``names`` (and every ``<style>``),
+        the text nodes that may hold a reference, in tree order."""
         root = self.parser.root
         if root is None:
             return
-        yield from self._walk(root, self._foreign(), False, comments)
+        yield from self._walk(root, names, self._foreign(), False, comments)
 
-    def _walk(self, top: Any, foreign: dict[int, Namespace], in_template: bool, comments: bool
-              ) -> Iterator[Element | Text]:
+    def _walk(self, top: Any, names: frozenset[str], foreign: dict[int, Namespace], in_template: bool,
+              comments: bool) -> Iterator[Element | Text]:
         html = Namespace.HTML
+        disjoint = names.isdisjoint
         for node in top.traverse(include_text=True):
             tag = node.tag
             if tag == "-text":
                 text = node.text_content
+                # most text nodes are white space or words: a reference needs a
+                # ":" or "www."/"ftp.", a style sheet's url() a ":" (or "@import")
                 if not text:
                     continue
+                holds = may_hold_reference(text)
+                if not holds and "@" not in text:
+                    continue
                 parent = node.parent
-                parent_tag = parent.tag.lower() if parent is not None and parent.tag[0] != "-" else ""
-                if parent_tag == "style" or (parent_tag not in RAW and may_hold_reference(text)):
+                parent_tag = parent.tag if parent is not None else None  # a fragment's tag is None
+                parent_tag = parent_tag.lower() if parent_tag and parent_tag[0] != "-" else ""
+                if parent_tag == "style" or (holds and parent_tag not in RAW):
                     yield Text(text, parent_tag, False, _link_around(parent))
                 continue
             if tag == "-comment":
@@ -145,16 +155,16 @@ class LexborTree:
                     if may_hold_reference(text):
                         yield Text(text, "", True, None)
                 continue
-            if tag[0] == "-":
-                continue  # the document, a doctype
+            if not tag or tag[0] == "-":
+                continue  # the document, a doctype, a template's fragment
             attributes = node.attributes
-            lower = tag.lower()
-            if attributes or lower == "style":
+            if (attributes and not disjoint(attributes)) or tag == "style":
+                lower = tag.lower()
                 namespace = foreign.get(node.mem_id, html) if foreign else html
                 yield Element(lower, attributes, namespace, in_template, node)
-            if lower == "template":
+            if tag == "template":
                 for fragment in node.template_fragments()[:1]:
-                    yield from self._walk(fragment, foreign, True, comments)
+                    yield from self._walk(fragment, names, foreign, True, comments)
 
     @staticmethod
     def anchor_text(node: Any) -> str:
@@ -181,7 +191,7 @@ class SoupTree:
     def __init__(self, soup: Any) -> None:
         self.soup = soup
 
-    def items(self, comments: bool = False) -> Iterator[Element | Text]:
+    def items(self, names: frozenset[str], comments: bool = False) -> Iterator[Element | Text]:
         from bs4.element import Comment, NavigableString, PreformattedString, Tag
 
         html = Namespace.HTML
@@ -200,7 +210,7 @@ class SoupTree:
                 else:
                     namespace = child_namespace(html, "", {}, tag)
                 context[id(node)] = (namespace, in_template or (tag == "template" and namespace is html))
-                if attributes or tag == "style":
+                if (attributes and not names.isdisjoint(attributes)) or tag == "style":
                     yield Element(tag, attributes, namespace, in_template, node)
             elif isinstance(node, Comment):
                 if comments and may_hold_reference(node):
