@@ -78,30 +78,37 @@ class Tail:
                  column: int | None = None) -> Record:
         reference = found.reference
         style = found.style
-        if ("/." not in reference and ":." not in reference
-                and ((style is _BARE and "|" not in reference)  # the only one of _NOT_URI_CHARS a bare URI holds
-                     or (style is _ANGLE and _NOT_URI_CHARS.search(reference) is None))):
+        if (style is _BARE or style is _ANGLE) and "/." not in reference and ":." not in reference and (
+                "|" not in reference if style is _BARE  # the only one of _NOT_URI_CHARS a bare URI holds
+                else _NOT_URI_CHARS.search(reference) is None):
             # The common case of target(), without the calls: these styles
             # always start with a scheme (the scanner saw to it), and without
             # dot segments the target is the reference itself.
             return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
                               () if plainly_safe(reference) else risks(reference))
-        seen = self._seen.get(reference) if style is not _ABBREVIATED else None
         current = self.stack.current
-        if seen is None or seen[0] is not current:
-            target, base, vetted = self.target(found)
-            encoded = target is not None and _NOT_URI_CHARS.search(target) is not None
-            if encoded:
-                # RFC 3986 form: what it does not allow is percent-encoded in the
-                # target, and the record says so ("|" in a font URL, "^" ...)
-                target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
-                vetted = target
-            seen = (current, target, base, risks(vetted), encoded)
-            if style is not _ABBREVIATED:
-                if len(self._seen) >= _SEEN_LIMIT:
-                    self._seen.clear()
-                self._seen[reference] = seen
-        _, target, base, flags, encoded = seen
-        if encoded:
+        seen = self._seen.get(reference)
+        if seen is None or seen[0] is not current or style is _ABBREVIATED:
+            seen = self._work_out(found, current)
+        if seen[4]:
             found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
-        return new_record(found, target, base, self.origin, self.decoding, span, line, column, flags)
+        return new_record(found, seen[1], seen[2], self.origin, self.decoding, span, line, column, seen[3])
+
+    def _work_out(self, found: Found, current: Base | None
+                  ) -> tuple[Base | None, str | None, Base | None, tuple[Risk, ...], bool]:
+        """What the record of ``found`` holds under ``current``: the target,
+        the base used, the risk flags, and whether the target had to be
+        percent-encoded; remembered for the next reference spelt the same."""
+        target, base, vetted = self.target(found)
+        encoded = target is not None and _NOT_URI_CHARS.search(target) is not None
+        if encoded:
+            # RFC 3986 form: what it does not allow is percent-encoded in the
+            # target, and the record says so ("|" in a font URL, "^" ...)
+            target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
+            vetted = target
+        seen = (current, target, base, risks(vetted), encoded)
+        if found.style is not _ABBREVIATED:  # its target is not its spelling's alone
+            if len(self._seen) >= _SEEN_LIMIT:
+                self._seen.clear()
+            self._seen[found.reference] = seen
+        return seen

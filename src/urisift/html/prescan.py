@@ -38,6 +38,10 @@ def prescan(data: bytes, limit: int = PRESCAN_LIMIT) -> str | None:
     ``<meta charset>`` or ``<meta http-equiv=content-type content=...>``,
     as a WHATWG encoding name; None when they declare none that is usable."""
     data = data[:limit]
+    if b"charset" not in data.lower():
+        # both ways of declaring one (<meta charset>, and content="...charset=")
+        # spell it out: without the word the walk cannot succeed, so spare it
+        return None
     n = len(data)
     pos = 0
     while pos < n:

@@ -99,72 +99,71 @@ class LexborTree:
     def __init__(self, parser: Any) -> None:
         self.parser = parser
 
-    def _foreign(self) -> dict[int, Namespace]:
-        """The namespace of every element in SVG or MathML, by node id (the
-        rest are HTML): few pages have any, so they are found by a query
-        and walked apart from the main walk."""
-        foreign: dict[int, Namespace] = {}
-        for root in self.parser.css("svg, math"):
-            if root.mem_id in foreign:
-                continue
-            namespace = Namespace.SVG if root.tag.lower() == "svg" else Namespace.MATHML
-            stack = [(root, namespace)]
-            while stack:
-                node, namespace = stack.pop()
-                foreign[node.mem_id] = namespace
-                tag = node.tag.lower()
-                attributes = node.attributes
-                for child in node.iter():
-                    inner = child_namespace(namespace, tag, attributes, child.tag.lower())
-                    if inner is not Namespace.HTML:
-                        stack.append((child, inner))
-        return foreign
+    @staticmethod
+    def _mark_foreign(root: Any, foreign: dict[int, Namespace]) -> None:
+        """Record the namespace of ``root`` (an ``<svg>`` or ``<math>`` met by
+        the walk) and of every element below it that stays in SVG or MathML:
+        few pages have any, so this is done when one is met, not for every node."""
+        namespace = Namespace.SVG if root.tag == "svg" else Namespace.MATHML
+        stack = [(root, namespace)]
+        while stack:
+            node, namespace = stack.pop()
+            foreign[node.mem_id] = namespace
+            tag = node.tag.lower()
+            attributes = node.attributes
+            for child in node.iter():
+                inner = child_namespace(namespace, tag, attributes, child.tag.lower())
+                if inner is not Namespace.HTML:
+                    stack.append((child, inner))
 
-    def items(self, names: frozenset[str], comments: bool = False) -> Iterator[Element | Text]:
+    def items(self, names: frozenset[str], comments: bool = False) -> list[Element | Text]:
         """The elements with an attribute in ``names`` (and every ``<style>``),
         the text nodes that may hold a reference, in tree order."""
+        out: list[Element | Text] = []
         root = self.parser.root
-        if root is None:
-            return
-        yield from self._walk(root, names, self._foreign(), False, comments)
+        if root is not None:
+            self._walk(root, names, {}, False, comments, out)
+        return out
 
     def _walk(self, top: Any, names: frozenset[str], foreign: dict[int, Namespace], in_template: bool,
-              comments: bool) -> Iterator[Element | Text]:
+              comments: bool, out: list[Element | Text]) -> None:
+        # The hot loop of HTML: every node of the page passes here, so it
+        # appends to a list (no generator) and tests the cheap things first.
         html = Namespace.HTML
         disjoint = names.isdisjoint
+        append = out.append
         for node in top.traverse(include_text=True):
             tag = node.tag
             if tag == "-text":
                 text = node.text_content
                 # most text nodes are white space or words: a reference needs a
                 # ":" or "www."/"ftp.", a style sheet's url() a ":" (or "@import")
-                if not text:
-                    continue
-                holds = may_hold_reference(text)
+                holds = ":" in text or ("." in text and may_hold_reference(text))
                 if not holds and "@" not in text:
                     continue
                 parent = node.parent
                 parent_tag = parent.tag if parent is not None else None  # a fragment's tag is None
                 parent_tag = parent_tag.lower() if parent_tag and parent_tag[0] != "-" else ""
-                if parent_tag == "style" or (holds and parent_tag not in RAW):
-                    yield Text(text, parent_tag, False, _link_around(parent))
-                continue
-            if tag == "-comment":
-                if comments:
-                    text = node.comment_content or ""
-                    if may_hold_reference(text):
-                        yield Text(text, "", True, None)
+                if parent_tag == "style":
+                    append(Text(text, parent_tag, False, None))
+                elif holds and parent_tag not in RAW:
+                    append(Text(text, parent_tag, False, _link_around(parent)))
                 continue
             if not tag or tag[0] == "-":
+                if tag == "-comment" and comments:
+                    text = node.comment_content or ""
+                    if may_hold_reference(text):
+                        append(Text(text, "", True, None))
                 continue  # the document, a doctype, a template's fragment
+            if (tag == "svg" or tag == "math") and node.mem_id not in foreign:
+                self._mark_foreign(node, foreign)
             attributes = node.attributes
             if (attributes and not disjoint(attributes)) or tag == "style":
-                lower = tag.lower()
                 namespace = foreign.get(node.mem_id, html) if foreign else html
-                yield Element(lower, attributes, namespace, in_template, node)
+                append(Element(tag.lower(), attributes, namespace, in_template, node))
             if tag == "template":
                 for fragment in node.template_fragments()[:1]:
-                    yield from self._walk(fragment, names, foreign, True, comments)
+                    self._walk(fragment, names, foreign, True, comments, out)
 
     @staticmethod
     def anchor_text(node: Any) -> str:
