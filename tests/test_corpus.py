@@ -45,6 +45,32 @@ def test_golden_jsonl(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert out.getvalue() == golden.read_text("utf-8")
 
 
+HTML = ROOT / "corpora" / "html"
+HTML_INPUTS = sorted(HTML.glob("*.html"))
+#: the retrieval URI the HTML samples are scanned with, as a crawler would give it
+HTML_BASE = "http://doc.example/p/index.html"
+
+
+def test_html_corpus_is_there() -> None:
+    assert {p.name for p in HTML_INPUTS} == {"links-and-bases.html", "srcset-css-lazy.html", "tree-edges.html",
+                                            "bad-base.html", "windows-1251.html"}
+
+
+@pytest.mark.parametrize("path", HTML_INPUTS, ids=[p.name for p in HTML_INPUTS])
+def test_golden_html_jsonl(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    out, err = io.StringIO(), io.StringIO()
+    rel = path.relative_to(ROOT).as_posix()
+    assert main(["--format", "jsonl", "--base", HTML_BASE, rel], stdout=out, stderr=err) == 0
+    golden = path.with_name(path.stem + ".expected.jsonl")
+    if REGENERATE:
+        golden.write_text(out.getvalue(), "utf-8")
+    assert out.getvalue() == golden.read_text("utf-8")
+    # every defect in the records is on standard error too, and nothing else is
+    defects = [line for line in out.getvalue().splitlines() if line.startswith('{"defect"')]
+    assert len(err.getvalue().splitlines()) == len(defects)
+
+
 def test_negative_file_yields_nothing() -> None:
     assert list(scan_text((CORPUS / "negative.txt").read_text("utf-8"))) == []
 

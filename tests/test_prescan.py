@@ -26,16 +26,31 @@ def _cases(path: Path) -> list[tuple[bytes, str]]:
     return cases
 
 
-CASES = [(path.name, i, data, expected) for path in FILES for i, (data, expected) in enumerate(_cases(path))]
+# urisift's one deviation from the browser chain: bytes that are valid UTF-8
+# (and not ASCII) under a <meta> naming a charset they are not valid in are
+# read as UTF-8, with a charset-mismatch defect: saved pages keep their old
+# <meta>.  This vector is such bytes (html5lib stores the page converted to UTF-8).
+_DEVIATIONS = {("test-yahoo-jp.dat", 0): "the bytes are UTF-8, not the EUC-JP the <meta> names: read as UTF-8"}
+CASES = [pytest.param(path.name, i, data, expected, id=f"{path.name}:{i}",
+                      marks=[pytest.mark.xfail(strict=True, reason=_DEVIATIONS[(path.name, i)])]
+                      if (path.name, i) in _DEVIATIONS else [])
+         for path in FILES for i, (data, expected) in enumerate(_cases(path))]
 
 
 @pytest.mark.skipif(not FILES, reason="../shared is not present")
-@pytest.mark.parametrize("name, index, data, expected", CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES])
+@pytest.mark.parametrize("name, index, data, expected", CASES)
 def test_html5lib_prescan_vectors(name: str, index: int, data: bytes, expected: str) -> None:
     # The chain as a browser runs it: a BOM, then the prescan, else the default
     # (the vectors expect windows-1252, with no detection).
     choice = choose(data, sniff=prescan, detect=None)
     assert (choice.name if choice.source in (CharsetSource.BOM, CharsetSource.META) else "windows-1252") == expected
+
+
+def test_the_prescan_itself_finds_what_the_vector_names() -> None:
+    if not FILES:
+        pytest.skip("../shared is not present")
+    data, expected = _cases(VECTORS / "test-yahoo-jp.dat")[0]
+    assert (prescan(data), expected) == ("euc-jp", "euc-jp")
 
 
 def test_the_vectors_are_all_there() -> None:

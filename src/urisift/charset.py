@@ -57,6 +57,7 @@ class Choice(Charset):
     codec that decodes it."""
 
     bom_length: int = 0
+    overruled: str | None = None  # a <meta> charset the bytes are not in, set aside for UTF-8
 
     @property
     def codec(self) -> str:
@@ -122,6 +123,12 @@ def choose(sample: bytes, *, declared: str | None = None, sniff: Sniff | None = 
     if sniff is not None:
         label = normalize_label(sniff(sample) or "")
         if label is not None:
+            if label != "utf-8" and not sample.isascii() and utf8_prefix_ok(sample, complete) \
+                    and not _decodes(sample, label, complete):
+                # A page saved (or re-encoded) as UTF-8 that kept its old <meta>:
+                # its bytes are valid UTF-8 and not valid in what the <meta> says.
+                # UTF-8 by chance is rare enough for non-ASCII text to take it.
+                return Choice("utf-8", CharsetSource.DETECTED, overruled=label)
             return Choice(label, CharsetSource.META)
     wide = bomless_utf16_32(sample) or iso_2022(sample)
     if wide is not None:
@@ -134,6 +141,24 @@ def choose(sample: bytes, *, declared: str | None = None, sniff: Sniff | None = 
         if detected is not None:
             return Choice(detected, CharsetSource.DETECTED)
     return Choice(FALLBACK, CharsetSource.DEFAULT)
+
+
+def _decodes(sample: bytes, label: str, complete: bool) -> bool:
+    """Whether ``sample`` is in the charset ``label`` (a truncated last
+    character does not count against it unless the sample is complete)."""
+    try:
+        codecs.getincrementaldecoder(Choice(label, CharsetSource.META).codec)("strict").decode(sample, complete)
+    except (UnicodeDecodeError, LookupError):
+        return False
+    return True
+
+
+def _overruled(choice: Choice, origin: Origin) -> list[Defect]:
+    if choice.overruled is None:
+        return []
+    return [Defect(DefectKind.CHARSET_MISMATCH,
+                   f"the <meta> declares {choice.overruled}, which these bytes are not in; they are UTF-8, "
+                   "and are read as UTF-8", origin)]
 
 
 def _unknown_label(declared: str | None, origin: Origin) -> list[Defect]:
@@ -285,7 +310,7 @@ def decode(data: bytes, *, declared: str | None = None, sniff: Sniff | None = No
         text = data[choice.bom_length :].decode(choice.codec, _HANDLER_NAME)
     finally:
         _active.stack.pop()
-    defects = _unknown_label(declared, origin) + recorder.take()
+    defects = _unknown_label(declared, origin) + _overruled(choice, origin) + recorder.take()
     last = _closing_defect(recorder, nul)
     return text, choice, defects + ([last] if last is not None else [])
 
@@ -306,7 +331,7 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, sniff: Sniff
     def chunks() -> Iterator[tuple[str, list[Defect]]]:
         decoder = codecs.getincrementaldecoder(choice.codec)(_HANDLER_NAME)
         recorder = _Recorder(origin, choice.name)
-        recorder.defects.extend(_unknown_label(declared, origin))
+        recorder.defects.extend(_unknown_label(declared, origin) + _overruled(choice, origin))
         data = first[choice.bom_length :]
         recorder.consumed = choice.bom_length
         nul = _binary_at(sample, choice)

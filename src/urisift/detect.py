@@ -67,7 +67,11 @@ def chardet_detect(sample: bytes) -> tuple[str, float] | None:
 
     guess = chardet.detect(sample)
     encoding = guess.get("encoding")
-    return None if not encoding else (encoding, float(guess.get("confidence") or 0.0))
+    if not encoding or encoding.lower().startswith(("utf-16", "utf-32")):
+        # chardet takes a few NUL bytes in binary junk for UTF-16; text that
+        # really is UTF-16/32 without a BOM, bomless_utf16_32 has already told
+        return None
+    return encoding, float(guess.get("confidence") or 0.0)
 
 
 #: a detector's guess below this confidence falls through to the default

@@ -145,7 +145,10 @@ def _scan_html(content: Content, options: ScanOptions) -> Iterator[Record | Defe
         # is spared encoding it again (measured: a third of the parse time)
         markup = data if choice.codec == "utf-8" and not defects else text
         yield from defects
-    yield from DocumentWalk(parse(markup), content.stack, content.origin, decoding,
+    tree, fallback = parse(markup)
+    if fallback is not None:
+        yield Defect(DefectKind.DEEP_NESTING, fallback, content.origin, None)
+    yield from DocumentWalk(tree, content.stack, content.origin, decoding,
                             locator=Locator(text) if options.positions else None,
                             abbreviated=options.abbreviated, comments=options.comments)
 

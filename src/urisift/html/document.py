@@ -219,7 +219,7 @@ class DocumentWalk:
             return element.attributes.get("alt")
         if element.tag != "a":
             return None
-        return " ".join(self.tree.anchor_text(element.node).split())[:ANCHOR_TEXT_LIMIT]
+        return " ".join(self.tree.anchor_text(element.node).split())[:ANCHOR_TEXT_LIMIT].rstrip()
 
     def _codebase(self, element: Element) -> tuple[Tail, Defect | None]:
         """The tail for attributes relative to ``codebase`` (HTML 4.01 §13.3):
@@ -312,7 +312,10 @@ class DocumentWalk:
             return
         from .parse import parse  # the parser is chosen there; imported here to keep the walk parser-free
 
-        inner = DocumentWalk(parse(document), BaseStack.holding(self.stack.current, self.origin), self.origin,
+        tree, fallback = parse(document)
+        if fallback is not None:
+            self.out.append(Defect(DefectKind.DEEP_NESTING, f"iframe srcdoc: {fallback}", self.origin, None))
+        inner = DocumentWalk(tree, BaseStack.holding(self.stack.current, self.origin), self.origin,
                              self.decoding, locator=None, abbreviated=self.abbreviated, comments=self.comments,
                              flags=ordered({*self.extra, Flag.SRCDOC}), depth=self.depth + 1)
         self.out.extend(inner)

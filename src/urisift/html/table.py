@@ -94,6 +94,9 @@ HTML_ATTRIBUTES: dict[str, dict[str, Rule]] = {
 FOREIGN_ATTRIBUTES: dict[str, Rule] = {
     "href": _URL,
     "xlink:href": _URL,
+    # <svg><image xlink:href="a.svg" src="a.png"/>: the fallback for browsers
+    # without SVG (HTML reads <image> as <img>); not SVG's, but a URL written there
+    "src": _URL,
     "style": Rule(Syntax.CSS),
 }
 
