@@ -64,6 +64,7 @@ _MATHML_TEXT_INTEGRATION = frozenset({"mi", "mo", "mn", "ms", "mtext"})
 _HTML_ENCODINGS = frozenset({"text/html", "application/xhtml+xml"})
 #: elements whose text is never running text: the tree builder's raw text
 RAW = frozenset({"script", "style"})
+_NONE: Mapping[str, str | None] = {}
 #: how far up a text node's parents to look for the <a> it is in
 _LINK_DEPTH = 8
 
@@ -110,7 +111,7 @@ class LexborTree:
             node, namespace = stack.pop()
             foreign[node.mem_id] = namespace
             tag = node.tag.lower()
-            attributes = node.attributes
+            attributes = node.attributes if tag == "annotation-xml" else _NONE  # only its encoding matters
             for child in node.iter():
                 inner = child_namespace(namespace, tag, attributes, child.tag.lower())
                 if inner is not Namespace.HTML:
