@@ -168,7 +168,9 @@ class Joiner:
     §5.2.2 reduces to a prefix of the base and the reference: ``#f`` and ``""``
     keep the base's path and query, ``?q`` its path, ``/p`` its authority,
     ``//a/p`` its scheme, and a relative path its directory (§5.2.3 merge).
-    Everything else goes through :func:`resolve`.  A test checks the two agree.
+    Everything else goes through :func:`resolve`.  A test checks the two agree
+    on valid references.  The caller has taken absolute references (a valid
+    scheme) already, so text before a first colon here is never a scheme.
     """
 
     __slots__ = ("base", "_scheme", "_root", "_directory", "_path", "_query")
@@ -187,8 +189,17 @@ class Joiner:
         self._query = self._path if query is None else self._path + "?" + query
 
     def join(self, reference: str) -> str:
-        """The target of ``reference`` against the base."""
+        """The target of ``reference`` (which the caller found not to start
+        with a scheme) against the base."""
         if ":" in reference or "/." in reference or reference.startswith("."):
+            colon = reference.find(":")
+            if colon != -1 and reference.find("/", 0, colon) == -1 and reference.find("?", 0, colon) == -1 \
+                    and reference.find("#", 0, colon) == -1:
+                # Appendix B would take "%20http" in "%20http://x" for a scheme,
+                # which §3.1 says it cannot be: a relative path whose first
+                # segment holds a colon, as §4.2 says to write it ("./" before it)
+                # and as browsers read it
+                reference = "./" + reference
             return str(resolve(_parse(reference), self.base))
         first = reference[:1]
         if first == "#" or not reference:
