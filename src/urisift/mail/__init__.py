@@ -1,0 +1,6 @@
+"""Reading mail (DESIGN §1 ``mail/``, issue 10): so far the mbox splitter
+(:mod:`.mbox`), which streams an archive into messages."""
+
+from .mbox import MboxMessage, split_mbox
+
+__all__ = ["MboxMessage", "split_mbox"]

@@ -1,0 +1,198 @@
+"""Splitting an mbox archive into messages, as a stream (RFC 4155; the mboxo,
+mboxrd and mboxcl2 varieties).
+
+A message starts at a line that begins ``From `` and looks like an envelope
+line (a sender, then a date that starts with a weekday or a day of the
+month), at the start of the archive or anywhere after it.  Body lines that
+once began ``From `` were escaped by the writer: ``>From `` in mboxo and
+mboxrd, ``>>From `` for one that was already quoted in mboxrd.  One ``>`` is
+taken off each such line (the mboxrd rule, which also undoes mboxo's
+escaping).  In mboxcl2 nothing is escaped and ``Content-Length`` gives the
+body's length: when a message says so, and a valid envelope line (or the end
+of the archive) stands where its body ends, ``From `` lines inside the body
+are passed over.
+
+The archive is read in chunks and each message is handed on as soon as its
+end is seen: memory holds one message and one chunk, whatever the archive's
+size.  The blank line before an envelope line belongs to the separator, not
+to the message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import BinaryIO, NamedTuple
+
+CHUNK_SIZE = 1 << 20
+# "From " sender, then a date: "Thu Jan  1 00:00:00 1970", "Mon, 3 Mar 2003 ...", "3 Mar 2003 ..."
+_ENVELOPE = re.compile(
+    rb"From \S{0,400}[ \t]+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b|\d{1,2}[ \t-]+[A-Za-z]{3}\b)")
+_ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
+_CONTENT_LENGTH = re.compile(rb"^Content-Length:[ \t]*(\d{1,12})[ \t]*\r?$", re.MULTILINE | re.IGNORECASE)
+
+
+class MboxMessage(NamedTuple):
+    """One message of an archive: its number (0-based), the byte offset of its
+    envelope line in the (decompressed) archive, the envelope line, and the
+    message's bytes with the ``>From`` escaping undone."""
+
+    message: int
+    offset: int
+    envelope: bytes
+    data: bytes
+
+
+def is_envelope(line: bytes) -> bool:
+    """Whether ``line`` (without its line end) is an mbox envelope line."""
+    return _ENVELOPE.match(line) is not None
+
+
+def _unescaped(data: bytes) -> bytes:
+    return _ESCAPED_FROM.sub(rb"\1", data) if b">From " in data else data
+
+
+def _trimmed(data: bytes, followed: bool) -> bytes:
+    """The message without the blank line that separates it from the next
+    (the last message of an archive has one only if it ends in a blank line)."""
+    if not followed and not data.endswith((b"\n\n", b"\r\n\r\n")):
+        return data
+    if data.endswith(b"\r\n"):
+        return data[:-2]
+    if data.endswith(b"\n"):
+        return data[:-1]
+    return data
+
+
+def _header_end(buffer: bytes, start: int) -> tuple[int, int] | None:
+    """Where the header block that starts at ``start`` ends, and its body starts."""
+    lf = buffer.find(b"\n\n", start)
+    crlf = buffer.find(b"\n\r\n", start, len(buffer) if lf == -1 else lf)  # only before the LF one
+    if crlf != -1 and (lf == -1 or crlf < lf):
+        return crlf, crlf + 3
+    return (lf, lf + 2) if lf != -1 else None
+
+
+class _Splitter:
+    def __init__(self, stream: BinaryIO, chunk_size: int) -> None:
+        self.stream = stream
+        self.chunk_size = chunk_size
+        self.buffer = b""
+        self.consumed = 0  # archive offset of buffer[0]
+        self.eof = False
+
+    def more(self) -> bool:
+        """Read another chunk into the buffer; False at the end of the archive."""
+        if self.eof:
+            return False
+        chunk = self.stream.read(self.chunk_size)
+        if not chunk:
+            self.eof = True
+            return False
+        self.buffer += chunk
+        return True
+
+    def envelope_at(self, pos: int) -> bool | None:
+        """Whether an envelope line starts at ``pos`` of the buffer (None: the
+        buffer ends before the line does, read more)."""
+        end = self.buffer.find(b"\n", pos)
+        if end == -1 and not self.eof and len(self.buffer) - pos < 1024:
+            return None
+        line = self.buffer[pos:] if end == -1 else self.buffer[pos:end]
+        return is_envelope(line.rstrip(b"\r"))
+
+    def next_start(self, start: int) -> int | None:
+        """The buffer position of the next envelope line after ``start`` (the
+        start of the current one), reading more as needed; None at the end."""
+        search = start + 1
+        while True:
+            at = self.buffer.find(b"\nFrom ", search)
+            if at == -1:
+                search = max(start + 1, len(self.buffer) - 5)
+                if not self.more():
+                    return None
+                continue
+            verdict = self.envelope_at(at + 1)
+            if verdict is None:
+                if not self.more():
+                    verdict = self.envelope_at(at + 1)
+                continue
+            if verdict:
+                return at + 1
+            search = at + 1
+
+    def body_end_by_length(self, start: int) -> int | None:
+        """Where the current message ends by its Content-Length (mboxcl2), when
+        it has one and a valid envelope (or the end) stands there."""
+        while True:
+            header_end = _header_end(self.buffer, start)
+            if header_end is not None or not self.more():
+                break
+        if header_end is None:
+            return None
+        head_stop, body_start = header_end
+        # literal screens first: a regex over every header block cost more than the split
+        if self.buffer.find(b"ength:", start, head_stop) == -1 and self.buffer.find(b"ENGTH:", start, head_stop) == -1:
+            return None
+        length = _CONTENT_LENGTH.search(self.buffer, start, head_stop + 1)
+        if length is None:
+            return None
+        end = body_start + int(length.group(1))
+        while len(self.buffer) < end + 1024 and self.more():
+            pass
+        if end > len(self.buffer):
+            return None
+        for skip in (b"\r\n", b"\n", b""):  # the separating blank line, if any
+            if self.buffer.startswith(skip, end):
+                at = end + len(skip)
+                if at >= len(self.buffer) and self.eof:
+                    return at
+                if self.buffer.startswith(b"From ", at) and self.envelope_at(at):
+                    return at
+        return None
+
+
+def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE) -> Iterator[MboxMessage]:
+    """The messages of an mbox archive, in order (see the module doc).  Bytes
+    before the first envelope line, if any, are a message of their own with
+    an empty envelope: nothing is lost."""
+    s = _Splitter(stream, chunk_size)
+    s.more()
+    if not s.buffer:
+        return
+    index = 0
+    start = 0
+    opening = s.envelope_at(0)
+    while opening is None:  # a first line longer than the chunk read so far
+        if not s.more():
+            s.eof = True
+        opening = s.envelope_at(0)
+    if not (s.buffer.startswith(b"From ") and opening):
+        first = s.next_start(0) if s.buffer else None
+        preamble = s.buffer if first is None else s.buffer[:first]
+        if preamble.strip():
+            yield MboxMessage(index, 0, b"", _unescaped(_trimmed(preamble, True)))
+            index += 1
+        if first is None:
+            return
+        start = first
+    while True:
+        end = s.body_end_by_length(start)
+        if end is None:
+            end = s.next_start(start)
+        whole = s.buffer[start:] if end is None else s.buffer[start:end]
+        line_end = whole.find(b"\n")
+        envelope = whole if line_end == -1 else whole[:line_end]
+        data = b"" if line_end == -1 else whole[line_end + 1 :]
+        yield MboxMessage(index, s.consumed + start, envelope.rstrip(b"\r"),
+                          _unescaped(_trimmed(data, end is not None)))
+        index += 1
+        if end is None:
+            return
+        start = end
+        if start > s.chunk_size:
+            # drop what is done, now and then rather than after each message
+            # (a copy of the buffer each time cost more than the splitting)
+            s.consumed += start
+            s.buffer = s.buffer[start:]
+            start = 0
