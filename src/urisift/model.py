@@ -94,6 +94,7 @@ class DefectKind(StrEnum):
     NOT_A_FILE = "not-a-file"  # a FIFO, socket or device met while walking a directory
     CORRUPT_COMPRESSION = "corrupt-compression"  # a .gz/.bz2/.xz stream that ends badly
     UNSUPPORTED_KIND = "unsupported-kind"  # content of a kind this version cannot read yet
+    BROKEN_MIME = "broken-mime"  # a MIME structure or transfer encoding the parser had to repair
     DEEP_NESTING = "deep-nesting"  # HTML nested too deep for the HTML5 tree builder: read another way
     CHARSET_MISMATCH = "charset-mismatch"  # a <meta> charset the bytes are not in (they are UTF-8)
 

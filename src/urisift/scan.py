@@ -19,9 +19,12 @@ Lenient by default: a defect is yielded and the scan goes on.  With
 
 from __future__ import annotations
 
+import email
 import io
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from email.message import Message
+from email.policy import compat32
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -30,6 +33,8 @@ from .charset import decode, decode_stream
 from .delimit import Scanner, safe_cut
 from .errors import InputError
 from .html import DocumentWalk, Locator, parse, prescan, tree_of
+from .mail.mbox import split_mbox
+from .mail.walk import walk_message
 from .model import Charset, Defect, DefectKind, Kind, Origin, Record, Span
 from .sources import BUILT_KINDS, Input, open_input, unreadable
 from .tail import Tail
@@ -275,6 +280,61 @@ def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str
         return
     yield from DocumentWalk(tree_of(document), stack, origin, None, locator=None, abbreviated=abbreviated,
                             comments=comments)
+
+
+# -- mail (issue 10, under construction: one message, its MIME walk and bases) --------------------
+
+def _message_records(message: Message, stack: BaseStack, origin: Origin, options: ScanOptions
+                     ) -> Iterator[Record | Defect]:
+    """The records of one parsed message: each text part through the scanner
+    of its kind, with the bases of the headings around it in force.  Parts
+    that are not text (images, archives, programs) are never decoded."""
+    message_id = message.get("Message-ID")
+    if message_id is not None:
+        origin = replace(origin, message_id=str(message_id).strip())
+    for item in walk_message(message, stack, replace(origin, part=None)):
+        if isinstance(item, Defect):
+            yield item
+            continue
+        if not item.content_type.startswith("text/"):
+            continue
+        kind = Kind.HTML if item.content_type in ("text/html", "application/xhtml+xml") else Kind.TEXT
+        body = item.entity.get_payload(decode=True)
+        if not isinstance(body, bytes):
+            continue
+        part_origin = replace(origin, part=item.path)
+        yield from scan_content(Content(body, kind, part_origin, stack, item.entity.get_content_charset()),
+                                replace(options, charset=None))
+
+
+def scan_message(message: bytes | Message, *, base: str | None = None, file: str | None = None,
+                 abbreviated: bool = True) -> Iterator[Record | Defect]:
+    """Yield a record for every URI reference in the text and HTML parts of
+    one message (RFC 5322, MIME), each resolved against the base its MIME
+    headings set (``Content-Base``, else ``Content-Location``, inherited by
+    inner parts), else ``base`` (the retrieval URI).  ``message`` is its
+    bytes or an ``email.message.Message`` already parsed."""
+    origin = Origin(file=file)
+    stack, defects = retrieval_stack(base, origin)
+    yield from defects
+    if isinstance(message, (bytes, bytearray)):
+        message = email.message_from_bytes(bytes(message), policy=compat32)
+    options = ScanOptions(base=base, kind=Kind.MAIL, abbreviated=abbreviated)
+    yield from _message_records(message, stack, origin, options)
+
+
+def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
+              abbreviated: bool = True) -> Iterator[Record | Defect]:
+    """Yield the records of every message of an mbox archive read from a
+    binary stream, in constant memory; each record names its message's
+    number, Message-ID and byte offset in the archive."""
+    options = ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated)
+    for item in split_mbox(stream):
+        origin = Origin(file=file, message=item.message, offset=item.offset)
+        stack, defects = retrieval_stack(base, origin)
+        yield from defects
+        message = email.message_from_bytes(item.data, policy=compat32)
+        yield from _message_records(message, stack, origin, options)
 
 
 def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True

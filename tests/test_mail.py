@@ -1,0 +1,151 @@
+"""Mail (issue 10, groundwork so far): MIME base headers, the MIME walk with
+inherited bases, part paths, transfer encodings, and the base-header gems."""
+
+from __future__ import annotations
+
+import email
+import io
+from email.policy import compat32
+
+import pytest
+
+from urisift.base import BaseStack
+from urisift.mail.headers import base_value, decoded, heading_base
+from urisift.mail.walk import Leaf, walk_message
+from urisift.model import BaseSource, Defect, DefectKind, Origin, Record
+from urisift.scan import scan_mbox, scan_message
+
+from .conftest import shared_path
+
+
+@pytest.mark.parametrize("raw, value", [
+    ('"http://www.example.com/a/"', "http://www.example.com/a/"),
+    ('"http://biz.yahoo.com/prnews/980122/ca_\n netscap_3.html"', "http://biz.yahoo.com/prnews/980122/ca_netscap_3.html"),
+    ("<http://example.com/x>", "http://example.com/x"),
+    ("<URL:http://example.com/y>", "http://example.com/y"),
+    ("URL: http://example.com/z", "http://example.com/z"),
+    ("  sub/dir/page.html ", "sub/dir/page.html"),
+    ("=?utf-8?q?http=3A=2F=2Fexample.com=2Fq?=", "http://example.com/q"),
+    ('""', None), ("   ", None),
+])
+def test_base_header_values(raw: str, value: str | None) -> None:
+    assert base_value(raw) == value
+
+
+def test_decoded_leaves_words_it_cannot_decode() -> None:
+    assert decoded("=?x-no-such?q?abc?=") == "=?x-no-such?q?abc?="
+    assert decoded("plain") == "plain"
+
+
+def _message(text: str) -> email.message.Message:
+    return email.message_from_bytes(text.encode(), policy=compat32)
+
+
+def test_content_base_wins_over_content_location() -> None:
+    m = _message("Content-Location: loc.html\nContent-Base: http://b.example/\n\nx")
+    assert heading_base(m) == ("Content-Base", "http://b.example/")
+    assert heading_base(_message("Content-Location: loc.html\n\nx")) == ("Content-Location", "loc.html")
+    assert heading_base(_message("Content-Base: \"\"\nContent-Location: l\n\nx")) == ("Content-Location", "l")
+
+
+NESTED = """\
+From: a@example.org
+Content-Type: multipart/mixed; boundary="outer"
+Content-Base: http://outer.example/dir/
+
+--outer
+Content-Type: text/plain
+
+<URL:plain.html>
+--outer
+Content-Type: multipart/related; boundary="inner"
+Content-Location: sub/
+
+--inner
+Content-Type: text/html
+Content-Location: page.html
+
+<a href="rel.html">r</a>
+--inner
+Content-Type: image/png
+Content-Location: http://img.example/i.png
+Content-Transfer-Encoding: base64
+
+iVBORw0KGgo=
+--inner--
+--outer
+Content-Type: message/rfc822
+
+From: b@example.org
+Content-Base: http://forwarded.example/
+Content-Type: text/plain
+
+<URL:fwd.html>
+--outer--
+"""
+
+
+def test_the_walk_gives_imap_paths_and_the_layers_in_force() -> None:
+    stack = BaseStack()
+    seen = []
+    for item in walk_message(_message(NESTED), stack, Origin()):
+        assert isinstance(item, Leaf)
+        base = stack.current
+        seen.append((item.path, item.content_type, base.uri if base else None, base.source if base else None))
+    assert seen == [
+        ("1", "text/plain", "http://outer.example/dir/", BaseSource.CONTENT_BASE),
+        ("2.1", "text/html", "http://outer.example/dir/sub/page.html", BaseSource.CONTENT_LOCATION),
+        ("2.2", "image/png", "http://img.example/i.png", BaseSource.CONTENT_LOCATION),
+        ("3.1", "text/plain", "http://forwarded.example/", BaseSource.CONTENT_BASE)]
+    assert stack.current is None  # every layer popped
+
+
+def test_scan_message_resolves_each_part_against_its_base() -> None:
+    records = [r for r in scan_message(NESTED.encode(), base="http://retrieval.example/") if isinstance(r, Record)]
+    assert [(r.origin.part, r.uri, r.target, r.base_source) for r in records] == [
+        ("1", "plain.html", "http://outer.example/dir/plain.html", BaseSource.CONTENT_BASE),
+        ("2.1", "rel.html", "http://outer.example/dir/sub/rel.html", BaseSource.CONTENT_LOCATION),
+        ("3.1", "fwd.html", "http://forwarded.example/fwd.html", BaseSource.CONTENT_BASE)]
+
+
+def test_transfer_encodings_are_undone_before_scanning() -> None:
+    qp = ("Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: quoted-printable\n\n"
+          "see http://qp.example/a-very-long-path-that-the-encoder-=\nsplit?x=3D1&y=3D%C3%A9 caf=C3=A9\n")
+    b64 = ("Content-Type: text/html; charset=iso-8859-1\nContent-Transfer-Encoding: base64\n\n"
+           "PGEgaHJlZj0iaHR0cDovL2I2NC5leGFtcGxlL+kiPng8L2E+\n")
+    assert [(r.uri, r.charset) for r in scan_message(qp.encode()) if isinstance(r, Record)] == [
+        ("http://qp.example/a-very-long-path-that-the-encoder-split?x=1&y=%C3%A9", "utf-8")]
+    assert [(r.uri, r.charset) for r in scan_message(b64.encode()) if isinstance(r, Record)] == [
+        ("http://b64.example/é", "iso-8859-1")]
+
+
+def test_a_broken_message_is_reported_and_the_rest_still_read() -> None:
+    broken = ("Content-Type: multipart/mixed; boundary=\"b\"\n\n--b\nContent-Type: text/plain\n\n"
+              "http://first.example/\n--b\nContent-Type: text/plain\nContent-Transfer-Encoding: base64\n\n"
+              "aHR0cDovL3NlY29uZC5leGFtcGxlLw=\n")  # no closing boundary, bad padding
+    items = list(scan_message(broken.encode()))
+    assert [r.uri for r in items if isinstance(r, Record)] == ["http://first.example/", "http://second.example/"]
+    assert {i.kind for i in items if isinstance(i, Defect)} == {DefectKind.BROKEN_MIME}
+
+
+def test_the_gems_resolve_as_their_headers_and_html_say() -> None:
+    folder = shared_path("corpora", "base-header-gems")
+    # Mozilla 4.02 "Send Page": Content-Base folded inside its quotes, and a <base> in the HTML that wins
+    with open(folder / "linux-mips-1998-netscape-send-page-content-base.mbox", "rb") as f:
+        records = [r for r in scan_mbox(f) if isinstance(r, Record)]
+    assert {r.origin.message_id for r in records} == {"<34C77F80.20285955@netscape.com>"}
+    relative = [(r.uri, r.target, r.base_source) for r in records if not r.uri.startswith(("http:", "mailto:"))]
+    assert relative[:2] == [("/reports/", "http://biz.yahoo.com/reports/", BaseSource.HTML_BASE),
+                            ("/industry/", "http://biz.yahoo.com/industry/", BaseSource.HTML_BASE)]
+    # without its <base>, the part's folded Content-Base serves
+    data = (folder / "linux-mips-1998-netscape-send-page-content-base.mbox").read_bytes()
+    data = data.replace(b'<base href="http://biz.yahoo.com/">', b"").replace(b'<BASE HREF="http://biz.yahoo.com/">', b"")
+    records = [r for r in scan_mbox(io.BytesIO(data)) if isinstance(r, Record) and r.uri == "/reports/"]
+    assert [(r.target, r.base_source) for r in records] == [
+        ("http://biz.yahoo.com/reports/", BaseSource.CONTENT_BASE)]
+    assert records[0].base == "http://biz.yahoo.com/prnews/980122/ca_netscap_3.html"
+    # spam: Content-Base and Content-Location agree, and a QP-encoded <BASE HREF> wins
+    records = [r for r in scan_message((folder / "spamassassin-spam2-00756-content-base.eml").read_bytes())
+               if isinstance(r, Record)]
+    assert ("../www/imagesjulio/contraloria.jpg", "http://www.rebackee.com/www/imagesjulio/contraloria.jpg",
+            BaseSource.HTML_BASE) in [(r.uri, r.target, r.base_source) for r in records]
