@@ -139,7 +139,8 @@ def test_the_gems_resolve_as_their_headers_and_html_say() -> None:
                             ("/industry/", "http://biz.yahoo.com/industry/", BaseSource.HTML_BASE)]
     # without its <base>, the part's folded Content-Base serves
     data = (folder / "linux-mips-1998-netscape-send-page-content-base.mbox").read_bytes()
-    data = data.replace(b'<base href="http://biz.yahoo.com/">', b"").replace(b'<BASE HREF="http://biz.yahoo.com/">', b"")
+    for spelling in (b'<base href="http://biz.yahoo.com/">', b'<BASE HREF="http://biz.yahoo.com/">'):
+        data = data.replace(spelling, b"")
     records = [r for r in scan_mbox(io.BytesIO(data)) if isinstance(r, Record) and r.uri == "/reports/"]
     assert [(r.target, r.base_source) for r in records] == [
         ("http://biz.yahoo.com/reports/", BaseSource.CONTENT_BASE)]
