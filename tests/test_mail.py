@@ -11,7 +11,7 @@ import pytest
 
 from urisift.base import BaseStack
 from urisift.mail.headers import base_value, decoded, heading_base
-from urisift.mail.walk import Leaf, walk_message
+from urisift.mail.walk import Heading, Leaf, walk_message
 from urisift.model import BaseSource, Defect, DefectKind, Origin, Record
 from urisift.scan import scan_mbox, scan_message
 
@@ -88,7 +88,11 @@ Content-Type: text/plain
 def test_the_walk_gives_imap_paths_and_the_layers_in_force() -> None:
     stack = BaseStack()
     seen = []
+    headings = []
     for item in walk_message(_message(NESTED), stack, Origin()):
+        if isinstance(item, Heading):
+            headings.append((item.path, item.entity["From"], stack.current.uri if stack.current else None))
+            continue
         assert isinstance(item, Leaf)
         base = stack.current
         seen.append((item.path, item.content_type, base.uri if base else None, base.source if base else None))
@@ -98,6 +102,8 @@ def test_the_walk_gives_imap_paths_and_the_layers_in_force() -> None:
         ("2.2", "image/png", "http://img.example/i.png", BaseSource.CONTENT_LOCATION),
         ("3.1", "text/plain", "http://forwarded.example/", BaseSource.CONTENT_BASE)]
     assert stack.current is None  # every layer popped
+    assert headings == [("", "a@example.org", "http://outer.example/dir/"),
+                        ("3", "b@example.org", "http://forwarded.example/")]
 
 
 def test_scan_message_resolves_each_part_against_its_base() -> None:
@@ -150,3 +156,38 @@ def test_the_gems_resolve_as_their_headers_and_html_say() -> None:
                if isinstance(r, Record)]
     assert ("../www/imagesjulio/contraloria.jpg", "http://www.rebackee.com/www/imagesjulio/contraloria.jpg",
             BaseSource.HTML_BASE) in [(r.uri, r.target, r.base_source) for r in records]
+
+
+HEADERS = """\
+From: Someone <someone@example.org>
+To: list@example.org
+Subject: =?utf-8?q?see_http=3A=2F=2Fsubject.example=2Fa?= and www.not-abbreviated.example
+Received: by ftp.example.org (Postfix) with ESMTP id 1234; http://received.example/ never read
+DKIM-Signature: v=1; a=rsa-sha256; h=from:content-type:list-id; bh=abc
+Message-ID: <1234@example.org>
+List-Unsubscribe: <mailto:leave@example.org?subject=unsubscribe>,
+ <https://lists.example.org/options/
+  list> (web page)
+List-Post: NO
+List-Archive: <relative/archive/>
+Archived-At: <http://archive.example/msg/1234>
+X-URL: http://x-url.example/
+X-Received: by 10.0.0.1 with http://x-received.example/
+Content-Base: http://base.example/d/
+Content-Type: text/plain
+
+body
+"""
+
+
+def test_header_uris() -> None:
+    records = [r for r in scan_message(HEADERS.encode()) if isinstance(r, Record)]
+    assert [(r.place.header, r.style.value, r.uri, r.target) for r in records] == [
+        ("Subject", "bare", "http://subject.example/a", "http://subject.example/a"),
+        ("List-Unsubscribe", "header", "mailto:leave@example.org?subject=unsubscribe",
+         "mailto:leave@example.org?subject=unsubscribe"),
+        ("List-Unsubscribe", "header", "https://lists.example.org/options/list", "https://lists.example.org/options/list"),
+        ("List-Archive", "header", "relative/archive/", "http://base.example/d/relative/archive/"),
+        ("Archived-At", "header", "http://archive.example/msg/1234", "http://archive.example/msg/1234"),
+        ("X-URL", "bare", "http://x-url.example/", "http://x-url.example/")]
+    assert {r.where.value for r in records} == {"header"}

@@ -33,8 +33,9 @@ from .charset import decode, decode_stream
 from .delimit import Scanner, safe_cut
 from .errors import InputError
 from .html import DocumentWalk, Locator, parse, prescan, tree_of
+from .mail.header_uris import header_references
 from .mail.mbox import split_mbox
-from .mail.walk import walk_message
+from .mail.walk import Heading, walk_message
 from .model import Charset, Defect, DefectKind, Kind, Origin, Record, Span
 from .sources import BUILT_KINDS, Input, open_input, unreadable
 from .tail import Tail
@@ -295,6 +296,12 @@ def _message_records(message: Message, stack: BaseStack, origin: Origin, options
     for item in walk_message(message, stack, replace(origin, part=None)):
         if isinstance(item, Defect):
             yield item
+            continue
+        if isinstance(item, Heading):
+            # a message's base serves the relative references of its own headers
+            tail = Tail(stack, replace(origin, part=item.path or None), None)
+            for found in header_references(item.entity):
+                yield tail(found)
             continue
         if not item.content_type.startswith("text/"):
             continue

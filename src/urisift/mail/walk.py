@@ -31,6 +31,14 @@ _SOURCES = {"Content-Base": BaseSource.CONTENT_BASE, "Content-Location": BaseSou
 MAX_DEPTH = 64
 
 
+class Heading(NamedTuple):
+    """A message's heading (the top one, or an attached message's), yielded
+    with its own base in force: its URI headers resolve against it."""
+
+    path: str
+    entity: Message
+
+
 class Leaf(NamedTuple):
     """A part with content: its path, the entity, and its content type (lower case)."""
 
@@ -43,14 +51,14 @@ def _join(prefix: str, index: int) -> str:
     return f"{prefix}.{index}" if prefix else str(index)
 
 
-def walk_message(message: Message, stack: BaseStack, origin: Origin) -> Iterator[Leaf | Defect]:
+def walk_message(message: Message, stack: BaseStack, origin: Origin) -> Iterator[Heading | Leaf | Defect]:
     """The leaves of ``message`` and the defects met on the way, in order;
     ``stack`` holds the layers around the part just yielded."""
     yield from _entity(message, "", stack, origin, 0, root=True)
 
 
 def _entity(entity: Message, path: str, stack: BaseStack, origin: Origin, depth: int, *, root: bool
-            ) -> Iterator[Leaf | Defect]:
+            ) -> Iterator[Heading | Leaf | Defect]:
     name, value = heading_base(entity)
     where = f"part {path}" if path else "the message heading"
     defect = stack.push(value, _SOURCES[name] if name else BaseSource.CONTENT_BASE,
@@ -58,6 +66,8 @@ def _entity(entity: Message, path: str, stack: BaseStack, origin: Origin, depth:
     try:
         if defect is not None:
             yield defect
+        if root:
+            yield Heading(path, entity)
         for problem in getattr(entity, "defects", ()):
             yield Defect(DefectKind.BROKEN_MIME, f"{where}: {type(problem).__name__}: {problem}".rstrip(": "),
                          origin)

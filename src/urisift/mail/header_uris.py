@@ -1,0 +1,52 @@
+"""URI references in a message's own headers (issue 10).
+
+- RFC 2369 list headers (``List-Help``, ``-Subscribe``, ``-Unsubscribe``,
+  ``-Post``, ``-Owner``, ``-Archive``): comma-separated ``<URI>``s, with
+  comments after them; ``List-Post: NO`` names none.  RFC 5064
+  ``Archived-At``: one ``<URI>``.  Style ``header``.
+- Unstructured headers (``Subject``, ``Comments``, ``Keywords``,
+  ``Organization``, ``Content-Description``, and ``X-`` headers but the
+  trace and signature ones) go through the text scanner after RFC 2047
+  decoding, without the ``www.``/``ftp.`` abbreviations: in headers those
+  are host names far more often than links.
+- Structured headers that hold no URIs (``Received``, ``DKIM-Signature``,
+  ``Content-Type``, ``Message-ID``, ``References``, the address headers) are
+  never read as running text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from email.message import Message
+
+from ..delimit import Scanner
+from ..model import Found, Place, Style, Where, new_found
+from .headers import decoded
+
+LIST_HEADERS = frozenset({"list-help", "list-subscribe", "list-unsubscribe", "list-post", "list-owner",
+                          "list-archive", "archived-at"})
+TEXT_HEADERS = frozenset({"subject", "comments", "keywords", "organization", "content-description"})
+#: X- headers that are trace or signature data, not text
+_NOT_TEXT = re.compile(r"(?i)x-(?:.*received|.*dkim|.*signature|originating-ip|spam-|virus-|ms-|gm-|google-|"
+                       r"mailer-daemon|mimeole|msmail|uidl|mozilla-status|priority|barracuda|proofpoint)")
+# an RFC 2369 element: "<" URI ">" (white space inside removed: RFC 2369 §2 lets it fold)
+_ANGLED = re.compile(r"<([^<>]*)>")
+
+
+def header_references(message: Message) -> Iterator[Found]:
+    """The references in the headers of ``message`` (its own heading only)."""
+    for name, value in message.items():
+        lower = name.lower()
+        if lower in LIST_HEADERS:
+            place = Place(Where.HEADER, header=name)
+            text = decoded(str(value))
+            for m in _ANGLED.finditer(text):
+                uri = "".join(m.group(1).split())
+                if uri:
+                    yield new_found(uri, None, None, Style.HEADER, (), (), None, place)
+        elif lower in TEXT_HEADERS or (lower.startswith("x-") and not _NOT_TEXT.match(lower)):
+            place = Place(Where.HEADER, header=name)
+            text = " ".join(decoded(str(value)).split("\n"))
+            for found in Scanner(text, abbreviated=False):
+                yield found._replace(place=place)
