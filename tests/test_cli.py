@@ -352,15 +352,20 @@ def test_kind_is_honoured(tmp_path: Path) -> None:
     page.write_bytes(b"<!doctype html><p>see http://x.example/ <a href=a.html>a</a></p>\n")
     assert run(["--base", "http://h.example/", str(page)]) == (0, "http://x.example/\nhttp://h.example/a.html\n", "")
     assert run(["--kind", "text", str(page)]) == (0, "http://x.example/\n", "")
-    mail = tmp_path / "m.eml"
-    mail.write_bytes(b"From: a@example.org\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n\nsee http://x.example/\n")
-    code, out, err = run(["--format", "jsonl", str(mail)])
+    warc = tmp_path / "a.warc"
+    warc.write_bytes(b"WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\nsee http://x.example/\n")
+    code, out, err = run(["--format", "jsonl", str(warc)])
     assert code == 0 and json.loads(out.splitlines()[0])["defect"] == "unsupported-kind"
-    assert err == (f"urisift: {mail}: unsupported-kind: this looks like mail content, which this version does "
+    assert err == (f"urisift: {warc}: unsupported-kind: this looks like warc content, which this version does "
                    "not read yet; scanned as plain text\n")
-    code, out, err = run(["--kind", "mail", str(mail)])
+    code, out, err = run(["--kind", "warc", str(warc)])
     assert (code, out) == (2, "")
-    assert err == "urisift: --kind mail: reading mail input is not built yet; this version reads html, text\n"
+    assert err == ("urisift: --kind warc: reading warc input is not built yet; "
+                   "this version reads html, mail, mbox, text\n")
+    mail = tmp_path / "m.eml"
+    mail.write_bytes(b"From: a@example.org\nDate: Mon, 1 Jan 2024 00:00:00 +0000\nSubject: see http://s.example/\n\n"
+                     b"and http://x.example/\n")
+    assert run([str(mail)]) == (0, "http://s.example/\nhttp://x.example/\n", "")
 
 
 @pytest.mark.parametrize("suffix, compress", [(".gz", "gzip"), (".bz2", "bz2"), (".xz", "lzma")])

@@ -67,13 +67,13 @@ def test_strict_policy_stops_at_the_first_defect(tmp_path: Path) -> None:
 
 
 def test_a_sniffed_kind_that_is_not_built_is_reported_and_scanned_as_text(tmp_path: Path) -> None:
-    f = tmp_path / "message.eml"
-    f.write_bytes(b"From: a@example.org\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n\nsee http://x.example/\n")
+    f = tmp_path / "archive.warc"
+    f.write_bytes(b"WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\nsee http://x.example/\n")
     items = list(iter_input(str(f)))
     assert isinstance(items[0], Defect) and items[0].kind is DefectKind.UNSUPPORTED_KIND
-    assert items[0].detail == ("this looks like mail content, which this version does not read yet; "
+    assert items[0].detail == ("this looks like warc content, which this version does not read yet; "
                                "scanned as plain text")
-    assert [i.uri for i in items[1:] if isinstance(i, Record)] == ["a@example.org", "http://x.example/"][1:]
+    assert [i.uri for i in items[1:] if isinstance(i, Record)] == ["http://x.example/"]
     # --kind text: no defect, the same records
     assert [type(i).__name__ for i in iter_input(str(f), ScanOptions(kind=Kind.TEXT))] == ["Record"]
 
@@ -91,8 +91,8 @@ def test_a_sniffed_html_file_is_read_as_html(tmp_path: Path) -> None:
 
 
 def test_an_unbuilt_kind_asked_for_is_an_error() -> None:
-    content = Content(b"x", Kind.MBOX, Origin(file="m"), BaseStack())
-    with pytest.raises(InputError, match="reading mbox input is not built yet"):
+    content = Content(b"x", Kind.WARC, Origin(file="m"), BaseStack())
+    with pytest.raises(InputError, match="reading warc input is not built yet"):
         list(scan_content(content, ScanOptions()))
 
 

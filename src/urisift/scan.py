@@ -131,6 +131,18 @@ def scan_content(content: Content, options: ScanOptions) -> Iterator[Record | De
     elif kind is Kind.HTML:
         yield from _scan_html(content, options)
         return
+    elif kind is Kind.MAIL:
+        body = content.body
+        data = body if isinstance(body, bytes) else body.encode("utf-8") if isinstance(body, str) else body.read()
+        message = email.message_from_bytes(data, policy=compat32)
+        yield from _message_records(message, content.stack, content.origin, options)
+        return
+    elif kind is Kind.MBOX:
+        body = content.body
+        stream = io.BytesIO(body.encode("utf-8") if isinstance(body, str) else body) \
+            if isinstance(body, (bytes, str)) else body
+        yield from _mbox_records(stream, content.stack, content.origin, options)
+        return
     yield from _scan_plain(content, options)
 
 
@@ -335,13 +347,20 @@ def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = N
     """Yield the records of every message of an mbox archive read from a
     binary stream, in constant memory; each record names its message's
     number, Message-ID and byte offset in the archive."""
-    options = ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated)
+    origin = Origin(file=file)
+    stack, defects = retrieval_stack(base, origin)
+    yield from defects
+    yield from _mbox_records(stream, stack, origin, ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated))
+
+
+def _mbox_records(stream: BinaryIO, stack: BaseStack, origin: Origin, options: ScanOptions
+                  ) -> Iterator[Record | Defect]:
+    """Each message of the archive in turn, on the same stack (the walk of
+    each pushes and pops its own layers)."""
     for item in split_mbox(stream):
-        origin = Origin(file=file, message=item.message, offset=item.offset)
-        stack, defects = retrieval_stack(base, origin)
-        yield from defects
+        where = replace(origin, message=item.message, offset=item.offset)
         message = email.message_from_bytes(item.data, policy=compat32)
-        yield from _message_records(message, stack, origin, options)
+        yield from _message_records(message, stack, where, options)
 
 
 def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True

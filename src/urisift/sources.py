@@ -34,7 +34,7 @@ from .model import Defect, DefectKind, Kind, Origin
 #: how many leading bytes the sniffer reads
 SNIFF_SIZE = 4096
 #: the kinds this version reads; the others are recognized, and reported
-BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML})
+BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX})
 
 
 @dataclass(frozen=True, slots=True)
