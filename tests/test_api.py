@@ -9,7 +9,8 @@ PUBLIC = {
     "UriReference", "Authority", "validate", "is_valid", "resolve", "remove_dot_segments",
     "UriError", "UriSyntaxError", "BaseUriError",
     # text scanning and records
-    "scan_text", "scan_html", "scan_stream", "scan_path", "find_references", "registered_schemes", "Found",
+    "scan_text", "scan_html", "scan_message", "scan_mbox", "scan_stream", "scan_path", "find_references",
+    "registered_schemes", "Found",
     "Record", "Defect", "Style", "Where", "Flag", "BaseSource", "CharsetSource",
     # normalization, URNs, risks
     "normalize", "equivalent", "Urn", "UrnError", "urn_equivalent", "risks", "Risk",

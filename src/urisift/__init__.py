@@ -25,7 +25,17 @@ from .output import record_json, record_line
 from .reference import Authority, UriReference, is_valid, validate
 from .resolve import remove_dot_segments, resolve
 from .risk import Risk, risks
-from .scan import ScanOptions, iter_input, scan_html, scan_input, scan_path, scan_stream, scan_text
+from .scan import (
+    ScanOptions,
+    iter_input,
+    scan_html,
+    scan_input,
+    scan_mbox,
+    scan_message,
+    scan_path,
+    scan_stream,
+    scan_text,
+)
 from .schemes import registered_schemes
 from .urn import Urn, urn_equivalent
 
@@ -41,6 +51,7 @@ __all__ = [
     "Base", "BaseSource", "Charset", "CharsetSource", "Defect", "DefectKind", "Flag", "Found", "Kind", "Origin",
     "Place", "Record", "Span", "Style", "Where", "BaseStack",
     # scanning
-    "ScanOptions", "find_references", "iter_input", "scan_html", "scan_input", "scan_path", "scan_stream", "scan_text",
+    "ScanOptions", "find_references", "iter_input", "scan_html", "scan_input", "scan_mbox", "scan_message", "scan_path",
+    "scan_stream", "scan_text",
     "record_json", "record_line", "InputError", "UsageError",
 ]

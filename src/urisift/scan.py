@@ -369,5 +369,5 @@ def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = 
     return iter_input(Input(str(path)), ScanOptions(base=base, abbreviated=abbreviated))
 
 
-__all__ = ["Content", "ScanOptions", "Tail", "iter_input", "scan_content", "scan_html", "scan_input", "scan_path",
-           "scan_stream", "scan_text"]
+__all__ = ["Content", "ScanOptions", "Tail", "iter_input", "scan_content", "scan_html", "scan_input", "scan_mbox",
+           "scan_message", "scan_path", "scan_stream", "scan_text"]
