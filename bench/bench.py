@@ -7,6 +7,7 @@
     python bench/bench.py normalize          # normalize vs rfc3986's normalize()
     python bench/bench.py records            # link-dense input through the whole CLI vs a bare floor
     python bench/bench.py html               # scan_html vs lxml (and parse-only rows) on 130 real pages
+    python bench/bench.py mail               # scan_mbox vs urlscan and a stdlib floor on 30 MB of linux-mips
     python bench/bench.py all
 
 Peers are imported from the running environment or from bench/.peers (where
@@ -36,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PEERS_DIR = HERE / ".peers"
 SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
-PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract", "lxml", "html5lib"]
+PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract", "lxml", "html5lib", "urlscan"]
 
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))  # the adversarial inputs the tests use
@@ -338,7 +339,8 @@ def bench_normalize(rounds: int, repeat: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "all"])
+    parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
+                                         "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -348,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.install_peers:
         install_peers()
-    cases = ["resolve", "scan", "adversarial", "normalize", "records", "html"] if args.case == "all" else [args.case]
+    cases = (["resolve", "scan", "adversarial", "normalize", "records", "html", "mail"] if args.case == "all"
+             else [args.case])
     when = time.strftime("%Y-%m-%d %H:%M")
     print(f"# urisift bench ({when}, Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
     for case in cases:
@@ -366,6 +369,10 @@ def main(argv: list[str] | None = None) -> int:
             from bench_html import bench_html
 
             bench_html(args.rounds, SHARED, ROOT, timeit, table)
+        elif case == "mail":
+            from bench_mail import bench_mail
+
+            bench_mail(args.rounds, SHARED, timeit, table)
     return 0
 
 
