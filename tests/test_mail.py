@@ -10,6 +10,7 @@ from email.policy import compat32
 import pytest
 
 from urisift.base import BaseStack
+from urisift.mail.flowed import unflow
 from urisift.mail.headers import base_value, decoded, heading_base
 from urisift.mail.walk import Heading, Leaf, walk_message
 from urisift.model import BaseSource, Defect, DefectKind, Origin, Record
@@ -191,3 +192,40 @@ def test_header_uris() -> None:
         ("Archived-At", "header", "http://archive.example/msg/1234", "http://archive.example/msg/1234"),
         ("X-URL", "bare", "http://x-url.example/", "http://x-url.example/")]
     assert {r.where.value for r in records} == {"header"}
+
+
+# -- format=flowed (RFC 3676) -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, delsp, expected", [
+    ("see http://example.com/a/ \nlong/path and\nmore", False, "see http://example.com/a/ long/path and\nmore"),
+    ("see http://example.com/a/very- \nlong/path\n", True, "see http://example.com/a/very-long/path\n"),
+    ("> quoted http://q.example/ \n> rest\nnot quoted", False, "> quoted http://q.example/ rest\nnot quoted"),
+    ("> flowed \nunquoted next", False, "> flowed \nunquoted next"),
+    ("-- \nsignature", False, "-- \nsignature"),
+    (" From stuffed\n", False, "From stuffed\n"),
+])
+def test_unflow(text: str, delsp: bool, expected: str) -> None:
+    assert unflow(text, delsp=delsp) == expected
+
+
+def test_a_flowed_part_is_rejoined_before_scanning() -> None:
+    message = ("Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes\n\n"
+               "The page is at http://example.com/a/very/long/path/that/the/client/wra \n"
+               "pped/index.html for now.\n")
+    assert [(r.uri, r.charset) for r in scan_message(message.encode()) if isinstance(r, Record)] == [
+        ("http://example.com/a/very/long/path/that/the/client/wrapped/index.html", "utf-8")]
+
+
+def test_multipart_related_without_a_base_uses_thismessage() -> None:
+    message = ('Content-Type: multipart/related; boundary="b"\n\n--b\nContent-Type: text/html\n\n'
+               '<img src="images/a.gif">\n--b\nContent-Type: image/gif\nContent-Location: images/a.gif\n\nGIF\n--b--\n')
+    assert [(r.target, r.base_source) for r in scan_message(message.encode()) if isinstance(r, Record)] == [
+        ("thismessage:/images/a.gif", BaseSource.DEFAULT)]
+
+
+def test_mhtml_snapshot_content_location_is_the_pages_address() -> None:
+    message = ("From: <Saved by Blink>\nSnapshot-Content-Location: https://site.example/dir/page.html\n"
+               'Content-Type: multipart/related; type="text/html"; boundary="b"\n\n--b\nContent-Type: text/html\n\n'
+               '<a href="other.html">o</a>\n--b--\n')
+    assert [(r.target, r.base_source) for r in scan_message(message.encode()) if isinstance(r, Record)] == [
+        ("https://site.example/dir/other.html", BaseSource.CONTENT_LOCATION)]

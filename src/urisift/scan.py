@@ -33,9 +33,8 @@ from .charset import decode, decode_stream
 from .delimit import Scanner, safe_cut
 from .errors import InputError
 from .html import DocumentWalk, Locator, parse, prescan, tree_of
-from .mail.header_uris import header_references
 from .mail.mbox import split_mbox
-from .mail.walk import Heading, walk_message
+from .mail.parts import HeaderReference, message_pieces
 from .model import Charset, Defect, DefectKind, Kind, Origin, Record, Span
 from .sources import BUILT_KINDS, Input, open_input, unreadable
 from .tail import Tail
@@ -117,6 +116,7 @@ class Content:
     stack: BaseStack
     declared: str | None = None  # the charset its container declares
     sniffed: bool = field(default=False)  # whether ``kind`` was sniffed rather than asked for
+    decoding: Charset | None = None  # how a text body was decoded, when it was decoded before
 
 
 def scan_content(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
@@ -174,7 +174,7 @@ def _scan_html(content: Content, options: ScanOptions) -> Iterator[Record | Defe
 def _scan_plain(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
     body = content.body
     if isinstance(body, str):
-        tail = Tail(content.stack, content.origin, None)
+        tail = Tail(content.stack, content.origin, content.decoding)
         yield from _text_records(body, tail, options.abbreviated)
         return
     stream = io.BytesIO(body) if isinstance(body, bytes) else body
@@ -299,31 +299,17 @@ def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str
 
 def _message_records(message: Message, stack: BaseStack, origin: Origin, options: ScanOptions
                      ) -> Iterator[Record | Defect]:
-    """The records of one parsed message: each text part through the scanner
-    of its kind, with the bases of the headings around it in force.  Parts
-    that are not text (images, archives, programs) are never decoded."""
-    message_id = message.get("Message-ID")
-    if message_id is not None:
-        origin = replace(origin, message_id=str(message_id).strip())
-    for item in walk_message(message, stack, replace(origin, part=None)):
-        if isinstance(item, Defect):
-            yield item
-            continue
-        if isinstance(item, Heading):
-            # a message's base serves the relative references of its own headers
-            tail = Tail(stack, replace(origin, part=item.path or None), None)
-            for found in header_references(item.entity):
-                yield tail(found)
-            continue
-        if not item.content_type.startswith("text/"):
-            continue
-        kind = Kind.HTML if item.content_type in ("text/html", "application/xhtml+xml") else Kind.TEXT
-        body = item.entity.get_payload(decode=True)
-        if not isinstance(body, bytes):
-            continue
-        part_origin = replace(origin, part=item.path)
-        yield from scan_content(Content(body, kind, part_origin, stack, item.entity.get_content_charset()),
-                                replace(options, charset=None))
+    """The records of one parsed message: its headings' references, and each
+    text part through the scanner of its kind, with the bases of the
+    headings around it in force (:mod:`urisift.mail.parts`)."""
+    for piece in message_pieces(message, stack, origin):
+        if isinstance(piece, Defect):
+            yield piece
+        elif isinstance(piece, HeaderReference):
+            yield Tail(stack, piece.origin, None)(piece.found)
+        else:
+            content = Content(piece.body, piece.kind, piece.origin, stack, piece.declared, decoding=piece.decoding)
+            yield from scan_content(content, replace(options, charset=None))
 
 
 def scan_message(message: bytes | Message, *, base: str | None = None, file: str | None = None,

@@ -44,9 +44,11 @@ def base_value(value: str) -> str | None:
 
 def heading_base(entity: Message) -> tuple[str | None, str | None]:
     """The base a MIME heading sets: the header that names it
-    (``Content-Base`` wins over ``Content-Location`` in the same heading)
-    and its cleaned value; (None, None) when it sets none."""
-    for name in ("Content-Base", "Content-Location"):
+    (``Content-Base`` wins over ``Content-Location`` in the same heading,
+    and both over ``Snapshot-Content-Location``, the page's address that
+    browsers write atop an MHTML file) and its cleaned value; (None, None)
+    when it sets none."""
+    for name in ("Content-Base", "Content-Location", "Snapshot-Content-Location"):
         raw = entity.get(name)
         if raw is not None:
             value = base_value(str(raw))

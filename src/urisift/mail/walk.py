@@ -26,7 +26,11 @@ from ..base import BaseStack
 from ..model import BaseSource, Defect, DefectKind, Origin
 from .headers import heading_base
 
-_SOURCES = {"Content-Base": BaseSource.CONTENT_BASE, "Content-Location": BaseSource.CONTENT_LOCATION}
+_SOURCES = {"Content-Base": BaseSource.CONTENT_BASE, "Content-Location": BaseSource.CONTENT_LOCATION,
+            "Snapshot-Content-Location": BaseSource.CONTENT_LOCATION}
+#: RFC 2557 §5: inside multipart/related with no base at all, relative
+#: references resolve against this, so that they can be matched to the parts
+THIS_MESSAGE = "thismessage:/"
 #: nesting deeper than this is not walked (a message bomb), and is reported
 MAX_DEPTH = 64
 
@@ -72,6 +76,9 @@ def _entity(entity: Message, path: str, stack: BaseStack, origin: Origin, depth:
             yield Defect(DefectKind.BROKEN_MIME, f"{where}: {type(problem).__name__}: {problem}".rstrip(": "),
                          origin)
         content_type = entity.get_content_type()
+        if content_type == "multipart/related" and stack.current is None:
+            stack.pop()
+            stack.push(THIS_MESSAGE, BaseSource.DEFAULT, f"RFC 2557 §5, {where} is multipart/related with no base")
         if depth > MAX_DEPTH:
             yield Defect(DefectKind.BROKEN_MIME, f"{where}: nested more than {MAX_DEPTH} deep; not walked further",
                          origin)

@@ -1,0 +1,80 @@
+"""A parsed message as the pieces to scan: its headings' URI references and
+its text parts, decoded as far as mail decodes them (transfer encoding,
+``format=flowed``), each with its part path (issue 10).
+
+Parts that are not text (images, archives, programs) are never decoded.
+The caller scans each piece before asking for the next: the walk's base
+layers around it are in force on the stack only until then.
+"""
+
+from __future__ import annotations
+
+import email.utils
+from collections.abc import Iterator
+from dataclasses import replace
+from email.message import Message
+from typing import NamedTuple
+
+from ..base import BaseStack
+from ..charset import decode
+from ..model import Charset, Defect, Found, Kind, Origin
+from .flowed import unflow
+from .header_uris import header_references
+from .walk import Heading, walk_message
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+
+
+class TextPart(NamedTuple):
+    """A text part to scan: its origin (with the part path), kind, body (bytes,
+    or text already decoded with ``decoding``) and declared charset."""
+
+    origin: Origin
+    kind: Kind
+    body: bytes | str
+    declared: str | None
+    decoding: Charset | None
+
+
+class HeaderReference(NamedTuple):
+    """A reference in a heading, and the origin of that heading."""
+
+    origin: Origin
+    found: Found
+
+
+def _param(entity: Message, name: str) -> str:
+    """A Content-Type parameter, lower case ("" when absent; RFC 2231 values collapsed)."""
+    value = entity.get_param(name)
+    return str(email.utils.collapse_rfc2231_value(value) if isinstance(value, tuple) else value or "").lower()
+
+
+def message_pieces(message: Message, stack: BaseStack, origin: Origin
+                   ) -> Iterator[TextPart | HeaderReference | Defect]:
+    """The pieces of one parsed message, in order (see the module doc)."""
+    message_id = message.get("Message-ID")
+    if message_id is not None:
+        origin = replace(origin, message_id=str(message_id).strip())
+    for item in walk_message(message, stack, replace(origin, part=None)):
+        if isinstance(item, Defect):
+            yield item
+        elif isinstance(item, Heading):
+            # a message's base serves the relative references of its own headers
+            where = replace(origin, part=item.path or None)
+            for found in header_references(item.entity):
+                yield HeaderReference(where, found)
+        elif item.content_type.startswith("text/") or item.content_type in HTML_TYPES:
+            body = item.entity.get_payload(decode=True)
+            if not isinstance(body, bytes):
+                continue
+            kind = Kind.HTML if item.content_type in HTML_TYPES else Kind.TEXT
+            where = replace(origin, part=item.path)
+            charset = item.entity.get_content_charset()
+            if kind is Kind.TEXT and _param(item.entity, "format") == "flowed":
+                # RFC 3676: soft line breaks undone first (spans count in the rejoined text)
+                text, choice, defects = decode(body, declared=charset, origin=where)
+                yield from defects
+                flowed = unflow(text, delsp=_param(item.entity, "delsp") == "yes")
+                yield TextPart(where, kind, flowed, charset, Charset(choice.name, choice.source))
+            else:
+                yield TextPart(where, kind, body, charset, None)
