@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import io
 from email.policy import compat32
+from pathlib import Path
 
 import pytest
 
@@ -229,3 +230,19 @@ def test_mhtml_snapshot_content_location_is_the_pages_address() -> None:
                '<a href="other.html">o</a>\n--b--\n')
     assert [(r.target, r.base_source) for r in scan_message(message.encode()) if isinstance(r, Record)] == [
         ("https://site.example/dir/other.html", BaseSource.CONTENT_LOCATION)]
+
+
+def test_a_maildir_is_read_message_by_message_and_tmp_is_skipped(tmp_path: Path) -> None:
+    from urisift.cli import main
+
+    for sub in ("cur", "new", "tmp"):
+        (tmp_path / "Mail" / sub).mkdir(parents=True)
+    # no Date header: sniffing alone would take it for text; in a Maildir it is a message
+    (tmp_path / "Mail" / "cur" / "1700000000.M1P1.host:2,S").write_bytes(
+        b"From: a@example.org\nContent-Base: http://cur.example/d/\nContent-Type: text/plain\n\n<URL:x.html>\n")
+    (tmp_path / "Mail" / "new" / "1700000001.M2P2.host").write_bytes(
+        b"Subject: new http://new.example/\n\nbody\n")
+    (tmp_path / "Mail" / "tmp" / "1700000002.M3P3.host").write_bytes(b"Subject: http://tmp.example/\n\nx\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(tmp_path / "Mail")], stdout=out, stderr=err) == 0
+    assert (out.getvalue(), err.getvalue()) == ("http://cur.example/d/x.html\nhttp://new.example/\n", "")

@@ -39,9 +39,11 @@ BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX})
 
 @dataclass(frozen=True, slots=True)
 class Input:
-    """One input to scan: a file path, or ``-`` for standard input."""
+    """One input to scan: a file path, or ``-`` for standard input; ``kind``
+    is what the walk knows it holds (a message in a Maildir), else None."""
 
     path: str
+    kind: Kind | None = None
 
     @property
     def name(self) -> str:
@@ -71,7 +73,12 @@ def walk(paths: list[str], *, hidden: bool = False) -> Iterator[Input | Defect]:
                 yield unreadable(str(error.filename or root), error)
             if not hidden:
                 dirs[:] = [d for d in dirs if not _hidden(d)]
+            if {"cur", "new", "tmp"} <= set(dirs):
+                dirs.remove("tmp")  # a Maildir: tmp/ holds messages still being delivered
             dirs.sort()
+            parent = os.path.dirname(root)
+            maildir = os.path.basename(root) in ("cur", "new") and all(
+                os.path.isdir(os.path.join(parent, d)) for d in ("cur", "new", "tmp"))
             for name in sorted(files):
                 if not hidden and _hidden(name):
                     continue
@@ -80,7 +87,7 @@ def walk(paths: list[str], *, hidden: bool = False) -> Iterator[Input | Defect]:
                 if problem is not None:
                     yield problem
                 else:
-                    yield Input(full)
+                    yield Input(full, Kind.MAIL if maildir else None)
         for error in errors:
             yield unreadable(str(error.filename or path), error)
 
@@ -221,7 +228,7 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
                 name = name[: -len(suffix)]
             break
     if kind is Kind.AUTO:
-        kind = sniff_kind(head, name)
+        kind = source.kind or sniff_kind(head, name)
     return Opened(stream, kind, origin, compression, guard)
 
 
