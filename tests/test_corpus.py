@@ -71,6 +71,28 @@ def test_golden_html_jsonl(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(err.getvalue().splitlines()) == len(defects)
 
 
+MAIL = ROOT / "corpora" / "mail"
+MAIL_INPUTS = sorted(p for p in MAIL.iterdir() if not p.name.endswith(".expected.jsonl"))
+
+
+def test_mail_corpus_is_there() -> None:
+    assert {p.name for p in MAIL_INPUTS} == {"related-page.eml", "forwarded.eml", "flowed-and-base64.eml",
+                                            "page.mhtml", "archive.mbox"}
+
+
+@pytest.mark.parametrize("path", MAIL_INPUTS, ids=[p.name for p in MAIL_INPUTS])
+def test_golden_mail_jsonl(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--format", "jsonl", path.relative_to(ROOT).as_posix()], stdout=out, stderr=err) == 0
+    golden = path.with_name(path.name + ".expected.jsonl")
+    if REGENERATE:
+        golden.write_text(out.getvalue(), "utf-8")
+    assert out.getvalue() == golden.read_text("utf-8")
+    defects = [line for line in out.getvalue().splitlines() if line.startswith('{"defect"')]
+    assert len(err.getvalue().splitlines()) == len(defects)
+
+
 def test_negative_file_yields_nothing() -> None:
     assert list(scan_text((CORPUS / "negative.txt").read_text("utf-8"))) == []
 

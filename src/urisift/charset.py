@@ -68,7 +68,7 @@ class Choice(Charset):
 _REGISTERED_NAMES = {
     "cp932": "windows-31j", "cp949": "windows-949", "cp874": "windows-874", "mac-roman": "macintosh",
     "mac-cyrillic": "x-mac-cyrillic", "shift_jis": "shift_jis", "utf-16-le": "utf-16le",
-    "utf-16-be": "utf-16be", "utf-32-le": "utf-32le", "utf-32-be": "utf-32be",
+    "utf-16-be": "utf-16be", "utf-32-le": "utf-32le", "utf-32-be": "utf-32be", "ascii": "us-ascii",
 }
 _CODEC_FOR = {registered: codec for codec, registered in _REGISTERED_NAMES.items()}
 
