@@ -177,6 +177,13 @@ def _scan_plain(content: Content, options: ScanOptions) -> Iterator[Record | Def
         tail = Tail(content.stack, content.origin, content.decoding)
         yield from _text_records(body, tail, options.abbreviated)
         return
+    if isinstance(body, bytes) and len(body) <= options.chunk_size:
+        # a body held whole already (a mail part): decoded in one step, no stream machinery
+        text, choice, defects = decode(body, declared=content.declared or options.charset, origin=content.origin)
+        yield from defects
+        yield from _text_records(text, Tail(content.stack, content.origin, Charset(choice.name, choice.source)),
+                                 options.abbreviated)
+        return
     stream = io.BytesIO(body) if isinstance(body, bytes) else body
     choice, pieces = decode_stream(stream, declared=content.declared or options.charset, origin=content.origin,
                                    chunk_size=options.chunk_size)

@@ -15,6 +15,7 @@ from email.message import Message
 
 _WHITESPACE = re.compile(r"\s+")
 _URL_PREFIX = re.compile(r"(?i)URL:")
+_BASE_HEADERS = frozenset({"content-base", "content-location", "snapshot-content-location"})
 
 
 def decoded(value: str) -> str:
@@ -48,10 +49,18 @@ def heading_base(entity: Message) -> tuple[str | None, str | None]:
     and both over ``Snapshot-Content-Location``, the page's address that
     browsers write atop an MHTML file) and its cleaned value; (None, None)
     when it sets none."""
+    # one pass over the heading: Message.get scans all of it for each name
+    found: dict[str, str] = {}
+    for name, raw in entity.items():
+        lower = name.lower()
+        if lower in _BASE_HEADERS and lower not in found:
+            found[lower] = str(raw)
+    if not found:
+        return None, None
     for name in ("Content-Base", "Content-Location", "Snapshot-Content-Location"):
-        raw = entity.get(name)
-        if raw is not None:
-            value = base_value(str(raw))
+        text = found.get(name.lower())
+        if text is not None:
+            value = base_value(text)
             if value is not None:
                 return name, value
     return None, None

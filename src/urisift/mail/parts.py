@@ -70,7 +70,8 @@ def message_pieces(message: Message, stack: BaseStack, origin: Origin
             kind = Kind.HTML if item.content_type in HTML_TYPES else Kind.TEXT
             where = replace(origin, part=item.path)
             charset = item.entity.get_content_charset()
-            if kind is Kind.TEXT and _param(item.entity, "format") == "flowed":
+            if kind is Kind.TEXT and "flowed" in str(item.entity.get("Content-Type", "")).lower() \
+                    and _param(item.entity, "format") == "flowed":
                 # RFC 3676: soft line breaks undone first (spans count in the rejoined text)
                 text, choice, defects = decode(body, declared=charset, origin=where)
                 yield from defects
