@@ -32,17 +32,30 @@ def test_corpus_is_there() -> None:
 REGENERATE = os.environ.get("URISIFT_REGENERATE") == "1"
 
 
-@pytest.mark.parametrize("path", INPUTS, ids=[p.name for p in INPUTS])
-def test_golden_jsonl(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
-    out, err = io.StringIO(), io.StringIO()
-    rel = path.relative_to(ROOT).as_posix()
-    assert main(["--format", "jsonl", rel], stdout=out, stderr=err) == 0
-    assert err.getvalue() == ""
-    golden = path.with_name(path.stem + ".expected.jsonl")
+def golden_run(path: Path, golden: Path, *options: str) -> tuple[str, str]:
+    """The CLI's jsonl output for ``path`` (run from the project's root) and its
+    standard error, the output compared with ``golden`` (rewritten when regenerating)."""
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        assert main(["--format", "jsonl", *options, path.relative_to(ROOT).as_posix()], stdout=out, stderr=err) == 0
+    finally:
+        os.chdir(cwd)
     if REGENERATE:
         golden.write_text(out.getvalue(), "utf-8")
     assert out.getvalue() == golden.read_text("utf-8")
+    return out.getvalue(), err.getvalue()
+
+
+def defect_lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith('{"defect"')]
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=[p.name for p in INPUTS])
+def test_golden_jsonl(path: Path) -> None:
+    _, err = golden_run(path, path.with_name(path.stem + ".expected.jsonl"))
+    assert err == ""
 
 
 HTML = ROOT / "corpora" / "html"
@@ -57,18 +70,10 @@ def test_html_corpus_is_there() -> None:
 
 
 @pytest.mark.parametrize("path", HTML_INPUTS, ids=[p.name for p in HTML_INPUTS])
-def test_golden_html_jsonl(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
-    out, err = io.StringIO(), io.StringIO()
-    rel = path.relative_to(ROOT).as_posix()
-    assert main(["--format", "jsonl", "--base", HTML_BASE, rel], stdout=out, stderr=err) == 0
-    golden = path.with_name(path.stem + ".expected.jsonl")
-    if REGENERATE:
-        golden.write_text(out.getvalue(), "utf-8")
-    assert out.getvalue() == golden.read_text("utf-8")
+def test_golden_html_jsonl(path: Path) -> None:
+    out, err = golden_run(path, path.with_name(path.stem + ".expected.jsonl"), "--base", HTML_BASE)
     # every defect in the records is on standard error too, and nothing else is
-    defects = [line for line in out.getvalue().splitlines() if line.startswith('{"defect"')]
-    assert len(err.getvalue().splitlines()) == len(defects)
+    assert len(err.splitlines()) == len(defect_lines(out))
 
 
 MAIL = ROOT / "corpora" / "mail"
@@ -81,16 +86,9 @@ def test_mail_corpus_is_there() -> None:
 
 
 @pytest.mark.parametrize("path", MAIL_INPUTS, ids=[p.name for p in MAIL_INPUTS])
-def test_golden_mail_jsonl(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
-    out, err = io.StringIO(), io.StringIO()
-    assert main(["--format", "jsonl", path.relative_to(ROOT).as_posix()], stdout=out, stderr=err) == 0
-    golden = path.with_name(path.name + ".expected.jsonl")
-    if REGENERATE:
-        golden.write_text(out.getvalue(), "utf-8")
-    assert out.getvalue() == golden.read_text("utf-8")
-    defects = [line for line in out.getvalue().splitlines() if line.startswith('{"defect"')]
-    assert len(err.getvalue().splitlines()) == len(defects)
+def test_golden_mail_jsonl(path: Path) -> None:
+    out, err = golden_run(path, path.with_name(path.name + ".expected.jsonl"))
+    assert len(err.splitlines()) == len(defect_lines(out))
 
 
 def test_negative_file_yields_nothing() -> None:

@@ -132,18 +132,20 @@ def scan_content(content: Content, options: ScanOptions) -> Iterator[Record | De
         yield from _scan_html(content, options)
         return
     elif kind is Kind.MAIL:
-        body = content.body
-        data = body if isinstance(body, bytes) else body.encode("utf-8") if isinstance(body, str) else body.read()
-        message = email.message_from_bytes(data, policy=compat32)
+        message = email.message_from_bytes(_as_stream(content.body).read(), policy=compat32)
         yield from _message_records(message, content.stack, content.origin, options)
         return
     elif kind is Kind.MBOX:
-        body = content.body
-        stream = io.BytesIO(body.encode("utf-8") if isinstance(body, str) else body) \
-            if isinstance(body, (bytes, str)) else body
-        yield from _mbox_records(stream, content.stack, content.origin, options)
+        yield from _mbox_records(_as_stream(content.body), content.stack, content.origin, options)
         return
     yield from _scan_plain(content, options)
+
+
+def _as_stream(body: BinaryIO | bytes | str) -> BinaryIO:
+    """Mail is bytes: a body handed in as text is taken as its UTF-8."""
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    return io.BytesIO(body) if isinstance(body, bytes) else body
 
 
 def _scan_html(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:

@@ -114,8 +114,9 @@ class DocumentWalk:
         href = None if base is None else clean_value(base.attributes["href"] or "")[0]
         # an empty or blank href leaves the layer below in force (WHATWG: "if
         # href is the empty string" the fallback base URL applies)
-        defect = stack.push(href or None, BaseSource.HTML_BASE, self._base_detail(href),
-                            refuse=REFUSED_BASES, position=self._base_position(href))
+        position = self._base_position(href)
+        defect = stack.push(href or None, BaseSource.HTML_BASE, self._base_detail(position),
+                            refuse=REFUSED_BASES, position=position)
         try:
             if defect is not None:
                 yield defect
@@ -142,8 +143,7 @@ class DocumentWalk:
         found = Locator(self.locator.text).attribute(href)
         return None if found is None else found[0].start
 
-    def _base_detail(self, href: str | None) -> str:
-        position = self._base_position(href)
+    def _base_detail(self, position: int | None) -> str:
         if position is None:
             return "<base href>"
         return f"<base href> at line {self.locator.text.count(chr(10), 0, position) + 1}"  # type: ignore[union-attr]
@@ -159,7 +159,7 @@ class DocumentWalk:
                     self._value(element, name, value, rule, self.tail, None, None)
             return
         codebase_tail: Tail | None = None
-        out, places, locator = self.out, self.places, self.locator
+        out, locator = self.out, self.locator
         for name, value in attributes.items():
             if name not in NAMES:
                 continue  # class, id ...: most attributes
@@ -207,10 +207,7 @@ class DocumentWalk:
                 rel = tuple(rel_value.lower().split()) if rel_value is not None else None
                 place = new_place(_HTML, tag, name, None, rel, self._anchor_text(element))
             else:
-                shared = places.get((tag, name, _HTML))
-                if shared is None:
-                    shared = places[(tag, name, _HTML)] = new_place(_HTML, tag, name, None, None, None)
-                place = shared
+                place = self._place(tag, name, _HTML)
             found = new_found(url, None, None, _ATTRIBUTE, flags, (), None, place)
             out.append(tail(found) if at is None else tail(found, *at))
 

@@ -75,18 +75,9 @@ class Locator:
         text = self.text
         at = text.find(value, cursor, cursor + WINDOW + len(value))
         if at > 1 and (text[at - 1] == "=" or text[at - 2 : at] in _EQUALS_QUOTE):
-            # the common case, written href="value": no loop, no second form,
-            # and the line count of _position inline
+            # the common case, written href="value": no loop, no second form
             self.cursor = end = at + len(value)
-            upto = self.upto
-            if at < upto:
-                return self._position(at, end)
-            newlines = text.count("\n", upto, at)
-            if newlines:
-                self.line += newlines
-                self.line_start = text.rfind("\n", upto, at) + 1
-            self.upto = at
-            return _span(Span, (at, end)), self.line, at - self.line_start + 1
+            return self._position(at, end)
         forms = (value, value.replace("&", "&amp;")) if "&" in value else (value,)
         for far in (False, True):
             if far and self.far <= 0:
