@@ -528,3 +528,25 @@ def test_deep_nesting_is_read_another_way_and_reported() -> None:
     assert [(i.kind, i.detail[:40]) for i in items if isinstance(i, Defect)] == [
         (DefectKind.DEEP_NESTING, "up to 20000 elements may be nested (star")]
     assert [r.target for r in items if isinstance(r, Record)] == ["http://doc.example/p/deep.html"]
+
+
+# -- more bad input: a clear defect, the scan going on, nothing lost ---------------------------------------
+
+def test_an_unknown_declared_charset_is_a_defect_and_detection_takes_over() -> None:
+    items = list(scan_html(_page(b"", "é".encode()), declared="x-no-such-charset"))
+    assert [(i.kind, i.detail) for i in items if isinstance(i, Defect)] == [
+        (DefectKind.UNKNOWN_CHARSET, "declared charset 'x-no-such-charset' is not one Python can decode; "
+                                     "detected instead")]
+    assert [(r.uri, r.charset, r.charset_source) for r in items if isinstance(r, Record)] == [
+        ("/é", "utf-8", "detected")]
+
+
+@pytest.mark.parametrize("html, uris", [
+    (b"", []), (b"   ", []),
+    (b'<p>ok <a href="a.html">a</a><img src="trunc', ["a.html"]),
+    (b'<a href="a.html">a</a><!-- never closed http://c.example/', ["a.html"]),
+    (b'<a href="a.html">a</a><script>var x = "http://s.example/";', ["a.html"]),
+    (b'<a href="a.html">a</a><style>p{background:url(u.png', ["a.html", "u.png"]),
+])
+def test_truncated_and_empty_documents(html: bytes, uris: list[str]) -> None:
+    assert [r.uri for r in scan_html(html, base=DOC) if isinstance(r, Record)] == uris

@@ -246,3 +246,34 @@ def test_a_maildir_is_read_message_by_message_and_tmp_is_skipped(tmp_path: Path)
     out, err = io.StringIO(), io.StringIO()
     assert main([str(tmp_path / "Mail")], stdout=out, stderr=err) == 0
     assert (out.getvalue(), err.getvalue()) == ("http://cur.example/d/x.html\nhttp://new.example/\n", "")
+
+
+# -- more bad input -----------------------------------------------------------------------------------
+
+def test_a_part_in_an_unknown_charset_is_detected_and_reported() -> None:
+    message = "Content-Type: text/plain; charset=x-unknown\n\nsee http://x.example/caf\xe9\n".encode("latin-1")
+    items = list(scan_message(message))
+    assert [i.kind for i in items if isinstance(i, Defect)][:1] == [DefectKind.UNKNOWN_CHARSET]
+    assert [r.uri for r in items if isinstance(r, Record)] == ["http://x.example/café"]
+
+
+@pytest.mark.parametrize("message, uris", [
+    (b"", []),
+    (b"Subject: only a heading http://h.example/\n", ["http://h.example/"]),
+    (b"Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\naHR0cDovL3RydW5jYXRlZC5leGFtcGxlLw",
+     ["http://truncated.example/"]),
+])
+def test_broken_messages_never_stop_the_scan(message: bytes, uris: list[str]) -> None:
+    assert [r.uri for r in scan_message(message) if isinstance(r, Record)] == uris
+
+
+def test_binary_junk_as_a_message_is_reported_and_still_read() -> None:
+    items = list(scan_message(b"\x00\x01\x02binary junk\xff\xfe http://junk.example/\n"))
+    assert [i.kind for i in items if isinstance(i, Defect)] == [DefectKind.BROKEN_MIME, DefectKind.BINARY_CONTENT]
+    assert [r.uri for r in items if isinstance(r, Record)] == ["http://junk.example/"]
+
+
+def test_binary_junk_as_an_mbox_is_one_message_and_nothing_raises() -> None:
+    junk = bytes(range(256)) * 64
+    items = list(scan_mbox(io.BytesIO(junk + b"\nFrom a@b Mon Jan  1 00:00:00 2001\n\nhttp://after.example/\n")))
+    assert [r.uri for r in items if isinstance(r, Record)] == ["http://after.example/"]
