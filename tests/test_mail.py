@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from urisift import scan_mbox, scan_message
 from urisift.base import BaseStack
 from urisift.mail.flowed import unflow
 from urisift.mail.headers import base_value, decoded, heading_base
 from urisift.mail.walk import Heading, Leaf, walk_message
 from urisift.model import BaseSource, Defect, DefectKind, Origin, Record
-from urisift.scan import scan_mbox, scan_message
 
 from .conftest import shared_path
 

@@ -1,5 +1,6 @@
 """urisift: find URI references in text, mail and HTML, and resolve them against the right base."""
 
+from .api import scan_html, scan_mbox, scan_message, scan_path, scan_stream, scan_text
 from .base import BaseStack
 from .delimit import find_references
 from .errors import BaseUriError, InputError, UriError, UriSyntaxError, UrnError, UsageError
@@ -25,17 +26,7 @@ from .output import record_json, record_line
 from .reference import Authority, UriReference, is_valid, validate
 from .resolve import remove_dot_segments, resolve
 from .risk import Risk, risks
-from .scan import (
-    ScanOptions,
-    iter_input,
-    scan_html,
-    scan_input,
-    scan_mbox,
-    scan_message,
-    scan_path,
-    scan_stream,
-    scan_text,
-)
+from .scan import ScanOptions, iter_input, scan_input
 from .schemes import registered_schemes
 from .urn import Urn, urn_equivalent
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import json
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from json.encoder import encode_basestring
 from typing import IO, Any
 
 from .model import Base, Charset, Defect, Origin, Place, Record

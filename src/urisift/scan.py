@@ -25,17 +25,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from email.message import Message
 from email.policy import compat32
-from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from .base import BaseStack, retrieval_stack
 from .charset import decode, decode_stream
-from .delimit import Scanner, safe_cut
 from .errors import InputError
-from .html import DocumentWalk, Locator, parse, prescan, tree_of
+from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import split_mbox
 from .mail.parts import HeaderReference, message_pieces
-from .model import Charset, Defect, DefectKind, Kind, Origin, Record, Span
+from .model import Charset, Defect, DefectKind, Kind, Origin, Record
+from .plain import chunked_records, text_records
 from .sources import BUILT_KINDS, Input, open_input, unreadable
 from .tail import Tail
 
@@ -55,52 +54,6 @@ class ScanOptions:
     # HTML: find where each attribute value stands in the source (span, line,
     # column); the tree keeps no positions, so this is a search, ~20% of the scan
     positions: bool = True
-
-
-_span = tuple.__new__
-
-
-def _text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, first_line: int = 1
-                  ) -> Iterator[Record]:
-    """The records of one piece of plain text: the hot loop, one record a
-    reference.  Lines are counted forward only, from the last reference to
-    the next, so the whole text is counted once."""
-    count, rfind = text.count, text.rfind
-    line, line_start, upto = first_line, 0, 0
-    for found in Scanner(text, abbreviated=abbreviated):
-        start, end = found.start, found.end
-        assert start is not None and end is not None
-        if start > upto:
-            newlines = count("\n", upto, start)
-            if newlines:
-                line += newlines
-                line_start = rfind("\n", upto, start) + 1
-            upto = start
-        yield tail(found, _span(Span, (start + offset, end + offset)), line, start - line_start + 1)
-
-
-def _chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbreviated: bool
-                     ) -> Iterator[Record | Defect]:
-    """Scan text that arrives in pieces, cut where no reference can span the
-    cut; offsets and lines are for the whole text.  A piece's defects come
-    before the records of the text they were found in.  The last piece is
-    never cut: what it holds is all there is (a file without a final line
-    break ends a reference as surely as one with it)."""
-    carry = ""
-    offset = 0
-    line = 1
-    iterator = iter(pieces)
-    ahead = next(iterator, None)
-    while ahead is not None:
-        piece, defects = ahead
-        ahead = next(iterator, None)
-        yield from defects
-        chunk = carry + piece
-        cut = len(chunk) if ahead is None else safe_cut(chunk)
-        head, carry = chunk[:cut], chunk[cut:]
-        yield from _text_records(head, tail, abbreviated, offset, line)
-        offset += len(head)
-        line += head.count("\n")
 
 
 # -- content --------------------------------------------------------------------------
@@ -133,10 +86,10 @@ def scan_content(content: Content, options: ScanOptions) -> Iterator[Record | De
         return
     elif kind is Kind.MAIL:
         message = email.message_from_bytes(_as_stream(content.body).read(), policy=compat32)
-        yield from _message_records(message, content.stack, content.origin, options)
+        yield from message_records(message, content.stack, content.origin, options)
         return
     elif kind is Kind.MBOX:
-        yield from _mbox_records(_as_stream(content.body), content.stack, content.origin, options)
+        yield from mbox_records(_as_stream(content.body), content.stack, content.origin, options)
         return
     yield from _scan_plain(content, options)
 
@@ -177,20 +130,20 @@ def _scan_plain(content: Content, options: ScanOptions) -> Iterator[Record | Def
     body = content.body
     if isinstance(body, str):
         tail = Tail(content.stack, content.origin, content.decoding)
-        yield from _text_records(body, tail, options.abbreviated)
+        yield from text_records(body, tail, options.abbreviated)
         return
     if isinstance(body, bytes) and len(body) <= options.chunk_size:
         # a body held whole already (a mail part): decoded in one step, no stream machinery
         text, choice, defects = decode(body, declared=content.declared or options.charset, origin=content.origin)
         yield from defects
-        yield from _text_records(text, Tail(content.stack, content.origin, Charset(choice.name, choice.source)),
+        yield from text_records(text, Tail(content.stack, content.origin, Charset(choice.name, choice.source)),
                                  options.abbreviated)
         return
     stream = io.BytesIO(body) if isinstance(body, bytes) else body
     choice, pieces = decode_stream(stream, declared=content.declared or options.charset, origin=content.origin,
                                    chunk_size=options.chunk_size)
     tail = Tail(content.stack, content.origin, Charset(choice.name, choice.source))
-    yield from _chunked_records(pieces, tail, options.abbreviated)
+    yield from chunked_records(pieces, tail, options.abbreviated)
 
 
 def _policed(items: Iterable[Record | Defect], strict: bool) -> Iterator[Record | Defect]:
@@ -239,74 +192,9 @@ def scan_input(source: Input | str, options: ScanOptions = ScanOptions()) -> lis
     return list(iter_input(source, options))
 
 
-# -- plain text, for library users -------------------------------------------------------
+# -- mail: one message, its MIME walk and bases; an mbox, message by message ----------------------
 
-def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | None,
-                  declared: str | None = None) -> tuple[Content, list[Defect]]:
-    origin = Origin(file=file)
-    stack, defects = retrieval_stack(base, origin)
-    return Content(body, Kind.TEXT, origin, stack, declared), defects
-
-
-def scan_text(text: str, *, base: str | None = None, file: str | None = None,
-              abbreviated: bool = True) -> Iterator[Record | Defect]:
-    """Yield a record for every URI reference in ``text`` (DESIGN §2, §3).
-
-    ``base`` is the retrieval URI (RFC 3986 §5.1.3): relative references,
-    which plain text only holds inside ``<URL:...>``, resolve against it; a
-    base that cannot serve is yielded as a defect first, and relative
-    references then stay unresolved.  ``abbreviated=False`` leaves
-    ``www.``/``ftp.`` forms out.
-    """
-    content, defects = _text_content(text, base, file)
-    yield from defects
-    yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated))
-
-
-def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
-                declared: str | None = None, abbreviated: bool = True,
-                chunk_size: int = 1 << 20) -> Iterator[Record | Defect]:
-    """Scan a binary stream of plain text in constant memory.
-
-    Yields records, and a :class:`Defect` for every run of bytes that is not
-    in the chosen charset (they are decoded as U+FFFD and the scan goes on).
-    """
-    content, defects = _text_content(stream, base, file, declared)
-    yield from defects
-    yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
-                                                 chunk_size=chunk_size))
-
-
-def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str | None = None,
-              declared: str | None = None, abbreviated: bool = True, comments: bool = False,
-              positions: bool = True) -> Iterator[Record | Defect]:
-    """Yield a record for every URI reference in an HTML document (issue 9).
-
-    ``document`` is the page's bytes (decoded by the chain: BOM, then
-    ``declared``, the HTTP or MIME charset, then the ``<meta>`` prescan,
-    detection, windows-1252), its text, or a BeautifulSoup object already
-    parsed (its records have no positions).  ``base`` is the URI it was
-    retrieved from: its ``<base href>`` resolves against it, and every
-    reference against the document base URL that results.  ``comments``
-    scans the text of comments too.  ``positions=False`` leaves ``span``,
-    ``line`` and ``column`` out (None), which saves a fifth of the time:
-    the tree keeps no source positions, so they are searched for.
-    """
-    origin = Origin(file=file)
-    stack, defects = retrieval_stack(base, origin)
-    yield from defects
-    options = ScanOptions(base=base, kind=Kind.HTML, abbreviated=abbreviated, comments=comments, positions=positions)
-    if isinstance(document, (bytes, bytearray, str)):
-        yield from scan_content(Content(bytes(document) if isinstance(document, bytearray) else document,
-                                        Kind.HTML, origin, stack, declared), options)
-        return
-    yield from DocumentWalk(tree_of(document), stack, origin, None, locator=None, abbreviated=abbreviated,
-                            comments=comments)
-
-
-# -- mail (issue 10, under construction: one message, its MIME walk and bases) --------------------
-
-def _message_records(message: Message, stack: BaseStack, origin: Origin, options: ScanOptions
+def message_records(message: Message, stack: BaseStack, origin: Origin, options: ScanOptions
                      ) -> Iterator[Record | Defect]:
     """The records of one parsed message: its headings' references, and each
     text part through the scanner of its kind, with the bases of the
@@ -321,48 +209,15 @@ def _message_records(message: Message, stack: BaseStack, origin: Origin, options
             yield from scan_content(content, replace(options, charset=None))
 
 
-def scan_message(message: bytes | Message, *, base: str | None = None, file: str | None = None,
-                 abbreviated: bool = True) -> Iterator[Record | Defect]:
-    """Yield a record for every URI reference in the text and HTML parts of
-    one message (RFC 5322, MIME), each resolved against the base its MIME
-    headings set (``Content-Base``, else ``Content-Location``, inherited by
-    inner parts), else ``base`` (the retrieval URI).  ``message`` is its
-    bytes or an ``email.message.Message`` already parsed."""
-    origin = Origin(file=file)
-    stack, defects = retrieval_stack(base, origin)
-    yield from defects
-    if isinstance(message, (bytes, bytearray)):
-        message = email.message_from_bytes(bytes(message), policy=compat32)
-    options = ScanOptions(base=base, kind=Kind.MAIL, abbreviated=abbreviated)
-    yield from _message_records(message, stack, origin, options)
-
-
-def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
-              abbreviated: bool = True) -> Iterator[Record | Defect]:
-    """Yield the records of every message of an mbox archive read from a
-    binary stream, in constant memory; each record names its message's
-    number, Message-ID and byte offset in the archive."""
-    origin = Origin(file=file)
-    stack, defects = retrieval_stack(base, origin)
-    yield from defects
-    yield from _mbox_records(stream, stack, origin, ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated))
-
-
-def _mbox_records(stream: BinaryIO, stack: BaseStack, origin: Origin, options: ScanOptions
+def mbox_records(stream: BinaryIO, stack: BaseStack, origin: Origin, options: ScanOptions
                   ) -> Iterator[Record | Defect]:
     """Each message of the archive in turn, on the same stack (the walk of
     each pushes and pops its own layers)."""
     for item in split_mbox(stream):
         where = replace(origin, message=item.message, offset=item.offset)
         message = email.message_from_bytes(item.data, policy=compat32)
-        yield from _message_records(message, stack, where, options)
+        yield from message_records(message, stack, where, options)
 
 
-def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True
-              ) -> Iterator[Record | Defect]:
-    """Scan one file (decompressed when it is gzip, bzip2 or xz)."""
-    return iter_input(Input(str(path)), ScanOptions(base=base, abbreviated=abbreviated))
-
-
-__all__ = ["Content", "ScanOptions", "Tail", "iter_input", "scan_content", "scan_html", "scan_input", "scan_mbox",
-           "scan_message", "scan_path", "scan_stream", "scan_text"]
+__all__ = ["Content", "ScanOptions", "iter_input", "mbox_records", "message_records", "scan_content",
+           "scan_input"]

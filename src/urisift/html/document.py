@@ -130,9 +130,9 @@ class DocumentWalk:
             element, text = self._element, self._text
             for item in items:
                 if type(item) is Element:
-                    element(item)  # type: ignore[arg-type]
+                    element(item)
                 else:
-                    text(item)  # type: ignore[arg-type]
+                    text(item)
             yield from out
         finally:
             stack.pop()

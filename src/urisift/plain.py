@@ -1,0 +1,57 @@
+"""Plain text → records: the scanner's hot loop over a text held whole, and
+over a text that arrives in decoded pieces cut where no reference can span
+the cut (DESIGN §3).  Positions are code-point offsets into the whole text,
+with 1-based lines and columns."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .delimit import Scanner, safe_cut
+from .model import Defect, Record, Span
+from .tail import Tail
+
+_span = tuple.__new__
+
+
+def text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, first_line: int = 1
+                  ) -> Iterator[Record]:
+    """The records of one piece of plain text: the hot loop, one record a
+    reference.  Lines are counted forward only, from the last reference to
+    the next, so the whole text is counted once."""
+    count, rfind = text.count, text.rfind
+    line, line_start, upto = first_line, 0, 0
+    for found in Scanner(text, abbreviated=abbreviated):
+        start, end = found.start, found.end
+        assert start is not None and end is not None
+        if start > upto:
+            newlines = count("\n", upto, start)
+            if newlines:
+                line += newlines
+                line_start = rfind("\n", upto, start) + 1
+            upto = start
+        yield tail(found, _span(Span, (start + offset, end + offset)), line, start - line_start + 1)
+
+
+def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbreviated: bool
+                     ) -> Iterator[Record | Defect]:
+    """Scan text that arrives in pieces, cut where no reference can span the
+    cut; offsets and lines are for the whole text.  A piece's defects come
+    before the records of the text they were found in.  The last piece is
+    never cut: what it holds is all there is (a file without a final line
+    break ends a reference as surely as one with it)."""
+    carry = ""
+    offset = 0
+    line = 1
+    iterator = iter(pieces)
+    ahead = next(iterator, None)
+    while ahead is not None:
+        piece, defects = ahead
+        ahead = next(iterator, None)
+        yield from defects
+        chunk = carry + piece
+        cut = len(chunk) if ahead is None else safe_cut(chunk)
+        head, carry = chunk[:cut], chunk[cut:]
+        yield from text_records(head, tail, abbreviated, offset, line)
+        offset += len(head)
+        line += head.count("\n")
