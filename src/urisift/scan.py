@@ -5,13 +5,14 @@
 - :class:`~urisift.tail.Tail` is the one found-to-record step every input
   kind ends in: the base in force, RFC 3986 §5.2 resolution, the §7 risk
   flags, the record.
-- :func:`scan_content` scans one piece of content by its kind (plain text
-  today; HTML, mail and WARC add branches).
+- :func:`scan_content` scans one piece of content by its kind: plain text
+  (:mod:`urisift.plain`), HTML, a mail message (each text part scanned by
+  its own kind, with the MIME bases around it), an mbox.
 - :func:`scan_input` scans one input named by path, picklable, so that a
   process pool or a Spark job can map it over many inputs and get the same
   records as a serial run; :func:`iter_input` is its streaming twin.
-- :func:`scan_text`, :func:`scan_stream` and :func:`scan_path` are the
-  library's entry points for plain text.
+- The library's entry points (``scan_text``, ``scan_html``, ``scan_message``
+  ...) are in :mod:`urisift.api`.
 
 Lenient by default: a defect is yielded and the scan goes on.  With
 ``strict=True`` the first defect raises :class:`~urisift.errors.InputError`.
