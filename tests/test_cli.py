@@ -229,8 +229,8 @@ def test_flags_in_text_mode() -> None:
 def test_csv_risks_and_normalized_columns() -> None:
     code, out, _ = run(["--format", "csv", "--normalize", "syntax"], b"http://u:p@H/%7e\n")
     header, row = out.splitlines()
-    assert header.endswith(",charset_source,risks,normalized")
-    assert row.endswith(",userinfo password,http://u:p@h/~")
+    assert header.endswith(",charset_source,risks,points_to,normalized")
+    assert row.endswith(",userinfo password,,http://u:p@h/~")
 
 
 @pytest.mark.parametrize("argv", [["--normalize", "deep"], ["--scheme", ","]])

@@ -349,6 +349,7 @@ def test_record_json_has_every_contract_key() -> None:
         "offset": None, "warc_record_id": None, "warc_target_uri": None, "warc_date": None, "rel": None, "text": None,
         "span": [4, 19], "line": 1, "column": 5, "flags": ["trimmed"], "charset": None, "charset_source": None,
         "risks": [],
+        "points_to": None,  # the mail issue's: which part of a message a reference names
     }
 
 

@@ -1,5 +1,6 @@
-"""Mail (issue 10, groundwork so far): MIME base headers, the MIME walk with
-inherited bases, part paths, transfer encodings, and the base-header gems."""
+"""Mail (issue 10): MIME base headers, the MIME walk with inherited bases,
+part paths, transfer encodings, header URIs, flowed text, the parts a
+reference points to, and the base-header gems."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from urisift import scan_mbox, scan_message
+from urisift import record_json, record_line, scan_mbox, scan_message
 from urisift.base import BaseStack
 from urisift.mail.flowed import unflow
 from urisift.mail.headers import base_value, decoded, heading_base
@@ -277,3 +278,68 @@ def test_binary_junk_as_an_mbox_is_one_message_and_nothing_raises() -> None:
     junk = bytes(range(256)) * 64
     items = list(scan_mbox(io.BytesIO(junk + b"\nFrom a@b Mon Jan  1 00:00:00 2001\n\nhttp://after.example/\n")))
     assert [r.uri for r in items if isinstance(r, Record)] == ["http://after.example/"]
+
+
+# -- which part a reference names (RFC 2392 cid:/mid:, RFC 2557 §8 Content-Location) ----------
+
+POINTERS = """\
+Message-ID: <outer.1@Example.ORG>
+Content-Type: multipart/mixed; boundary="m"
+
+--m
+Content-Type: multipart/related; boundary="r"
+
+--r
+Content-Type: text/html
+
+<img src="cid:logo%2B1@Example.org"> <img src="images/a.gif#top"> <img src="cid:nothing@example.org">
+<a href="mid:outer.1@example.org">me</a> <a href="mid:fwd.2@example.org/note@example.org">note</a>
+<a href="mid:fwd.2@example.org">fwd</a> <a href="mid:elsewhere@example.org">other</a>
+<img src="http://cb.example/base/x/pic.png">
+--r
+Content-Type: image/gif
+Content-ID: <logo+1@example.org>
+Content-Location: images/a.gif
+
+GIF
+--r
+Content-Type: image/png
+Content-Base: http://cb.example/base/
+Content-Location: x/pic.png
+
+PNG
+--r--
+--m
+Content-Type: message/rfc822
+
+Message-ID: <fwd.2@example.org>
+Content-Type: multipart/mixed; boundary="f"
+
+--f
+Content-Type: text/plain
+Content-ID: <note@example.org>
+
+a note
+--f--
+--m--
+"""
+
+
+def test_references_name_the_parts_they_point_to() -> None:
+    records = [r for r in scan_message(POINTERS.encode()) if isinstance(r, Record)]
+    assert [(r.target, r.points_to) for r in records] == [
+        ("cid:logo%2B1@Example.org", "1.2"),  # percent-decoded; the domain compared without case
+        ("thismessage:/images/a.gif#top", "1.2"),  # RFC 2557 §5 default base, fragment aside
+        ("cid:nothing@example.org", None),  # names no part
+        ("mid:outer.1@example.org", ""),  # the message the reference stands in
+        ("mid:fwd.2@example.org/note@example.org", "2.1"),  # a part of the attached message
+        ("mid:fwd.2@example.org", "2"),  # the attached message
+        ("mid:elsewhere@example.org", None),  # another message: not matched
+        ("http://cb.example/base/x/pic.png", "1.3"),  # Content-Location against its own Content-Base
+    ]
+
+
+def test_points_to_is_the_last_key_of_a_json_line() -> None:
+    record = next(r for r in scan_message(POINTERS.encode()) if isinstance(r, Record))
+    assert record_line(record).endswith(', "points_to": "1.2"}')
+    assert list(record_json(record))[-1] == "points_to"

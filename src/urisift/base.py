@@ -77,6 +77,12 @@ class BaseStack:
         """The base in force: the innermost layer that could serve, or None."""
         return self._layers[-1] if self._layers else None
 
+    @property
+    def below(self) -> Base | None:
+        """The base in force under the innermost layer: what that layer's own
+        value resolved against."""
+        return self._layers[-2] if len(self._layers) >= 2 else None
+
     def push(self, value: str | None, source: BaseSource, detail: str = "", *,
              refuse: frozenset[str] = frozenset(), position: int | None = None,
              unit: Unit = Unit.CHARACTER) -> Defect | None:

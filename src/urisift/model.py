@@ -228,6 +228,9 @@ class Record:
     line: int | None = None
     column: int | None = None
     risks: tuple[Risk, ...] = ()
+    # the MIME part path of the part of this message the reference names
+    # (cid:, mid:, or a part's Content-Location); None when it names none
+    points_to: str | None = None
 
     @property
     def uri(self) -> str:
@@ -341,7 +344,8 @@ class Defect:
 # one Record per reference, so it uses these; the objects are the same either way.
 
 _new = object.__new__
-_r_found, _r_target, _r_base_layer, _r_origin, _r_decoding, _r_span, _r_line, _r_column, _r_risks = (
+(_r_found, _r_target, _r_base_layer, _r_origin, _r_decoding, _r_span, _r_line, _r_column, _r_risks,
+ _r_points_to) = (
     getattr(Record, f.name).__set__ for f in fields(Record))
 _tuple_new = tuple.__new__
 _p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text = (getattr(Place, f.name).__set__ for f in fields(Place))
@@ -368,7 +372,7 @@ def new_found(reference: str, start: int | None, end: int | None, style: Style, 
 
 def new_record(found: Found, target: str | None, base_layer: Base | None, origin: Origin,
                decoding: Charset | None, span: Span | None, line: int | None, column: int | None,
-               risks: tuple[Risk, ...]) -> Record:
+               risks: tuple[Risk, ...], points_to: str | None = None) -> Record:
     """``Record(...)`` with every field given, in order."""
     record: Record = _new(Record)
     _r_found(record, found)
@@ -380,4 +384,5 @@ def new_record(found: Found, target: str | None, base_layer: Base | None, origin
     _r_line(record, line)
     _r_column(record, column)
     _r_risks(record, risks)
+    _r_points_to(record, points_to)
     return record

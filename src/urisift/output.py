@@ -3,7 +3,9 @@ what each holds, and the writers for ``text``, ``jsonl`` and ``csv``.
 
 Keys are stable and never renamed.  Since the pipeline issue a record also
 carries ``offset``, ``warc_record_id``, ``warc_target_uri``, ``warc_date``,
-``rel`` and ``text`` (null where they do not apply), and a defect line also
+``rel`` and ``text`` (null where they do not apply); since the mail issue,
+``points_to``, last, the part path a ``cid:``/``mid:``/Content-Location
+reference names; and a defect line also
 carries ``message_id``, ``offset`` and ``warc_record_id``.
 
 JSON lines are written by :func:`record_line`, which gives exactly
@@ -26,6 +28,7 @@ RECORD_KEYS = (
     "uri", "target", "alternatives", "base", "base_source", "style", "where", "element", "attribute",
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
     "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
+    "points_to",
 )
 #: JSON keys of a defect line, in output order.
 DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",
@@ -61,6 +64,7 @@ def record_json(record: Record) -> dict[str, Any]:
     out["charset"] = record.charset
     out["charset_source"] = None if record.decoding is None else record.decoding.source.value
     out["risks"] = [r.to_json() for r in record.risks]
+    out["points_to"] = record.points_to
     return out
 
 
@@ -180,7 +184,8 @@ class RecordLines:
             f'"alternatives": {_list(alternatives) if alternatives else "[]"}, {shared.base_json}, '
             f'"style": "{found.style._value_}", {where}, {shared.origin_json}, {link}, {position}, '
             f'"flags": {_list(flags) if flags else "[]"}, {shared.decoding_json}, '
-            f'"risks": {_dumps([r.to_json() for r in risks]) if risks else "[]"}}}'
+            f'"risks": {_dumps([r.to_json() for r in risks]) if risks else "[]"}, '
+            f'"points_to": {_string(record.points_to)}}}'
         )
 
 

@@ -34,6 +34,7 @@ from .errors import InputError
 from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import split_mbox
 from .mail.parts import HeaderReference, message_pieces
+from .mail.pointers import index_parts
 from .model import Charset, Defect, DefectKind, Kind, Origin, Record
 from .plain import chunked_records, text_records
 from .sources import BUILT_KINDS, Input, open_input, unreadable
@@ -199,7 +200,25 @@ def message_records(message: Message, stack: BaseStack, origin: Origin, options:
                      ) -> Iterator[Record | Defect]:
     """The records of one parsed message: its headings' references, and each
     text part through the scanner of its kind, with the bases of the
-    headings around it in force (:mod:`urisift.mail.parts`)."""
+    headings around it in force (:mod:`urisift.mail.parts`).  In a
+    multipart message, a record naming one of its parts says which
+    (:mod:`urisift.mail.pointers`)."""
+    pieces = _message_items(message, stack, origin, options)
+    index = index_parts(message, stack, origin) if message.is_multipart() else None
+    if not index:
+        yield from pieces
+        return
+    points_to = index.points_to
+    for item in pieces:
+        if isinstance(item, Record):
+            path = points_to(item.target or item.uri)
+            if path is not None:
+                item = replace(item, points_to=path)
+        yield item
+
+
+def _message_items(message: Message, stack: BaseStack, origin: Origin, options: ScanOptions
+                   ) -> Iterator[Record | Defect]:
     for piece in message_pieces(message, stack, origin):
         if isinstance(piece, Defect):
             yield piece
