@@ -4,8 +4,10 @@ reference points to, and the base-header gems."""
 
 from __future__ import annotations
 
+import binascii
 import email
 import io
+import time
 from email.policy import compat32
 from pathlib import Path
 
@@ -15,8 +17,9 @@ from urisift import record_json, record_line, scan_mbox, scan_message
 from urisift.base import BaseStack
 from urisift.mail.flowed import unflow
 from urisift.mail.headers import base_value, decoded, heading_base
+from urisift.mail.uuencode import uu_blocks
 from urisift.mail.walk import Heading, Leaf, walk_message
-from urisift.model import BaseSource, Defect, DefectKind, Origin, Record
+from urisift.model import BaseSource, Defect, DefectKind, Flag, Origin, Record
 
 from .conftest import shared_path
 
@@ -343,3 +346,49 @@ def test_points_to_is_the_last_key_of_a_json_line() -> None:
     record = next(r for r in scan_message(POINTERS.encode()) if isinstance(r, Record))
     assert record_line(record).endswith(', "points_to": "1.2"}')
     assert list(record_json(record))[-1] == "points_to"
+
+
+# -- uuencoded files in text parts --------------------------------------------------------------
+
+def _uu(data: bytes, name: str, *, end: bool = True) -> str:
+    lines = [f"begin 644 {name}"]
+    lines += [binascii.b2a_uu(data[i:i + 45]).decode().rstrip("\n") for i in range(0, len(data), 45)]
+    return "\n".join(lines + (["`", "end"] if end else []))
+
+
+def test_a_uuencoded_text_file_is_decoded_and_scanned_and_its_lines_are_not() -> None:
+    notes = b"see http://uu.example/notes and <http://uu.example/long/\n  path>\n"
+    junk_png = b"\x89PNG\r\n\x1a\n\x00\x00" + b"http://in.png.example/" * 3
+    body = ("Subject: files\n\nbefore http://before.example/\n" + _uu(notes, "notes.txt") + "\n"
+            + _uu(junk_png, "pic.png") + "\nafter http://after.example/\n")
+    items = list(scan_message(body.encode()))
+    records = [r for r in items if isinstance(r, Record)]
+    assert [(r.target, r.line, r.flags) for r in records] == [
+        ("http://before.example/", 1, ()),
+        ("http://after.example/", 12, ()),  # 1 + two blocks of 5 lines: the part's line numbers are kept
+        ("http://uu.example/notes", 1, (Flag.UUENCODED,)),
+        ("http://uu.example/long/path", 1, (Flag.WRAPPED, Flag.UUENCODED)),
+    ]
+    assert not [d for d in items if isinstance(d, Defect)]
+
+
+def test_a_uuencoded_block_cut_short_is_a_defect_and_still_read() -> None:
+    body = "\n" + _uu(b"x http://cut.example/ y\n" * 3, "cut.txt", end=False) + "\nsigned, me\n"
+    items = list(scan_message(body.encode()))
+    assert [r.target for r in items if isinstance(r, Record)] == ["http://cut.example/"] * 3
+    (defect,) = [d for d in items if isinstance(d, Defect)]
+    assert defect.kind is DefectKind.BROKEN_MIME and defect.position == 0 and defect.origin.part == "1"
+    assert "uuencoded file 'cut.txt' has no 'end' line: cut short after 72 bytes" in defect.detail
+
+
+def test_begin_in_prose_is_not_a_block() -> None:
+    body = b"\nbegin 644 of the steps is http://prose.example/ and then\nend\n"
+    assert [r.target for r in scan_message(body) if isinstance(r, Record)] == ["http://prose.example/"]
+
+
+def test_uu_blocks_are_linear_on_hostile_input() -> None:
+    text = ((b"begin 644 a\n" + b"M" * 200_000 + b"\n") * 20 + b"begin 644 " * 100_000 + b"\n"
+            + b"begin 644 a" + b" " * 500_000 + b"b\n")
+    start = time.perf_counter()
+    blocks = uu_blocks(text)
+    assert len(blocks) == 0 and time.perf_counter() - start < 2.0

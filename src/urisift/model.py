@@ -60,6 +60,9 @@ class Flag(StrEnum):
     INVALID = "invalid"
     # HTML: found in an iframe's srcdoc document, not in the page's own text
     SRCDOC = "srcdoc"
+    # mail: found in a file uuencoded inside a text part; span and line are
+    # in that file's decoded text
+    UUENCODED = "uuencoded"
 
 
 class BaseSource(StrEnum):

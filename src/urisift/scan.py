@@ -30,12 +30,13 @@ from typing import BinaryIO
 
 from .base import BaseStack, retrieval_stack
 from .charset import decode, decode_stream
+from .delimit.chars import ordered
 from .errors import InputError
 from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import split_mbox
 from .mail.parts import HeaderReference, message_pieces
 from .mail.pointers import index_parts
-from .model import Charset, Defect, DefectKind, Kind, Origin, Record
+from .model import Charset, Defect, DefectKind, Flag, Kind, Origin, Record
 from .plain import chunked_records, text_records
 from .sources import BUILT_KINDS, Input, open_input, unreadable
 from .tail import Tail
@@ -226,7 +227,17 @@ def _message_items(message: Message, stack: BaseStack, origin: Origin, options: 
             yield Tail(stack, piece.origin, None)(piece.found)
         else:
             content = Content(piece.body, piece.kind, piece.origin, stack, piece.declared, decoding=piece.decoding)
-            yield from scan_content(content, replace(options, charset=None))
+            items = scan_content(content, replace(options, charset=None))
+            yield from (_uuencoded(items) if piece.uuencoded else items)
+
+
+def _uuencoded(items: Iterable[Record | Defect]) -> Iterator[Record | Defect]:
+    """Records of a file uuencoded in a text part say so."""
+    for item in items:
+        if isinstance(item, Record):
+            found = item.found
+            item = replace(item, found=found._replace(flags=ordered({*found.flags, Flag.UUENCODED})))
+        yield item
 
 
 def mbox_records(stream: BinaryIO, stack: BaseStack, origin: Origin, options: ScanOptions

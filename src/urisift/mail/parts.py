@@ -10,16 +10,17 @@ layers around it are in force on the stack only until then.
 from __future__ import annotations
 
 import email.utils
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 from email.message import Message
 from typing import NamedTuple
 
 from ..base import BaseStack
 from ..charset import decode
-from ..model import Charset, Defect, Found, Kind, Origin
+from ..model import Charset, Defect, DefectKind, Found, Kind, Origin
 from .flowed import unflow
 from .header_uris import header_references
+from .uuencode import blanked, uu_blocks
 from .walk import Heading, walk_message
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -34,6 +35,7 @@ class TextPart(NamedTuple):
     body: bytes | str
     declared: str | None
     decoding: Charset | None
+    uuencoded: bool = False  # a file uuencoded inside a text part, not the part's own text
 
 
 class HeaderReference(NamedTuple):
@@ -70,6 +72,9 @@ def message_pieces(message: Message, stack: BaseStack, origin: Origin
             kind = Kind.HTML if item.content_type in HTML_TYPES else Kind.TEXT
             where = replace(origin, part=item.path)
             charset = item.entity.get_content_charset()
+            files: list[TextPart] = []
+            if kind is Kind.TEXT and b"begin " in body:
+                body, files = yield from _lift_uuencoded(body, where)
             if kind is Kind.TEXT and "flowed" in str(item.entity.get("Content-Type", "")).lower() \
                     and _param(item.entity, "format") == "flowed":
                 # RFC 3676: soft line breaks undone first (spans count in the rejoined text)
@@ -79,3 +84,18 @@ def message_pieces(message: Message, stack: BaseStack, origin: Origin
                 yield TextPart(where, kind, flowed, charset, Charset(choice.name, choice.source))
             else:
                 yield TextPart(where, kind, body, charset, None)
+            yield from files
+
+
+def _lift_uuencoded(body: bytes, where: Origin) -> Generator[Defect, None, tuple[bytes, list[TextPart]]]:
+    """The part's text with its uuencoded blocks blanked, and the text files
+    they hold as pieces of their own (:mod:`urisift.mail.uuencode`)."""
+    blocks = uu_blocks(body)
+    files = []
+    for block in blocks:
+        if block.truncated:
+            yield Defect(DefectKind.BROKEN_MIME, f"uuencoded file {block.name!r} has no 'end' line: cut short "
+                         f"after {len(block.data)} bytes; what there is was read", where, block.start)
+        if block.is_text and block.data:
+            files.append(TextPart(where, Kind.HTML if block.is_html else Kind.TEXT, block.data, None, None, True))
+    return (blanked(body, blocks) if blocks else body), files
