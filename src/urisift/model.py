@@ -354,6 +354,20 @@ _tuple_new = tuple.__new__
 _p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text = (getattr(Place, f.name).__set__ for f in fields(Place))
 
 
+_origin_slots = tuple((f.name, getattr(Origin, f.name).__get__, getattr(Origin, f.name).__set__)
+                      for f in fields(Origin))
+
+
+def origin_with(origin: Origin, **changes: str | int | None) -> Origin:
+    """``dataclasses.replace(origin, **changes)`` in a third of the time: mail
+    makes a few origins a message (its number, Message-ID, each part)."""
+    new: Origin = _new(Origin)
+    get = changes.get
+    for name, getter, setter in _origin_slots:
+        setter(new, get(name, getter(origin)) if changes else getter(origin))
+    return new
+
+
 def new_place(where: Where, element: str | None, attribute: str | None, header: str | None,
               rel: tuple[str, ...] | None, text: str | None) -> Place:
     """``Place(...)`` with every field given, in order (one per HTML link: its rel and text)."""

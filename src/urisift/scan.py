@@ -36,7 +36,7 @@ from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import split_mbox
 from .mail.parts import HeaderReference, message_pieces
 from .mail.pointers import index_parts
-from .model import Charset, Defect, DefectKind, Flag, Kind, Origin, Record
+from .model import Charset, Defect, DefectKind, Flag, Kind, Origin, Record, origin_with
 from .plain import chunked_records, text_records
 from .sources import BUILT_KINDS, Input, open_input, unreadable
 from .tail import Tail
@@ -220,6 +220,8 @@ def message_records(message: Message, stack: BaseStack, origin: Origin, options:
 
 def _message_items(message: Message, stack: BaseStack, origin: Origin, options: ScanOptions
                    ) -> Iterator[Record | Defect]:
+    # a part's charset is its own heading's to declare, never the command line's
+    part_options = options if options.charset is None else replace(options, charset=None)
     for piece in message_pieces(message, stack, origin):
         if isinstance(piece, Defect):
             yield piece
@@ -227,7 +229,7 @@ def _message_items(message: Message, stack: BaseStack, origin: Origin, options: 
             yield Tail(stack, piece.origin, None)(piece.found)
         else:
             content = Content(piece.body, piece.kind, piece.origin, stack, piece.declared, decoding=piece.decoding)
-            items = scan_content(content, replace(options, charset=None))
+            items = scan_content(content, part_options)
             yield from (_uuencoded(items) if piece.uuencoded else items)
 
 
@@ -245,7 +247,7 @@ def mbox_records(stream: BinaryIO, stack: BaseStack, origin: Origin, options: Sc
     """Each message of the archive in turn, on the same stack (the walk of
     each pushes and pops its own layers)."""
     for item in split_mbox(stream):
-        where = replace(origin, message=item.message, offset=item.offset)
+        where = origin_with(origin, message=item.message, offset=item.offset)
         message = email.message_from_bytes(item.data, policy=compat32)
         yield from message_records(message, stack, where, options)
 

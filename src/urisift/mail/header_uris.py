@@ -22,7 +22,7 @@ from email.message import Message
 
 from ..delimit import Scanner
 from ..model import Found, Place, Style, Where, new_found
-from .headers import decoded
+from .headers import decoded, header_text
 
 LIST_HEADERS = frozenset({"list-help", "list-subscribe", "list-unsubscribe", "list-post", "list-owner",
                           "list-archive", "archived-at"})
@@ -36,17 +36,17 @@ _ANGLED = re.compile(r"<([^<>]*)>")
 
 def header_references(message: Message) -> Iterator[Found]:
     """The references in the headers of ``message`` (its own heading only)."""
-    for name, value in message.items():
+    for name, value in message.raw_items():
         lower = name.lower()
         if lower in LIST_HEADERS:
             place = Place(Where.HEADER, header=name)
-            text = decoded(str(value))
+            text = decoded(header_text(value))
             for m in _ANGLED.finditer(text):
                 uri = "".join(m.group(1).split())
                 if uri:
                     yield new_found(uri, None, None, Style.HEADER, (), (), None, place)
         elif lower in TEXT_HEADERS or (lower.startswith("x-") and not _NOT_TEXT.match(lower)):
             place = Place(Where.HEADER, header=name)
-            text = " ".join(decoded(str(value)).split("\n"))
+            text = " ".join(decoded(header_text(value)).split("\n"))
             for found in Scanner(text, abbreviated=False):
                 yield found._replace(place=place)

@@ -9,17 +9,16 @@ layers around it are in force on the stack only until then.
 
 from __future__ import annotations
 
-import email.utils
 from collections.abc import Generator, Iterator
-from dataclasses import replace
 from email.message import Message
 from typing import NamedTuple
 
 from ..base import BaseStack
 from ..charset import decode
-from ..model import Charset, Defect, DefectKind, Found, Kind, Origin
+from ..model import Charset, Defect, DefectKind, Found, Kind, Origin, origin_with
 from .flowed import unflow
 from .header_uris import header_references
+from .headers import parameter
 from .uuencode import blanked, uu_blocks
 from .walk import Heading, walk_message
 
@@ -45,24 +44,25 @@ class HeaderReference(NamedTuple):
     found: Found
 
 
-def _param(entity: Message, name: str) -> str:
-    """A Content-Type parameter, lower case ("" when absent; RFC 2231 values collapsed)."""
-    value = entity.get_param(name)
-    return str(email.utils.collapse_rfc2231_value(value) if isinstance(value, tuple) else value or "").lower()
+def _charset(entity: Message, raw_type: str | None) -> str | None:
+    """The declared charset, as ``get_content_charset`` gives it: lower case,
+    None when absent or not ASCII."""
+    charset = parameter(entity, raw_type, "charset")
+    return charset if charset is None or charset.isascii() else None
 
 
 def message_pieces(message: Message, stack: BaseStack, origin: Origin
                    ) -> Iterator[TextPart | HeaderReference | Defect]:
     """The pieces of one parsed message, in order (see the module doc)."""
     message_id = message.get("Message-ID")
-    if message_id is not None:
-        origin = replace(origin, message_id=str(message_id).strip())
-    for item in walk_message(message, stack, replace(origin, part=None)):
+    top = origin_with(origin, part=None,
+                      message_id=origin.message_id if message_id is None else str(message_id).strip())
+    for item in walk_message(message, stack, top):
         if isinstance(item, Defect):
             yield item
         elif isinstance(item, Heading):
             # a message's base serves the relative references of its own headers
-            where = replace(origin, part=item.path or None)
+            where = top if not item.path else origin_with(top, part=item.path)
             for found in header_references(item.entity):
                 yield HeaderReference(where, found)
         elif item.content_type.startswith("text/") or item.content_type in HTML_TYPES:
@@ -70,17 +70,18 @@ def message_pieces(message: Message, stack: BaseStack, origin: Origin
             if not isinstance(body, bytes):
                 continue
             kind = Kind.HTML if item.content_type in HTML_TYPES else Kind.TEXT
-            where = replace(origin, part=item.path)
-            charset = item.entity.get_content_charset()
+            where = origin_with(top, part=item.path)
+            entity, raw_type = item.entity, item.raw_type
+            charset = _charset(entity, raw_type)
             files: list[TextPart] = []
             if kind is Kind.TEXT and b"begin " in body:
                 body, files = yield from _lift_uuencoded(body, where)
-            if kind is Kind.TEXT and "flowed" in str(item.entity.get("Content-Type", "")).lower() \
-                    and _param(item.entity, "format") == "flowed":
+            if kind is Kind.TEXT and raw_type is not None and "flowed" in raw_type.lower() \
+                    and parameter(entity, raw_type, "format") == "flowed":
                 # RFC 3676: soft line breaks undone first (spans count in the rejoined text)
                 text, choice, defects = decode(body, declared=charset, origin=where)
                 yield from defects
-                flowed = unflow(text, delsp=_param(item.entity, "delsp") == "yes")
+                flowed = unflow(text, delsp=parameter(entity, raw_type, "delsp") == "yes")
                 yield TextPart(where, kind, flowed, charset, Charset(choice.name, choice.source))
             else:
                 yield TextPart(where, kind, body, charset, None)

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from ..base import BaseStack
 from ..model import BaseSource, Defect, DefectKind, Origin
+from .headers import content_type as content_type_of
 from .headers import heading_base
 
 _SOURCES = {"Content-Base": BaseSource.CONTENT_BASE, "Content-Location": BaseSource.CONTENT_LOCATION,
@@ -44,11 +45,13 @@ class Heading(NamedTuple):
 
 
 class Leaf(NamedTuple):
-    """A part with content: its path, the entity, and its content type (lower case)."""
+    """A part with content: its path, the entity, its content type (lower
+    case) and its raw Content-Type value (None when absent)."""
 
     path: str
     entity: Message
     content_type: str
+    raw_type: str | None = None
 
 
 def _join(prefix: str, index: int) -> str:
@@ -75,7 +78,7 @@ def _entity(entity: Message, path: str, stack: BaseStack, origin: Origin, depth:
         for problem in getattr(entity, "defects", ()):
             yield Defect(DefectKind.BROKEN_MIME, f"{where}: {type(problem).__name__}: {problem}".rstrip(": "),
                          origin)
-        content_type = entity.get_content_type()
+        content_type, raw_type = content_type_of(entity)
         if content_type == "multipart/related" and stack.current is None:
             stack.pop()
             stack.push(THIS_MESSAGE, BaseSource.DEFAULT, f"RFC 2557 §5, {where} is multipart/related with no base")
@@ -96,6 +99,6 @@ def _entity(entity: Message, path: str, stack: BaseStack, origin: Origin, depth:
                 if isinstance(child, Message):
                     yield from _entity(child, _join(path, index), stack, origin, depth + 1, root=False)
             return
-        yield Leaf(_join(path, 1) if root else path, entity, content_type)
+        yield Leaf(_join(path, 1) if root else path, entity, content_type, raw_type)
     finally:
         stack.pop()
