@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 
 from urisift import (
@@ -20,7 +21,8 @@ from urisift import (
     Style,
     Where,
 )
-from urisift.model import TEXT, Unit, new_found, new_record
+from urisift.construct import new_found, new_record, origin_with
+from urisift.model import TEXT, Unit
 
 
 def _record() -> Record:
@@ -53,6 +55,9 @@ def test_fast_constructors_build_the_same_objects() -> None:
     assert new_found(*f) == f and type(new_found(*f)) is Found
     built = new_record(f, r.target, r.base_layer, r.origin, r.decoding, r.span, r.line, r.column, r.risks)
     assert built == r
+    origin = Origin(file="a.mbox", message=3, message_id="<m@x>", part="1", offset=10)
+    assert origin_with(origin, part="2.1", offset=None) == dataclasses.replace(origin, part="2.1", offset=None)
+    assert origin_with(origin) == origin
 
 
 def test_everything_pickles() -> None:

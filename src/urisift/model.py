@@ -12,7 +12,7 @@ Undefined is ``None``, empty is ``""``, everywhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -336,70 +336,3 @@ class Defect:
         if self.position is not None:
             where += f" at {self.unit} {self.position}"
         return f"{where}: {self.kind}: {self.detail}"
-
-
-# -- fast constructors for the hot path ---------------------------------------------
-#
-# The generated ``__init__`` of a frozen dataclass sets each field through
-# ``object.__setattr__`` (its frozen check): measured 0.15-0.28 µs a field.
-# Setting the slots through their descriptors takes about a third of that,
-# and a named tuple is built in one step.  The pipeline builds one Found and
-# one Record per reference, so it uses these; the objects are the same either way.
-
-_new = object.__new__
-(_r_found, _r_target, _r_base_layer, _r_origin, _r_decoding, _r_span, _r_line, _r_column, _r_risks,
- _r_points_to) = (
-    getattr(Record, f.name).__set__ for f in fields(Record))
-_tuple_new = tuple.__new__
-_p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text = (getattr(Place, f.name).__set__ for f in fields(Place))
-
-
-_origin_slots = tuple((f.name, getattr(Origin, f.name).__get__, getattr(Origin, f.name).__set__)
-                      for f in fields(Origin))
-
-
-def origin_with(origin: Origin, **changes: str | int | None) -> Origin:
-    """``dataclasses.replace(origin, **changes)`` in a third of the time: mail
-    makes a few origins a message (its number, Message-ID, each part)."""
-    new: Origin = _new(Origin)
-    get = changes.get
-    for name, getter, setter in _origin_slots:
-        setter(new, get(name, getter(origin)) if changes else getter(origin))
-    return new
-
-
-def new_place(where: Where, element: str | None, attribute: str | None, header: str | None,
-              rel: tuple[str, ...] | None, text: str | None) -> Place:
-    """``Place(...)`` with every field given, in order (one per HTML link: its rel and text)."""
-    place: Place = _new(Place)
-    _p_where(place, where)
-    _p_element(place, element)
-    _p_attribute(place, attribute)
-    _p_header(place, header)
-    _p_rel(place, rel)
-    _p_text(place, text)
-    return place
-
-
-def new_found(reference: str, start: int | None, end: int | None, style: Style, flags: tuple[Flag, ...],
-              alternatives: tuple[str, ...], expanded: str | None, place: Place) -> Found:
-    """``Found(...)`` with every field given, in order."""
-    return _tuple_new(Found, (reference, start, end, style, flags, alternatives, expanded, place))
-
-
-def new_record(found: Found, target: str | None, base_layer: Base | None, origin: Origin,
-               decoding: Charset | None, span: Span | None, line: int | None, column: int | None,
-               risks: tuple[Risk, ...], points_to: str | None = None) -> Record:
-    """``Record(...)`` with every field given, in order."""
-    record: Record = _new(Record)
-    _r_found(record, found)
-    _r_target(record, target)
-    _r_base_layer(record, base_layer)
-    _r_origin(record, origin)
-    _r_decoding(record, decoding)
-    _r_span(record, span)
-    _r_line(record, line)
-    _r_column(record, column)
-    _r_risks(record, risks)
-    _r_points_to(record, points_to)
-    return record

@@ -30,13 +30,14 @@ from typing import BinaryIO
 
 from .base import BaseStack, retrieval_stack
 from .charset import decode, decode_stream
+from .construct import origin_with
 from .delimit.chars import ordered
 from .errors import InputError
 from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import split_mbox
 from .mail.parts import HeaderReference, message_pieces
 from .mail.pointers import index_parts
-from .model import Charset, Defect, DefectKind, Flag, Kind, Origin, Record, origin_with
+from .model import Charset, Defect, DefectKind, Flag, Kind, Origin, Record
 from .plain import chunked_records, text_records
 from .sources import BUILT_KINDS, Input, open_input, unreadable
 from .tail import Tail

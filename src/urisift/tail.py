@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from .base import BaseStack
+from .construct import new_record
 from .delimit.chars import ordered
-from .model import Base, Charset, Flag, Found, Origin, Record, Span, Style, new_record
+from .model import Base, Charset, Flag, Found, Origin, Record, Span, Style
 from .reference import UriReference
 from .resolve import Joiner, resolve
 from .risk import Risk, plainly_safe, risks

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 
-from ..model import Flag, Found, Place, Style, new_found
+from ..construct import new_found
+from ..model import Flag, Found, Place, Style
 from .chars import HAS_ALNUM, SCHEME_CHARS, TRAILING_PUNCT, TRIMMABLE, body_end, ordered, trim
 from .opaque import OPAQUE_SYNTAX, opaque_uri
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..base import BaseStack, as_base
+from ..construct import new_found, new_place
 from ..delimit import Scanner
 from ..delimit.chars import ordered
 from ..errors import UriError
@@ -30,8 +31,6 @@ from ..model import (
     Style,
     Unit,
     Where,
-    new_found,
-    new_place,
 )
 from ..tail import Tail
 from .css import css_urls, may_hold_url

@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from ..base import BaseStack
 from ..charset import decode
-from ..model import Charset, Defect, DefectKind, Found, Kind, Origin, origin_with
+from ..construct import origin_with
+from ..model import Charset, Defect, DefectKind, Found, Kind, Origin
 from .flowed import unflow
 from .header_uris import header_references
 from .headers import parameter
