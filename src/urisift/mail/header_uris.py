@@ -35,19 +35,41 @@ _NOT_TEXT = re.compile(r"(?i)x-(?:.*received|.*dkim|.*signature|originating-ip|s
 _ANGLED = re.compile(r"<([^<>]*)>")
 
 
+def _kind(lower: str) -> int:
+    """0: no URIs; 1: a list of ``<URI>``s; 2: text to scan."""
+    if lower in LIST_HEADERS:
+        return 1
+    if lower in TEXT_HEADERS or (lower.startswith("x-") and not _NOT_TEXT.match(lower)):
+        return 2
+    return 0
+
+
+#: header name (as written) -> _kind; archives repeat a few hundred names, so
+#: it is worked out once a name (and forgotten past a bound, for spam's random ones)
+_KINDS: dict[str, int] = {}
+
+
 def header_references(message: Message) -> Iterator[Found]:
     """The references in the headers of ``message`` (its own heading only)."""
+    kinds = _KINDS
     for name, value in message.raw_items():
-        lower = name.lower()
-        if lower in LIST_HEADERS:
-            place = Place(Where.HEADER, header=name)
+        kind = kinds.get(name)
+        if kind is None:
+            if len(kinds) > 4096:
+                kinds.clear()
+            kind = kinds[name] = _kind(name.lower())
+        if not kind:
+            continue
+        place = Place(Where.HEADER, header=name)
+        if kind == 1:
             text = decoded(header_text(value))
             for m in _ANGLED.finditer(text):
                 uri = "".join(m.group(1).split())
                 if uri:
                     yield new_found(uri, None, None, Style.HEADER, (), (), None, place)
-        elif lower in TEXT_HEADERS or (lower.startswith("x-") and not _NOT_TEXT.match(lower)):
-            place = Place(Where.HEADER, header=name)
-            text = " ".join(decoded(header_text(value)).split("\n"))
-            for found in Scanner(text, abbreviated=False):
+        else:
+            text = decoded(header_text(value))
+            if ":" not in text:
+                continue  # without www. forms, every reference has a scheme and its colon
+            for found in Scanner(" ".join(text.split("\n")), abbreviated=False):
                 yield found._replace(place=place)
