@@ -267,6 +267,10 @@ def test_a_missing_space_after_a_full_stop() -> None:
     assert refs("in store this season.http://www.tesco.example/Register/") == ["http://www.tesco.example/Register/"]
     assert refs("see x.y://host/p") == ["x.y://host/p"]  # no registered tail: the whole unknown scheme
     assert refs("news:* is every group") == ["news:*"]
+    # an ellipsis or a list number right before (SpamAssassin: "...http://www.colocation-network.com/")
+    assert refs("ad leads ...http://www.colo.example/ and 1.https://b.example/x") == [
+        "http://www.colo.example/", "https://b.example/x"]
+    assert refs("pi is 3.14://x and ..foo://y and ...mailto:a@b.example") == []
 
 
 def test_unknown_scheme_needs_two_slashes_registered_does_not() -> None:

@@ -183,6 +183,12 @@ class SchemeRule:
             start -= 1
         if start < colon:
             start = _past_escape(text, start, colon)
+            if text[start] not in LETTERS and text.startswith("//", colon + 1):
+                # "...http://x", "1.http://x": the run starts with dots or
+                # digits; the scheme is the registered name after its last dot
+                dot = text.rfind(".", start, colon) + 1
+                if dot and dot < colon and text[dot] in LETTERS and text[dot:colon].lower() in self.schemes:
+                    start = dot
         if start == colon or text[start] not in LETTERS or not word_start(text, start):
             return None, self._past_names(colon)
         return self._bare(start, colon)
