@@ -162,6 +162,22 @@ def test_the_gems_resolve_as_their_headers_and_html_say() -> None:
                if isinstance(r, Record)]
     assert ("../www/imagesjulio/contraloria.jpg", "http://www.rebackee.com/www/imagesjulio/contraloria.jpg",
             BaseSource.HTML_BASE) in [(r.uri, r.target, r.base_source) for r in records]
+    # a BBC page mailed as multipart/related: its images are the parts whose absolute
+    # Content-Location they name (RFC 2557 §8); no base is needed, none is used
+    records = [r for r in scan_message((folder / "spamassassin-easyham2-00869-content-location.eml").read_bytes())
+               if isinstance(r, Record) and r.origin.part == "1.2"]
+    bbc = "http://news.bbc.co.uk/"
+    assert [(r.element, r.target, r.base_source, r.points_to) for r in records] == [
+        ("a", bbc + "1/hi/sci/tech/2147879.stm", None, None),
+        ("img", bbc + "olmedia/1640000/images/_1644899_aster300.jpg", None, "2"),
+        ("img", bbc + "furniture/nothing.gif", None, "3"),
+        ("img", bbc + "furniture/nothing.gif", None, "3"),
+        ("img", bbc + "furniture/grey_pixel.gif", None, "4"),
+        ("img", bbc + "furniture/nothing.gif", None, "3"),
+        ("img", bbc + "nol/shared/img/startquote.gif", None, "5"),
+        ("img", bbc + "nol/shared/img/endquote.gif", None, "6"),
+        ("a", bbc + "1/hi/sci/tech/2148924.stm", None, None),
+    ]
 
 
 HEADERS = """\
@@ -392,3 +408,11 @@ def test_uu_blocks_are_linear_on_hostile_input() -> None:
     start = time.perf_counter()
     blocks = uu_blocks(text)
     assert len(blocks) == 0 and time.perf_counter() - start < 2.0
+
+
+def test_raw_8bit_headers_read_as_utf8_else_latin1() -> None:
+    message = ("Subject: Grüße, see http://umlaut.example/ü\n".encode("utf-8")
+               + "X-URL: http://latin.example/café\n".encode("latin-1") + b"\nbody\n")
+    records = [r for r in scan_message(message) if isinstance(r, Record)]
+    assert [(r.place.header, r.uri) for r in records] == [
+        ("Subject", "http://umlaut.example/ü"), ("X-URL", "http://latin.example/café")]
