@@ -414,5 +414,5 @@ def test_raw_8bit_headers_read_as_utf8_else_latin1() -> None:
     message = ("Subject: Grüße, see http://umlaut.example/ü\n".encode("utf-8")
                + "X-URL: http://latin.example/café\n".encode("latin-1") + b"\nbody\n")
     records = [r for r in scan_message(message) if isinstance(r, Record)]
-    assert [(r.place.header, r.uri) for r in records] == [
+    assert [(r.header, r.uri) for r in records] == [
         ("Subject", "http://umlaut.example/ü"), ("X-URL", "http://latin.example/café")]

@@ -268,6 +268,10 @@ class Record:
         return self.found.place.attribute
 
     @property
+    def header(self) -> str | None:
+        return self.found.place.header
+
+    @property
     def rel(self) -> tuple[str, ...] | None:
         return self.found.place.rel
 
