@@ -63,6 +63,9 @@ class Flag(StrEnum):
     # mail: found in a file uuencoded inside a text part; span and line are
     # in that file's decoded text
     UUENCODED = "uuencoded"
+    # WARC: found in a record the crawler cut short (WARC-Truncated): the page
+    # went on past what was kept, and so may its links
+    TRUNCATED = "truncated"
 
 
 class BaseSource(StrEnum):
@@ -100,6 +103,7 @@ class DefectKind(StrEnum):
     BROKEN_MIME = "broken-mime"  # a MIME structure or transfer encoding the parser had to repair
     DEEP_NESTING = "deep-nesting"  # HTML nested too deep for the HTML5 tree builder: read another way
     CHARSET_MISMATCH = "charset-mismatch"  # a <meta> charset the bytes are not in (they are UTF-8)
+    BROKEN_WARC = "broken-warc"  # a WARC/ARC record, or its payload, that could not be read
 
 
 class Kind(StrEnum):

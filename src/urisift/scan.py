@@ -30,17 +30,18 @@ from typing import BinaryIO
 
 from .base import BaseStack, retrieval_stack
 from .charset import decode, decode_stream
-from .construct import origin_with
+from .construct import new_found, new_place, origin_with
 from .delimit.chars import ordered
 from .errors import InputError
 from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import split_mbox
 from .mail.parts import HeaderReference, message_pieces
 from .mail.pointers import index_parts
-from .model import Charset, Defect, DefectKind, Flag, Kind, Origin, Record
+from .model import BaseSource, Charset, Defect, DefectKind, Flag, Kind, Origin, Record, Style, Where
 from .plain import chunked_records, text_records
 from .sources import BUILT_KINDS, Input, open_input, unreadable
 from .tail import Tail
+from .warc import WarcReader, content_location, http_references
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,9 @@ class ScanOptions:
     # HTML: find where each attribute value stands in the source (span, line,
     # column); the tree keeps no positions, so this is a search, ~20% of the scan
     positions: bool = True
+    # WARC: an HTTP response's Content-Location as the base of its body (RFC 2616
+    # had it, RFC 7231 removed it): off unless asked for
+    content_location: bool = False
 
 
 # -- content --------------------------------------------------------------------------
@@ -94,6 +98,9 @@ def scan_content(content: Content, options: ScanOptions) -> Iterator[Record | De
         return
     elif kind is Kind.MBOX:
         yield from mbox_records(_as_stream(content.body), content.stack, content.origin, options)
+        return
+    elif kind is Kind.WARC:
+        yield from warc_records(_as_stream(content.body), content.stack, content.origin, options)
         return
     yield from _scan_plain(content, options)
 
@@ -231,15 +238,16 @@ def _message_items(message: Message, stack: BaseStack, origin: Origin, options: 
         else:
             content = Content(piece.body, piece.kind, piece.origin, stack, piece.declared, decoding=piece.decoding)
             items = scan_content(content, part_options)
-            yield from (_uuencoded(items) if piece.uuencoded else items)
+            yield from (_flagged(items, Flag.UUENCODED) if piece.uuencoded else items)
 
 
-def _uuencoded(items: Iterable[Record | Defect]) -> Iterator[Record | Defect]:
-    """Records of a file uuencoded in a text part say so."""
+def _flagged(items: Iterable[Record | Defect], flag: Flag) -> Iterator[Record | Defect]:
+    """The records of ``items`` with ``flag`` added (a file uuencoded in a
+    text part, a WARC record the crawler cut short)."""
     for item in items:
         if isinstance(item, Record):
             found = item.found
-            item = replace(item, found=found._replace(flags=ordered({*found.flags, Flag.UUENCODED})))
+            item = replace(item, found=found._replace(flags=ordered({*found.flags, flag})))
         yield item
 
 
@@ -253,5 +261,40 @@ def mbox_records(stream: BinaryIO, stack: BaseStack, origin: Origin, options: Sc
         yield from message_records(message, stack, where, options)
 
 
+# -- WARC: each record against its own retrieval URI -------------------------------------
+
+def warc_records(stream: BinaryIO, stack: BaseStack, origin: Origin, options: ScanOptions
+                 ) -> Iterator[Record | Defect]:
+    """The records of every ``response``, ``resource`` and ``revisit`` of a
+    WARC or ARC stream (:mod:`urisift.warc`): its HTTP ``Location`` and
+    ``Link`` targets against its ``WARC-Target-URI`` alone, its payload
+    against that URI under whatever base the payload sets."""
+    part_options = options if options.charset is None else replace(options, charset=None)
+    for unit in WarcReader(stream, origin):
+        if isinstance(unit, Defect):
+            yield unit
+            continue
+        where = origin_with(origin, offset=unit.offset, warc_record_id=unit.record_id,
+                            warc_target_uri=unit.target_uri, warc_date=unit.date)
+        with stack.layer(unit.target_uri, BaseSource.RETRIEVAL, "WARC-Target-URI") as defect:
+            if defect is not None:
+                yield replace(defect, origin=where)
+            tail = Tail(stack, where, None)
+            for name, reference, rel in http_references(unit):
+                place = new_place(Where.HEADER, None, None, name, rel, None)
+                record = tail(new_found(reference, None, None, Style.HEADER, (), (), None, place))
+                yield from (_flagged((record,), Flag.TRUNCATED) if unit.truncated else (record,))
+            if unit.kind is None or unit.payload is None:
+                continue
+            # RFC 2616 §14.14 made Content-Location a base for the body; RFC 7231
+            # §3.1.4.2 took that back: only on request
+            location = content_location(unit) if options.content_location else None
+            with stack.layer(location, BaseSource.CONTENT_LOCATION, "HTTP Content-Location") as defect:
+                if defect is not None:
+                    yield replace(defect, origin=where)
+                items = scan_content(Content(unit.payload, unit.kind, where, stack, unit.charset), part_options)
+                yield from (_flagged(items, Flag.TRUNCATED) if unit.truncated else items)
+
+
 __all__ = ["Content", "ScanOptions", "iter_input", "mbox_records", "message_records", "scan_content",
-           "scan_input"]
+           "scan_input", "warc_records"]

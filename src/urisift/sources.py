@@ -34,7 +34,7 @@ from .model import Defect, DefectKind, Kind, Origin
 #: how many leading bytes the sniffer reads
 SNIFF_SIZE = 4096
 #: the kinds this version reads; the others are recognized, and reported
-BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX})
+BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC})
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +229,12 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             break
     if kind is Kind.AUTO:
         kind = source.kind or sniff_kind(head, name)
+    if kind is Kind.WARC and compression == "gzip" and source.path != "-":
+        # A .warc.gz is a gzip member a record: the WARC reader reads the file
+        # itself, so that each record's offset is where it starts in the file
+        # (where a reader seeks to), and a corrupt member costs one record.
+        stream.close()
+        return Opened(open(source.path, "rb"), kind, origin)  # noqa: SIM115 - the caller closes it
     return Opened(stream, kind, origin, compression, guard)
 
 

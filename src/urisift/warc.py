@@ -1,0 +1,259 @@
+"""WARC and ARC records as units to scan (issue 11; DESIGN §1).
+
+Read with warcio, which reads WARC (ISO 28500) and ARC, record-by-record
+gzip or plain, strips the ``<…>`` that WARC 1.0 writers put around
+``WARC-Target-URI``, parses the HTTP status line and headers leniently, and
+undoes ``Transfer-Encoding: chunked`` and ``Content-Encoding`` (gzip,
+deflate, br) in ``content_stream()``.
+
+- ``response``, ``resource`` and ``revisit`` records are units: their
+  retrieval URI is the record's own ``WARC-Target-URI``.  ``request``,
+  ``metadata``, ``warcinfo`` (and ARC's file header) are counted and skipped.
+- A unit's payload is scanned by its media type (the HTTP ``Content-Type``;
+  for a ``resource``, the record's own): HTML and plain text, with the HTTP
+  charset as the declared one; anything else is counted and skipped unread.
+- A record that cannot be read is a defect; on a file the reader can seek
+  in, the scan resumes at the next record (the next gzip member, or the next
+  ``WARC/`` line), so nothing after a corrupt record is lost.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import gzip
+import io
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from .model import Defect, DefectKind, Kind, Origin
+
+# warcio logs a warning for each target URI with spaces: the record already
+# says what it holds; a library must not print on its own (the stdlib advice)
+logging.getLogger("warcio").addHandler(logging.NullHandler())
+
+UNIT_TYPES = frozenset({"response", "resource", "revisit"})
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+TEXT_TYPES = frozenset({"text/plain"})
+# a record starts here: a gzip member, or a WARC/ARC header line
+_RESYNC = re.compile(rb"\x1f\x8b\x08|(?:^|\n)WARC/1\.[01]\r?\n")
+
+
+@dataclass(frozen=True, slots=True)
+class WarcUnit:
+    """One record to scan, and what the scan needs to know of it."""
+
+    record_type: str
+    record_id: str | None
+    target_uri: str | None
+    date: str | None
+    offset: int
+    truncated: str | None  # the WARC-Truncated reason ("length", "time" ...), None when whole
+    status: str | None  # the HTTP status code, None without HTTP headers
+    headers: tuple[tuple[str, str], ...]  # the HTTP headers, as written
+    media_type: str | None
+    charset: str | None  # the charset the HTTP (or record) Content-Type declares
+    kind: Kind | None  # HTML or TEXT: scanned; None: counted and skipped
+    payload: BinaryIO | None  # the decoded payload, readable until the next unit is asked for
+
+
+def _media_type(value: str | None) -> tuple[str | None, str | None]:
+    """The media type (lower case) and the charset parameter of a Content-Type value."""
+    if not value:
+        return None, None
+    media, _, rest = value.partition(";")
+    m = re.search(r'(?i)\bcharset\s*=\s*"?([^";\s]+)', rest)
+    return media.strip().lower() or None, (m.group(1) if m else None)
+
+
+def _sniffed(head: bytes) -> Kind:
+    start = head.lstrip()[:64].lower()
+    return Kind.HTML if start.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) else Kind.TEXT
+
+
+class WarcReader:
+    """The units of one WARC or ARC stream, and a tally of what was skipped."""
+
+    def __init__(self, stream: BinaryIO, origin: Origin) -> None:
+        self.stream = stream
+        self.origin = origin
+        self.tally: collections.Counter[str] = collections.Counter()
+
+    def __iter__(self) -> Iterator[WarcUnit | Defect]:
+        from warcio.archiveiterator import ArchiveIterator  # a heavy import, needed only for WARC input
+
+        base = 0  # where the current iterator started in the file
+        stream = self.stream
+        skip = 0  # records already read, when the file is read again from its start
+        while True:
+            iterator = ArchiveIterator(stream, arc2warc=True)
+            errors = seen = 0
+            offset = base
+            try:
+                for record in _quiet(iterator):
+                    # where this record starts (get_record_offset() would read it to its end first)
+                    offset = base + iterator.offset
+                    seen += 1
+                    if seen <= skip:
+                        continue
+                    if iterator.err_count > errors:
+                        errors = iterator.err_count
+                        yield Defect(DefectKind.BROKEN_WARC, "the record before this one was not followed by a "
+                                     "blank line: its Content-Length is likely wrong", self.origin, offset)
+                    unit = self._unit(record, offset)
+                    if unit is not None:
+                        yield unit
+                return
+            except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
+                detail = " ".join(str(exc).split()) or type(exc).__name__
+                if "non-chunked gzip" in detail and skip == 0 and base == 0 and stream.seekable():
+                    # one gzip stream around many records (not a member a record):
+                    # read again through a decompressor, past the records already read
+                    yield Defect(DefectKind.BROKEN_WARC, "the file is one gzip stream, not a gzip member a record; "
+                                 "read whole, and offsets count in the decompressed data", self.origin, None)
+                    stream.seek(0)
+                    stream = gzip.GzipFile(fileobj=stream)  # type: ignore[assignment]
+                    skip = seen
+                    continue
+                resume = self._resync(offset + 1) if stream is self.stream else None
+                tail = (f"; resumed at byte {resume}" if resume is not None
+                        else "; nothing after it could be read")
+                yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({type(exc).__name__}: "
+                             f"{detail[:200]}){tail}", self.origin, offset)
+                if resume is None:
+                    return
+                base, skip = resume, 0
+                stream.seek(resume)
+
+    def _resync(self, start: int) -> int | None:
+        """The offset of the next record at or after ``start``: the next
+        gzip member or WARC header line; None when the stream cannot seek or
+        there is none."""
+        stream = self.stream
+        try:
+            if not stream.seekable():
+                return None
+            stream.seek(start)
+        except (OSError, ValueError):
+            return None
+        position = start
+        carry = b""
+        while chunk := stream.read(1 << 20):
+            window = carry + chunk
+            m = _RESYNC.search(window)
+            if m is not None:
+                at = m.start() if window[m.start()] != 0x0A else m.start() + 1
+                return position - len(carry) + at
+            carry = window[-16:]
+            position += len(chunk)
+        return None
+
+    def _unit(self, record: Any, offset: int) -> WarcUnit | Defect | None:
+        record_type = record.rec_type or "unknown"
+        if record_type not in UNIT_TYPES:
+            self.tally[f"skipped {record_type}"] += 1
+            return None
+        headers = record.rec_headers
+        http = record.http_headers
+        pairs: tuple[tuple[str, str], ...] = tuple(http.headers) if http is not None else ()
+        if http is not None and record_type != "resource":
+            media, charset = _media_type(http.get_header("Content-Type"))
+            status = http.get_statuscode()
+        else:
+            media, charset = _media_type(headers.get_header("Content-Type"))
+            status = None
+        unit = WarcUnit(record_type, headers.get_header("WARC-Record-ID"), headers.get_header("WARC-Target-URI"),
+                        headers.get_header("WARC-Date"), offset, headers.get_header("WARC-Truncated"), status,
+                        pairs, media, charset, None, None)
+        if media is not None and media not in HTML_TYPES and media not in TEXT_TYPES:
+            self.tally[f"payload skipped: {media}"] += 1
+            return unit
+        try:
+            payload = record.content_stream()
+            head = payload.read(4096) if media is None else b""
+        except Exception as exc:  # noqa: BLE001 - a bad chunk size, a broken gzip body ...
+            return Defect(DefectKind.BROKEN_WARC, f"the payload could not be decoded ({type(exc).__name__}: "
+                          f"{exc}); its headers were still read", self.origin, offset)
+        kind = Kind.HTML if media in HTML_TYPES else Kind.TEXT if media in TEXT_TYPES else _sniffed(head)
+        body: Any = _Prefixed(head, payload) if head else payload
+        self.tally["scanned"] += 1
+        return WarcUnit(record_type, unit.record_id, unit.target_uri, unit.date, offset, unit.truncated, status,
+                        pairs, media, charset, kind, body)
+
+
+def _quiet(iterator: Any) -> Iterator[Any]:
+    """The records of a warcio iterator, without the warnings it writes to
+    standard error itself (each becomes a defect of ours instead)."""
+    records = iter(iterator)
+    while True:
+        with contextlib.redirect_stderr(io.StringIO()):
+            record = next(records, None)
+        if record is None:
+            return
+        yield record
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream with a few bytes already read put back in front."""
+
+    def __init__(self, head: bytes, rest: Any) -> None:
+        self.head = head
+        self.rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self.head:
+            n = min(len(buffer), len(self.head))
+            buffer[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        data = self.rest.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            data: bytes = self.head + self.rest.read()
+            self.head = b""
+            return data
+        return super().read(size) or b""
+
+
+# -- URIs in the HTTP headers --------------------------------------------------------------
+
+# RFC 8288 §3: Link = #link-value; link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param )
+_LINK_TARGET = re.compile(r"<([^<>]*)>")
+_REL = re.compile(r'(?i);\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]+))')
+
+
+def http_references(unit: WarcUnit) -> Iterator[tuple[str, str, tuple[str, ...] | None]]:
+    """The URI references in a unit's HTTP headers: (header name, reference,
+    rel tokens).  ``Location`` of a 3xx response (RFC 9110 §10.2.2) and every
+    ``Link`` target (RFC 8288 §3), with its ``rel`` tokens."""
+    redirect = unit.status is not None and unit.status.startswith("3")
+    for name, value in unit.headers:
+        lower = name.lower()
+        if lower == "location" and redirect:
+            reference = "".join(value.split())
+            if reference:
+                yield name, reference, None
+        elif lower == "link":
+            matches = list(_LINK_TARGET.finditer(value))
+            for i, m in enumerate(matches):
+                params = value[m.end(): matches[i + 1].start() if i + 1 < len(matches) else len(value)]
+                rel = _REL.search(params)
+                tokens = None if rel is None else tuple((rel.group(1) or rel.group(2) or "").lower().split())
+                yield name, "".join(m.group(1).split()), tokens
+
+
+def content_location(unit: WarcUnit) -> str | None:
+    """The response's ``Content-Location`` (RFC 7231 §3.1.4.2), for the opt-in base."""
+    for name, value in unit.headers:
+        if name.lower() == "content-location":
+            return "".join(value.split()) or None
+    return None
