@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, BinaryIO
 
 from . import __version__
+from .columnar import EdgeWriter, ParquetWriter
 from .errors import ExitCode, OutputError, RunError
 from .model import Defect, DefectKind, Kind, Record
 from .normalize import normalize
@@ -36,8 +37,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or directories (.gz, .bz2, .xz read transparently); none or '-' reads standard input")
-    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text",
-                   help="text: one target (or the reference, when it has none) a line; jsonl: one record a line")
+    p.add_argument("--format", choices=("text", "jsonl", "csv", "parquet", "edges"), default="text",
+                   help="text: one target (or the reference, when it has none) a line; jsonl: one record a line; "
+                        "csv: the same columns; parquet: the same columns, fixed Arrow schema, zstd (needs "
+                        "--output and pyarrow); edges: 'source<TAB>target' a link (source: the WARC record's "
+                        "target URI, else --base, else the file)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output (parquet: required)")
     p.add_argument("--base", metavar="URI",
                    help="the retrieval URI of the input (RFC 3986 §5.1.3); one that cannot serve is a defect")
     p.add_argument("--kind", choices=[k.value for k in Kind], default="auto",
@@ -46,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
     p.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
     p.add_argument("--comments", action="store_true", help="HTML: scan the text of comments too")
+    p.add_argument("--content-location-base", action="store_true",
+                   help="WARC: an HTTP response's Content-Location is the base of its body (RFC 2616 §14.14 "
+                        "said so; RFC 7231 §3.1.4.2 took it back, so it is off by default)")
     p.add_argument("--normalize", choices=("none", "syntax", "scheme"), default="none",
                    help="add a 'normalized' key: the target normalized at this level (RFC 3986 §6.2)")
     p.add_argument("--unique", action="store_true",
@@ -131,6 +139,17 @@ def _writing() -> Iterator[None]:
         raise OutputError(f"urisift: cannot write the output: {exc.strerror or exc}") from exc
 
 
+def _writer(args: argparse.Namespace, out: IO[str]) -> tuple[Writer, IO[str]]:
+    """The writer of ``--format``, and the text stream it writes to."""
+    normalized = args.normalize != "none"
+    if args.format == "parquet":
+        return ParquetWriter(out, normalized=normalized, path=args.output), out
+    target = open(args.output, "w", encoding="utf-8", newline="") if args.output else out  # noqa: SIM115
+    if args.format == "edges":
+        return EdgeWriter(target, normalized=normalized, base=args.base), target
+    return WRITERS[args.format](target, normalized=normalized, flags=args.flags), target
+
+
 def _usage(err: IO[str], message: str) -> int:
     err.write(f"urisift: {message}\n")
     return ExitCode.USAGE
@@ -155,8 +174,14 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     options = ScanOptions(base=args.base, kind=kind, abbreviated=not args.no_abbreviated,
                           charset=args.charset, strict=args.strict, comments=args.comments,
                           # the text format shows no positions: HTML need not search for them
-                          positions=args.format != "text")
-    writer = WRITERS[args.format](out, normalized=args.normalize != "none", flags=args.flags)
+                          positions=args.format not in ("text", "edges"),
+                          content_location=args.content_location_base)
+    if args.format == "parquet" and not args.output:
+        return _usage(err, "--format parquet writes a file: give it with --output FILE")
+    try:
+        writer, target = _writer(args, out)
+    except (ImportError, OSError) as exc:
+        return _usage(err, str(exc))
     select = _Select(args.scheme, args.normalize, args.unique)
     status: int = ExitCode.OK
     try:
@@ -164,7 +189,10 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
             items = [source] if isinstance(source, Defect) else iter_input(source, options, stdin=stdin)
             status = max(status, _emit(items, writer, select, err))
         with _writing():
-            out.flush()
+            writer.close()
+            target.flush()
+            if target is not out:
+                target.close()
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code

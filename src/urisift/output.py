@@ -224,6 +224,9 @@ class Writer:
     def defect(self, defect: Defect) -> None:
         """Text and CSV have no room for defects: they go to standard error only."""
 
+    def close(self) -> None:
+        """Finish the output (a Parquet file writes its footer)."""
+
 
 class TextWriter(Writer):
     """One target a line (the reference itself when it has none)."""

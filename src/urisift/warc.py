@@ -108,7 +108,8 @@ class WarcReader:
                         yield unit
                 return
             except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
-                detail = " ".join(str(exc).split()) or type(exc).__name__
+                offset = base + (iterator.offset or 0)  # where the record that failed starts
+                detail = _readable(exc)
                 if "non-chunked gzip" in detail and skip == 0 and base == 0 and stream.seekable():
                     # one gzip stream around many records (not a member a record):
                     # read again through a decompressor, past the records already read
@@ -121,8 +122,8 @@ class WarcReader:
                 resume = self._resync(offset + 1) if stream is self.stream else None
                 tail = (f"; resumed at byte {resume}" if resume is not None
                         else "; nothing after it could be read")
-                yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({type(exc).__name__}: "
-                             f"{detail[:200]}){tail}", self.origin, offset)
+                yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
+                             self.origin, offset)
                 if resume is None:
                     return
                 base, skip = resume, 0
@@ -182,6 +183,15 @@ class WarcReader:
         self.tally["scanned"] += 1
         return WarcUnit(record_type, unit.record_id, unit.target_uri, unit.date, offset, unit.truncated, status,
                         pairs, media, charset, kind, body)
+
+
+def _readable(exc: Exception) -> str:
+    """What went wrong, in one printable line of reasonable length."""
+    text = " ".join(str(exc).split())
+    if text.startswith("Unknown archive format"):
+        text = "not a WARC or ARC record here: a corrupt gzip member or a wrong Content-Length before it"
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
 def _quiet(iterator: Any) -> Iterator[Any]:

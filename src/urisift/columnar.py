@@ -1,0 +1,98 @@
+"""Output for indexers and graph builders (issue 11): Parquet with a fixed
+Arrow schema, and an edge list.
+
+- :data:`SCHEMA` is the record contract of DESIGN §2 as Arrow types, one
+  column a JSON key, in the same order (``normalized`` last when asked for);
+  it does not depend on the data, so files from many runs concatenate.
+  Defects are not rows: they go to standard error, as with CSV.
+- The edge list is ``source<TAB>target``, one line a record that has a
+  target: the source is the page the link stands in (``warc_target_uri``),
+  else the retrieval URI given (``--base``), else the input's file name.
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from .model import Record
+from .output import RECORD_KEYS, Writer, record_json
+
+#: rows a Parquet row group is written in (bounded memory on any input)
+BATCH = 65_536
+
+
+def schema(normalized: bool = False) -> Any:
+    """The Arrow schema of the records (pyarrow imported here: an optional extra)."""
+    import pyarrow as pa
+
+    text, number, texts = pa.string(), pa.int64(), pa.list_(pa.string())
+    risk = pa.struct([("flag", text), ("section", text), ("detail", text)])
+    types = {
+        "uri": text, "target": text, "alternatives": texts, "base": text, "base_source": text, "style": text,
+        "where": text, "element": text, "attribute": text, "header": text, "file": text, "message": number,
+        "message_id": text, "part": text, "offset": number, "warc_record_id": text, "warc_target_uri": text,
+        "warc_date": text, "rel": texts, "text": text, "span": pa.list_(number), "line": number,
+        "column": number, "flags": texts, "charset": text, "charset_source": text, "risks": pa.list_(risk),
+        "points_to": text,
+    }
+    assert tuple(types) == RECORD_KEYS
+    fields = [pa.field(k, types[k]) for k in RECORD_KEYS]
+    if normalized:
+        fields.append(pa.field("normalized", text))
+    return pa.schema(fields)
+
+
+class ParquetWriter(Writer):
+    """Records as Parquet (zstd), written a row group at a time to ``path``."""
+
+    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False, path: str = "") -> None:
+        super().__init__(out, normalized=normalized, flags=flags)
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError as exc:
+            raise ImportError("--format parquet needs pyarrow: pip install 'urisift[parquet]'") from exc
+        self._pa = pa
+        self._schema = schema(normalized)
+        self._file = pq.ParquetWriter(path, self._schema, compression="zstd")
+        self._rows: list[dict[str, Any]] = []
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        row = record_json(record)
+        if self.normalized:
+            row["normalized"] = normalized
+        self._rows.append(row)
+        if len(self._rows) >= BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._rows:
+            self._file.write_table(self._pa.Table.from_pylist(self._rows, schema=self._schema))
+            self._rows = []
+
+    def close(self) -> None:
+        self._flush()
+        self._file.close()
+
+
+class EdgeWriter(Writer):
+    """``source<TAB>target`` a line (tabs and line breaks in either escaped)."""
+
+    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False, base: str | None = None
+                 ) -> None:
+        super().__init__(out, normalized=normalized, flags=flags)
+        self.base = base
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        target = normalized if self.normalized and normalized is not None else record.target
+        if target is None:
+            return  # a relative reference with no base: no edge to draw
+        origin = record.origin
+        source = origin.warc_target_uri or self.base or origin.file or "-"
+        self.out.write(f"{_field(source)}\t{_field(target)}\n")
+
+
+def _field(value: str) -> str:
+    if "\t" in value or "\n" in value or "\r" in value:
+        return value.replace("\t", "%09").replace("\n", "%0A").replace("\r", "%0D")
+    return value
