@@ -91,6 +91,27 @@ def test_golden_mail_jsonl(path: Path) -> None:
     assert len(err.splitlines()) == len(defect_lines(out))
 
 
+WARC = ROOT / "corpora" / "warc"
+WARC_INPUTS = [WARC / "crawl.warc.gz", WARC / "plain.warc"]
+
+
+def test_the_warc_samples_are_what_their_builder_writes() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build", WARC / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    assert (WARC / "crawl.warc.gz").read_bytes() == build.crawl()
+    assert (WARC / "plain.warc").read_bytes() == build.plain()
+
+
+@pytest.mark.parametrize("path", WARC_INPUTS, ids=[p.name for p in WARC_INPUTS])
+def test_golden_warc_jsonl(path: Path) -> None:
+    out, err = golden_run(path, path.with_name(path.name + ".expected.jsonl"))
+    assert len(err.splitlines()) == len(defect_lines(out))
+
+
 def test_negative_file_yields_nothing() -> None:
     assert list(scan_text((CORPUS / "negative.txt").read_text("utf-8"))) == []
 

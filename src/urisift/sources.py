@@ -211,6 +211,7 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             raw.close()
         raise
     name = source.path
+    raw_head = head
     stream: BinaryIO = io.BufferedReader(_Replay(head, raw))
     guard = None
     compression = None
@@ -229,6 +230,10 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             break
     if kind is Kind.AUTO:
         kind = source.kind or sniff_kind(head, name)
+        if compression == "gzip" and kind is not Kind.WARC and _first_member(raw_head).startswith(_WARC_STARTS):
+            # a record-by-record .warc.gz whose first few KB hold a corrupt member:
+            # the decompressed peek stopped there, its first member did not
+            kind = Kind.WARC
     if kind is Kind.WARC and compression == "gzip" and source.path != "-":
         # A .warc.gz is a gzip member a record: the WARC reader reads the file
         # itself, so that each record's offset is where it starts in the file
@@ -276,10 +281,21 @@ def _is_message(head: bytes) -> bool:
     return {b"date", b"from"} <= names
 
 
+_WARC_STARTS = (b"WARC/", b"filedesc://")
+
+
+def _first_member(data: bytes) -> bytes:
+    """What the first gzip member of ``data`` decompresses to (b"" if it is not one)."""
+    try:
+        return zlib.decompressobj(31).decompress(data, SNIFF_SIZE)
+    except zlib.error:
+        return b""
+
+
 def sniff_kind(head: bytes, name: str | None = None) -> Kind:
     """The kind of content that starts with ``head``: its bytes first, then
     the file name's extension, else plain text."""
-    if head.startswith((b"WARC/", b"filedesc://")):
+    if head.startswith(_WARC_STARTS):
         return Kind.WARC
     if _MBOX_FROM.match(head):
         return Kind.MBOX

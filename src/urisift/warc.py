@@ -85,17 +85,17 @@ class WarcReader:
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         from warcio.archiveiterator import ArchiveIterator  # a heavy import, needed only for WARC input
 
-        base = 0  # where the current iterator started in the file
         stream = self.stream
         skip = 0  # records already read, when the file is read again from its start
         while True:
             iterator = ArchiveIterator(stream, arc2warc=True)
             errors = seen = 0
-            offset = base
+            offset = stream.tell() if stream.seekable() else 0
             try:
                 for record in _quiet(iterator):
-                    # where this record starts (get_record_offset() would read it to its end first)
-                    offset = base + iterator.offset
+                    # where this record starts, in the file: warcio counts from the
+                    # stream's position (get_record_offset() would read the record first)
+                    offset = iterator.offset
                     seen += 1
                     if seen <= skip:
                         continue
@@ -108,9 +108,9 @@ class WarcReader:
                         yield unit
                 return
             except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
-                offset = base + (iterator.offset or 0)  # where the record that failed starts
+                offset = iterator.offset or offset  # where the record that failed starts
                 detail = _readable(exc)
-                if "non-chunked gzip" in detail and skip == 0 and base == 0 and stream.seekable():
+                if "non-chunked gzip" in detail and skip == 0 and stream is self.stream and stream.seekable():
                     # one gzip stream around many records (not a member a record):
                     # read again through a decompressor, past the records already read
                     yield Defect(DefectKind.BROKEN_WARC, "the file is one gzip stream, not a gzip member a record; "
@@ -126,7 +126,7 @@ class WarcReader:
                              self.origin, offset)
                 if resume is None:
                     return
-                base, skip = resume, 0
+                skip = 0
                 stream.seek(resume)
 
     def _resync(self, start: int) -> int | None:

@@ -1,0 +1,169 @@
+"""WARC and ARC (issue 11): records against their own retrieval URI, HTTP
+headers, payload decoding, broken records, offsets, Parquet and edges."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from urisift import BaseSource, Defect, DefectKind, Flag, Record, Style, iter_input
+from urisift.cli import main
+from urisift.scan import ScanOptions
+
+from .conftest import ROOT, shared_path
+
+WARC = ROOT / "corpora" / "warc"
+CRAWL = WARC / "crawl.warc.gz"
+
+
+def _scan(path: Path, **options: object) -> list[Record | Defect]:
+    return list(iter_input(str(path), ScanOptions(**options)))  # type: ignore[arg-type]
+
+
+def _records(path: Path, **options: object) -> list[Record]:
+    return [r for r in _scan(path, **options) if isinstance(r, Record)]
+
+
+def _by_record(records: list[Record], number: int) -> list[Record]:
+    return [r for r in records if (r.origin.warc_record_id or "").endswith(f"{number:012d}>")]
+
+
+def test_each_record_resolves_against_its_target_uri_and_the_first_base_wins() -> None:
+    page = _by_record(_records(CRAWL), 3)
+    assert [(r.uri, r.target, r.base_source) for r in page if r.element != "base"] == [
+        ("page.html", "http://site.example/static/v2/page.html", BaseSource.HTML_BASE),
+        ("a.png", "http://site.example/static/v2/a.png", BaseSource.HTML_BASE),
+        ("b.png", "http://site.example/static/v2/b.png", BaseSource.HTML_BASE),
+        ("http://other.example/abs", "http://other.example/abs", None),
+    ]
+    first = page[0]
+    assert (first.origin.warc_target_uri, first.origin.warc_date, first.origin.offset) == (
+        "http://site.example/dir/index.html", "2024-05-03T12:00:00Z", 428)
+    assert first.base == "http://site.example/dir/index.html"  # <base href> against the target URI
+
+
+def test_request_metadata_and_warcinfo_records_are_skipped() -> None:
+    records = _records(CRAWL) + _records(WARC / "plain.warc")
+    numbers = {r.origin.warc_record_id[-4:-1] for r in records if r.origin.warc_record_id}
+    assert numbers.isdisjoint({"001", "002", "022"})
+
+
+def test_redirect_location_and_link_headers_resolve_against_the_target_uri() -> None:
+    headers = _by_record(_records(CRAWL), 4)
+    assert [(r.header, r.style, r.uri, r.target, r.rel) for r in headers] == [
+        ("Location", Style.HEADER, "/new/place?x=1", "http://site.example/new/place?x=1", None),
+        ("Link", Style.HEADER, "/style.css", "http://site.example/style.css", ("preload", "stylesheet")),
+        ("Link", Style.HEADER, "https://cdn.example/font.woff2", "https://cdn.example/font.woff2", ("preload",)),
+    ]
+    assert headers[0].base_source is BaseSource.RETRIEVAL
+
+
+def test_a_chunked_gzip_response_is_decoded() -> None:
+    page = _by_record(_records(CRAWL), 5)
+    assert [(r.target, r.flags) for r in page] == [
+        ("http://site.example/gz/one", ()), ("http://site.example/gz/lazy.jpg", (Flag.LAZY,)),
+        ("http://text.example/in-the-body", ())]
+
+
+def test_the_http_charset_is_the_declared_one() -> None:
+    (record,) = _by_record(_records(CRAWL), 6)
+    assert (record.uri, record.charset, record.charset_source.value) == (  # type: ignore[union-attr]
+        "/café/menü", "iso-8859-1", "declared")
+
+
+def test_content_location_is_a_base_only_when_asked() -> None:
+    (plain,) = _by_record(_records(CRAWL), 7)
+    (opted,) = _by_record(_records(CRAWL, content_location=True), 7)
+    assert (plain.target, plain.base_source) == ("http://site.example/a/sibling.html", BaseSource.RETRIEVAL)
+    assert (opted.target, opted.base_source) == ("http://mirror.example/x/sibling.html", BaseSource.CONTENT_LOCATION)
+
+
+def test_a_revisit_has_its_headers_read() -> None:
+    (record,) = _by_record(_records(CRAWL), 8)
+    assert (record.header, record.target, record.rel) == ("Link", "http://site.example/canonical", ("canonical",))
+
+
+def test_a_truncated_record_is_flagged() -> None:
+    (record,) = _by_record(_records(CRAWL), 9)
+    assert (record.target, record.flags) == ("http://site.example/kept", (Flag.TRUNCATED,))
+
+
+def test_a_corrupt_gzip_member_is_a_defect_and_the_next_record_is_read() -> None:
+    items = _scan(CRAWL)
+    (defect,) = [d for d in items if isinstance(d, Defect)]
+    assert (defect.kind, defect.position) == (DefectKind.BROKEN_WARC, 2607)
+    assert "resumed at byte 2844" in defect.detail
+    after = [r.target for r in items if isinstance(r, Record) and r.origin.offset == 2844]
+    assert after == ["http://site.example/after/after.html"]
+    assert not [r for r in items if isinstance(r, Record) and r.target == "http://site.example/lost"]
+
+
+def test_offsets_are_where_a_reader_seeks_to() -> None:
+    data = CRAWL.read_bytes()
+    for record in _records(CRAWL):
+        assert record.origin.offset is not None
+        head = gzip.GzipFile(fileobj=io.BytesIO(data[record.origin.offset:])).read(64)
+        assert head.startswith(b"WARC/1.0\r\n")
+        assert record.origin.warc_record_id is not None
+        assert record.origin.warc_record_id.encode() in gzip.GzipFile(
+            fileobj=io.BytesIO(data[record.origin.offset:])).read(300)
+
+
+def test_warc_1_0_brackets_around_the_target_uri_are_removed() -> None:
+    (record,) = _records(WARC / "plain.warc")
+    assert (record.origin.warc_target_uri, record.target) == (
+        "http://old-writer.example/page", "http://old-writer.example/rel/x.html")
+
+
+def test_warc_is_sniffed_by_content(tmp_path: Path) -> None:
+    shutil.copy(CRAWL, tmp_path / "crawl.bin")
+    assert [r.target for r in _records(tmp_path / "crawl.bin")] == [r.target for r in _records(CRAWL)]
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_parquet_has_the_fixed_schema_and_the_jsonl_rows(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    from urisift.columnar import schema
+    from urisift.output import RECORD_KEYS
+
+    path = tmp_path / "links.parquet"
+    assert _cli("--format", "parquet", "--output", str(path), str(CRAWL))[0] == 0
+    table = pq.read_table(path)
+    assert table.schema.equals(schema()) and tuple(table.schema.names) == RECORD_KEYS
+    rows = [json.loads(line) for line in _cli("--format", "jsonl", str(CRAWL))[1].splitlines()]
+    assert table.to_pylist() == [row for row in rows if "defect" not in row]
+
+
+def test_parquet_without_output_is_a_usage_error() -> None:
+    code, _, err = _cli("--format", "parquet", str(CRAWL))
+    assert code == 2 and "--output" in err
+
+
+def test_edges_are_source_tab_target() -> None:
+    code, out, _ = _cli("--format", "edges", str(CRAWL))
+    lines = out.splitlines()
+    assert code == 0 and lines[:2] == ["http://site.example/dir/index.html\thttp://site.example/static/v2/",
+                                       "http://site.example/dir/index.html\thttp://site.example/static/v2/page.html"]
+    assert "http://site.example/old\thttp://site.example/new/place?x=1" in lines
+    assert len(lines) == len([r for r in _records(CRAWL) if r.target is not None])
+
+
+def test_the_shared_warc_samples_scan_without_a_crash() -> None:
+    folder = shared_path("corpora", "warc-samples", "warcio-test-data")
+    for path in sorted(folder.iterdir()):
+        items = list(iter_input(str(path), ScanOptions(kind=__import__("urisift").Kind.WARC)))
+        assert all(isinstance(i, (Record, Defect)) for i in items), path.name
+    arc = [r.target for r in _records(folder / "example.arc.gz")]
+    assert arc == ["http://www.iana.org/domains/example"]
+    whole = _scan(folder / "example-bad-non-chunked.warc.gz")
+    assert "one gzip stream" in next(d for d in whole if isinstance(d, Defect)).detail
