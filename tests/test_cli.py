@@ -354,14 +354,10 @@ def test_kind_is_honoured(tmp_path: Path) -> None:
     assert run(["--kind", "text", str(page)]) == (0, "http://x.example/\n", "")
     warc = tmp_path / "a.warc"
     warc.write_bytes(b"WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\nsee http://x.example/\n")
-    code, out, err = run(["--format", "jsonl", str(warc)])
-    assert code == 0 and json.loads(out.splitlines()[0])["defect"] == "unsupported-kind"
-    assert err == (f"urisift: {warc}: unsupported-kind: this looks like warc content, which this version does "
-                   "not read yet; scanned as plain text\n")
-    code, out, err = run(["--kind", "warc", str(warc)])
-    assert (code, out) == (2, "")
-    assert err == ("urisift: --kind warc: reading warc input is not built yet; "
-                   "this version reads html, mail, mbox, text\n")
+    # sniffed as WARC by its first line, and --kind warc alike: a warcinfo record is skipped
+    assert run(["--format", "jsonl", str(warc)]) == (0, "", "")
+    assert run(["--kind", "warc", "--format", "jsonl", str(warc)]) == (0, "", "")
+    assert run(["--kind", "text", str(warc)]) == (0, "http://x.example/\n", "")
     mail = tmp_path / "m.eml"
     mail.write_bytes(b"From: a@example.org\nDate: Mon, 1 Jan 2024 00:00:00 +0000\nSubject: see http://s.example/\n\n"
                      b"and http://x.example/\n")

@@ -67,15 +67,23 @@ def test_strict_policy_stops_at_the_first_defect(tmp_path: Path) -> None:
         list(iter_input(str(f), ScanOptions(strict=True)))
 
 
-def test_a_sniffed_kind_that_is_not_built_is_reported_and_scanned_as_text(tmp_path: Path) -> None:
-    f = tmp_path / "archive.warc"
-    f.write_bytes(b"WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\nsee http://x.example/\n")
-    items = list(iter_input(str(f)))
+def test_a_sniffed_kind_that_is_not_built_is_reported_and_scanned_as_text() -> None:
+    # every kind a file can be sniffed as is built now; content handed in as
+    # a kind scan_content has no reader for (a Maildir is a folder) still
+    # gets the lenient path: a defect, then the text scanner
+    content = Content(b"see http://x.example/\n", Kind.MAILDIR, Origin(file="f"), BaseStack(), sniffed=True)
+    items = list(scan_content(content, ScanOptions()))
     assert isinstance(items[0], Defect) and items[0].kind is DefectKind.UNSUPPORTED_KIND
-    assert items[0].detail == ("this looks like warc content, which this version does not read yet; "
+    assert items[0].detail == ("this looks like maildir content, which this version does not read yet; "
                                "scanned as plain text")
     assert [i.uri for i in items[1:] if isinstance(i, Record)] == ["http://x.example/"]
-    # --kind text: no defect, the same records
+
+
+def test_a_sniffed_warc_file_is_read_as_warc(tmp_path: Path) -> None:
+    f = tmp_path / "archive.warc"
+    f.write_bytes(b"WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\nsee http://x.example/\n")
+    assert list(iter_input(str(f))) == []  # a warcinfo record is skipped
+    # --kind text: the same bytes as text
     assert [type(i).__name__ for i in iter_input(str(f), ScanOptions(kind=Kind.TEXT))] == ["Record"]
 
 
@@ -92,8 +100,8 @@ def test_a_sniffed_html_file_is_read_as_html(tmp_path: Path) -> None:
 
 
 def test_an_unbuilt_kind_asked_for_is_an_error() -> None:
-    content = Content(b"x", Kind.WARC, Origin(file="m"), BaseStack())
-    with pytest.raises(InputError, match="reading warc input is not built yet"):
+    content = Content(b"x", Kind.MAILDIR, Origin(file="m"), BaseStack())
+    with pytest.raises(InputError, match="reading maildir input is not built yet"):
         list(scan_content(content, ScanOptions()))
 
 
