@@ -8,6 +8,7 @@
     python bench/bench.py records            # link-dense input through the whole CLI vs a bare floor
     python bench/bench.py html               # scan_html vs lxml (and parse-only rows) on 130 real pages
     python bench/bench.py mail               # scan_mbox vs urlscan and a stdlib floor on 30 MB of linux-mips
+    python bench/bench.py warc               # a 50 MB WARC of saved pages vs warcio + lxml
     python bench/bench.py all
 
 Peers are imported from the running environment or from bench/.peers (where
@@ -340,7 +341,7 @@ def bench_normalize(rounds: int, repeat: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
-                                         "all"])
+                                         "warc", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -350,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.install_peers:
         install_peers()
-    cases = (["resolve", "scan", "adversarial", "normalize", "records", "html", "mail"] if args.case == "all"
+    cases = (["resolve", "scan", "adversarial", "normalize", "records", "html", "mail", "warc"] if args.case == "all"
              else [args.case])
     when = time.strftime("%Y-%m-%d %H:%M")
     print(f"# urisift bench ({when}, Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
@@ -369,6 +370,10 @@ def main(argv: list[str] | None = None) -> int:
             from bench_html import bench_html
 
             bench_html(args.rounds, SHARED, ROOT, timeit, table)
+        elif case == "warc":
+            from bench_warc import bench_warc
+
+            bench_warc(args.rounds, SHARED, timeit, table)
         elif case == "mail":
             from bench_mail import bench_mail
 

@@ -1,0 +1,82 @@
+"""The ``warc`` case of bench.py (issue 11): urisift on a WARC of at least
+50 MB built from the 130 saved pages of ``html-readability-pages`` (a
+response record a page, gzip member a record, repeated until 50 MB), against
+the loop people write today: warcio to read, lxml.html to parse,
+``make_links_absolute`` with the target URI, then ``iterlinks``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+PAGES = "corpora/html-readability-pages"
+TARGET_SIZE = 50_000_000
+
+
+def build(shared: Path) -> bytes:
+    pages = sorted((shared / PAGES).glob("*/source.html"))
+    members: list[bytes] = []
+    size = n = 0
+    while size < TARGET_SIZE:
+        for page in pages:
+            body = page.read_bytes()
+            http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+            head = (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{n:032x}>\r\n"
+                    f"WARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://pages.example/{n}/{page.parent.name}/\r\n"
+                    f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(http)}\r\n\r\n")
+            member = gzip.compress(head.encode() + http + b"\r\n\r\n", compresslevel=6, mtime=0)
+            members.append(member)
+            size += len(head) + len(http)
+            n += 1
+    return b"".join(members)
+
+
+def _urisift(data: bytes) -> Callable[[], object]:
+    from urisift.base import BaseStack
+    from urisift.model import Origin
+    from urisift.scan import ScanOptions, warc_records
+
+    return lambda: sum(1 for _ in warc_records(io.BytesIO(data), BaseStack(), Origin(), ScanOptions(positions=False)))
+
+
+def _warcio_lxml(data: bytes) -> Callable[[], object] | None:
+    try:
+        import lxml.html
+        from warcio.archiveiterator import ArchiveIterator
+    except ImportError:
+        return None
+
+    def run() -> int:
+        n = 0
+        for record in ArchiveIterator(io.BytesIO(data)):
+            if record.rec_type != "response":
+                continue
+            body = record.content_stream().read()
+            try:
+                tree = lxml.html.document_fromstring(body)
+            except Exception:  # noqa: BLE001 - lxml refuses empty documents
+                continue
+            tree.make_links_absolute(record.rec_headers.get_header("WARC-Target-URI"), resolve_base_href=True)
+            n += sum(1 for _ in tree.iterlinks())
+        return n
+    return run
+
+
+def bench_warc(rounds: int, shared: Path, timeit: Callable[[Callable[[], object], int], float],
+               table: Callable[..., None]) -> None:
+    if not (shared / PAGES).exists():
+        print(f"\n## warc: skipped, no {shared / PAGES}")
+        return
+    data = build(shared)
+    size = TARGET_SIZE / 1e6
+    ours = "urisift (positions off)"
+    rows: list[tuple[str, float | None, str]] = [(ours, timeit(_urisift(data), rounds), "")]
+    peer = _warcio_lxml(data)
+    rows.append(("warcio + lxml make_links_absolute + iterlinks", None if peer is None else timeit(peer, rounds),
+                 "not installed"))
+    table(f"warc: {len(data) / 1e6:.0f} MB gzip ({size:.0f} MB of records), html-readability pages", "MB", size,
+          rows, ours)
+    print("\n(target of issue 11: urisift >= 1.5x the warcio + lxml loop)")
