@@ -167,3 +167,32 @@ def test_the_shared_warc_samples_scan_without_a_crash() -> None:
     assert arc == ["http://www.iana.org/domains/example"]
     whole = _scan(folder / "example-bad-non-chunked.warc.gz")
     assert "one gzip stream" in next(d for d in whole if isinstance(d, Defect)).detail
+
+
+def test_brotli_and_deflate_payloads_are_decoded(tmp_path: Path) -> None:
+    import zlib
+
+    import brotli
+
+    page = b"<html><body><a href='/enc'>x</a></body></html>"
+    parts = []
+    for n, (coding, body) in enumerate([("br", brotli.compress(page)), ("deflate", zlib.compress(page))]):
+        block = (f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: {coding}\r\n"
+                 f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+        parts.append(gzip.compress(
+            (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{n}>\r\n"
+             f"WARC-Target-URI: http://{coding}.example/\r\nContent-Type: application/http; msgtype=response\r\n"
+             f"Content-Length: {len(block)}\r\n\r\n").encode() + block + b"\r\n\r\n", mtime=0))
+    path = tmp_path / "encoded.warc.gz"
+    path.write_bytes(b"".join(parts))
+    assert [r.target for r in _records(path)] == ["http://br.example/enc", "http://deflate.example/enc"]
+
+
+def test_a_broken_http_header_block_is_tolerated(tmp_path: Path) -> None:
+    block = (b"HTTP/1.1 200\r\nContent-Type text/html\r\nX: \xff\xfe\r\ncontent-type: text/html\r\n\r\n"
+             b"<a href='ok.html'>ok</a>")
+    record = (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h.example/d/\r\n"
+              b"Content-Length: %d\r\n\r\n" % len(block) + block + b"\r\n\r\n")
+    path = tmp_path / "broken.warc"
+    path.write_bytes(record)
+    assert [r.target for r in _records(path)] == ["http://h.example/d/ok.html"]

@@ -74,6 +74,31 @@ def _sniffed(head: bytes) -> Kind:
     return Kind.HTML if start.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) else Kind.TEXT
 
 
+class _Brotli:
+    """The decompressor interface warcio expects (``decompress``, ``unused_data``)
+    over the brotli package's ``Decompressor`` (whose method is ``process``):
+    warcio registers one for ``Content-Encoding: br`` that the current brotli
+    package cannot serve, and the body would then be left encoded."""
+
+    def __init__(self) -> None:
+        import brotli
+
+        self._inner = brotli.Decompressor()
+        self.unused_data: bytes | None = None
+
+    def decompress(self, data: bytes) -> bytes:
+        return bytes(self._inner.process(data))
+
+
+def _register_brotli() -> None:
+    try:
+        import brotli  # noqa: F401
+        from warcio.bufferedreaders import BufferedReader
+    except ImportError:  # brotli is a dependency; without it br bodies stay encoded
+        return
+    BufferedReader.DECOMPRESSORS["br"] = _Brotli
+
+
 class WarcReader:
     """The units of one WARC or ARC stream, and a tally of what was skipped."""
 
@@ -84,6 +109,8 @@ class WarcReader:
 
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         from warcio.archiveiterator import ArchiveIterator  # a heavy import, needed only for WARC input
+
+        _register_brotli()
 
         stream = self.stream
         skip = 0  # records already read, when the file is read again from its start
