@@ -17,6 +17,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import IO, BinaryIO
 
 from . import __version__
@@ -24,10 +25,11 @@ from .columnar import EdgeWriter, ParquetWriter
 from .errors import ExitCode, OutputError, RunError
 from .model import Defect, DefectKind, Kind, Record
 from .normalize import normalize
-from .output import WRITERS, Writer
+from .output import WRITERS, CsvWriter, Writer
+from .parallel import RANGE_SIZE, Rendered, scan_parallel
 from .reference import UriReference
 from .scan import ScanOptions, iter_input
-from .sources import BUILT_KINDS, walk
+from .sources import BUILT_KINDS, Input, walk
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -63,8 +65,21 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--flags", action="store_true", help="text format: show the RFC 3986 §7 risk flags")
     p.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
     p.add_argument("--hidden", action="store_true", help="walk hidden files and directories (.git, .venv) too")
+    p.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1, metavar="N",
+                   help="worker processes (default: the number of cores); files, and ranges of a large mbox, "
+                        "are scanned in parallel, and the output is the same as with --jobs 1, in the same order")
     p.add_argument("--version", action="version", version=f"urisift {__version__}")
     return p
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more: {value!r}")
+    return jobs
 
 
 def _scheme_list(value: str) -> frozenset[str]:
@@ -102,13 +117,18 @@ class _Select:
         return True, normalized if self.level != "none" else None
 
 
-def _emit(items: Iterable[Record | Defect], writer: Writer, select: _Select, err: IO[str]) -> int:
+def _emit(items: Iterable[Record | Defect | Rendered], writer: Writer, select: _Select, err: IO[str]) -> int:
     """Write the items; the exit status they call for (1 if an input could not be read)."""
     status: int = ExitCode.OK
     record = writer.record
     passthrough = select.passthrough
     with _writing():
         for item in items:
+            if type(item) is Rendered:
+                writer.out.write(item.text)
+                for defect in item.defects:
+                    status = max(status, _report(defect, err))
+                continue
             if type(item) is Record:
                 if passthrough:
                     record(item)
@@ -118,13 +138,18 @@ def _emit(items: Iterable[Record | Defect], writer: Writer, select: _Select, err
                     record(item, normalized)
                 continue
             assert isinstance(item, Defect)
-            if item.kind is DefectKind.UNREADABLE:
-                err.write(f"urisift: {item.file}: cannot read: {item.detail}\n")
-                status = ExitCode.INPUT
-            else:
-                err.write(f"urisift: {item}\n")
+            status = max(status, _report(item, err))
             writer.defect(item)
     return status
+
+
+def _report(defect: Defect, err: IO[str]) -> int:
+    """A defect on standard error; the exit status it calls for."""
+    if defect.kind is DefectKind.UNREADABLE:
+        err.write(f"urisift: {defect.file}: cannot read: {defect.detail}\n")
+        return ExitCode.INPUT
+    err.write(f"urisift: {defect}\n")
+    return ExitCode.OK
 
 
 @contextlib.contextmanager
@@ -137,6 +162,34 @@ def _writing() -> Iterator[None]:
         raise
     except OSError as exc:
         raise OutputError(f"urisift: cannot write the output: {exc.strerror or exc}") from exc
+
+
+@dataclass(frozen=True)
+class _Render:
+    """A writer factory a worker can be sent: the format's writer over a
+    text buffer (CSV without its header, which the parent writes once)."""
+
+    format: str
+    flags: bool
+
+    def __call__(self, out: IO[str]) -> Writer:
+        if self.format == "csv":
+            return CsvWriter(out, header=False)
+        return WRITERS[self.format](out, flags=self.flags)
+
+
+def _worth_a_pool(sources: list[Input | Defect]) -> bool:
+    """Whether worker processes can help: several inputs, or one large file
+    (a pool costs a tenth of a second to start; standard input is read here)."""
+    files = [s for s in sources if isinstance(s, Input)]
+    if any(s.path == "-" for s in files):
+        return False
+    if len(files) > 1:
+        return True
+    try:
+        return bool(files) and os.path.getsize(files[0].path) >= 2 * RANGE_SIZE
+    except OSError:
+        return False
 
 
 def _writer(args: argparse.Namespace, out: IO[str]) -> tuple[Writer, IO[str]]:
@@ -185,9 +238,15 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     select = _Select(args.scheme, args.normalize, args.unique)
     status: int = ExitCode.OK
     try:
-        for source in walk(args.paths or ["-"], hidden=args.hidden):
-            items = [source] if isinstance(source, Defect) else iter_input(source, options, stdin=stdin)
-            status = max(status, _emit(items, writer, select, err))
+        sources = list(walk(args.paths or ["-"], hidden=args.hidden))
+        if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
+            rendered = select.passthrough and args.format in ("text", "jsonl", "csv")
+            render = _Render(args.format, args.flags) if rendered else None
+            status = _emit(scan_parallel(sources, options, args.jobs, render), writer, select, err)
+        else:
+            for source in sources:
+                items = [source] if isinstance(source, Defect) else iter_input(source, options, stdin=stdin)
+                status = max(status, _emit(items, writer, select, err))
         with _writing():
             writer.close()
             target.flush()

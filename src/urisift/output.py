@@ -266,10 +266,11 @@ class JsonlWriter(Writer):
 class CsvWriter(Writer):
     """A header row, then one row a record; lists are space-separated."""
 
-    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False) -> None:
+    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False, header: bool = True) -> None:
         super().__init__(out, normalized=normalized, flags=flags)
         self._csv = csv.writer(out, lineterminator="\n")
-        self._csv.writerow(self.keys)
+        if header:
+            self._csv.writerow(self.keys)
 
     def record(self, record: Record, normalized: str | None = None) -> None:
         row = record_json(record)

@@ -48,7 +48,18 @@ class Input:
     @property
     def name(self) -> str:
         """The name records and messages give it."""
-        return self.path
+        return printable_name(self.path)
+
+
+def printable_name(path: str) -> str:
+    """A path as records and messages show it: a name whose bytes are not
+    UTF-8 (Python holds them as surrogates) gets ``\\xNN`` for each such byte,
+    the same in every output format, and writable to any of them."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _hidden(name: str) -> bool:
@@ -57,7 +68,7 @@ def _hidden(name: str) -> bool:
 
 def unreadable(path: str, error: OSError) -> Defect:
     """The defect of an input that cannot be opened or listed."""
-    return Defect(DefectKind.UNREADABLE, error.strerror or str(error), Origin(file=path))
+    return Defect(DefectKind.UNREADABLE, error.strerror or str(error), Origin(file=printable_name(path)))
 
 
 def walk(paths: list[str], *, hidden: bool = False) -> Iterator[Input | Defect]:

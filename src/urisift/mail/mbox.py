@@ -152,10 +152,12 @@ class _Splitter:
         return None
 
 
-def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE) -> Iterator[MboxMessage]:
+def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, followed: bool = False) -> Iterator[MboxMessage]:
     """The messages of an mbox archive, in order (see the module doc).  Bytes
     before the first envelope line, if any, are a message of their own with
-    an empty envelope: nothing is lost."""
+    an empty envelope: nothing is lost.  ``followed`` says the stream is a
+    range of a larger archive that goes on after it (its last message is
+    trimmed as one followed by another)."""
     s = _Splitter(stream, chunk_size)
     s.more()
     if not s.buffer:
@@ -185,7 +187,7 @@ def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE) -> Iterator[Mb
         envelope = whole if line_end == -1 else whole[:line_end]
         data = b"" if line_end == -1 else whole[line_end + 1 :]
         yield MboxMessage(index, s.consumed + start, envelope.rstrip(b"\r"),
-                          _unescaped(_trimmed(data, end is not None)))
+                          _unescaped(_trimmed(data, end is not None or followed)))
         index += 1
         if end is None:
             return
