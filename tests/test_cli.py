@@ -61,14 +61,17 @@ def test_directories_are_walked_in_order(tmp_path: Path) -> None:
     (tmp_path / "b" / "2.txt").write_text("http://two.example/\n")
     (tmp_path / "a.txt").write_text("http://one.example/\n")
     code, out, _ = run([str(tmp_path)])
-    assert (code, out) == (0, "http://one.example/\nhttp://two.example/\n")
+    # a directory: file:line:column: first, as grep does with several files
+    assert (code, out) == (0, f"{tmp_path / 'a.txt'}:1:1:http://one.example/\n"
+                              f"{tmp_path / 'b' / '2.txt'}:1:1:http://two.example/\n")
+    assert run(["--no-location", str(tmp_path)])[1] == "http://one.example/\nhttp://two.example/\n"
 
 
 def test_unreadable_input_exits_1_and_the_rest_is_still_scanned(tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_text("http://ok.example/\n")
     missing = tmp_path / "missing.txt"
-    code, out, err = run([str(missing), str(good)])
+    code, out, err = run(["-n", str(missing), str(good)])
     assert code == 1
     assert out == "http://ok.example/\n"
     assert err == f"urisift: {missing}: cannot read: No such file or directory\n"
@@ -273,7 +276,7 @@ def test_unlistable_directory_exits_1(tmp_path: Path, monkeypatch: pytest.Monkey
         return real_scandir(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    code, out, err = run([str(tmp_path)])
+    code, out, err = run(["--no-location", str(tmp_path)])
     assert (code, out) == (1, "http://ok.example/\n")
     assert err == f"urisift: {locked}: cannot read: Permission denied\n"
 
@@ -383,7 +386,7 @@ def test_compressed_inputs_through_the_cli(tmp_path: Path, suffix: str, compress
 def test_a_fifo_in_a_directory_is_skipped_not_waited_on(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe")
     (tmp_path / "notes.txt").write_text("http://after.example/\n")
-    proc = subprocess.run([sys.executable, "-m", "urisift", str(tmp_path)], capture_output=True, timeout=60,
+    proc = subprocess.run([sys.executable, "-m", "urisift", "-n", str(tmp_path)], capture_output=True, timeout=60,
                           check=False)
     assert proc.returncode == 0 and proc.stdout == b"http://after.example/\n"
     assert proc.stderr.decode() == (f"urisift: {tmp_path / 'pipe'}: not-a-file: a FIFO; skipped "

@@ -264,7 +264,7 @@ def test_a_maildir_is_read_message_by_message_and_tmp_is_skipped(tmp_path: Path)
         b"Subject: new http://new.example/\n\nbody\n")
     (tmp_path / "Mail" / "tmp" / "1700000002.M3P3.host").write_bytes(b"Subject: http://tmp.example/\n\nx\n")
     out, err = io.StringIO(), io.StringIO()
-    assert main([str(tmp_path / "Mail")], stdout=out, stderr=err) == 0
+    assert main(["--no-location", str(tmp_path / "Mail")], stdout=out, stderr=err) == 0
     assert (out.getvalue(), err.getvalue()) == ("http://cur.example/d/x.html\nhttp://new.example/\n", "")
 
 

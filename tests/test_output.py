@@ -28,7 +28,8 @@ from urisift import (
     record_line,
     scan_text,
 )
-from urisift.output import DEFECT_KEYS, RECORD_KEYS, CsvWriter, JsonlWriter, RecordLines, TextWriter, defect_line
+from urisift.output import DEFECT_KEYS, RECORD_KEYS, RecordLines, defect_line
+from urisift.writers import CsvWriter, JsonlWriter, Layout, TextWriter
 from urisift.risk import Risk
 
 from .conftest import ROOT
@@ -110,7 +111,7 @@ def test_writers(writer: type, expected: str | None) -> None:
 
 def test_jsonl_normalized_key_comes_last() -> None:
     out = io.StringIO()
-    w = JsonlWriter(out, normalized=True)
+    w = JsonlWriter(out, Layout("jsonl", normalized=True))
     (r,) = scan_text("HTTP://A.example/%7e")
     assert isinstance(r, Record)
     w.record(r, "http://a.example/~")

@@ -1,36 +1,112 @@
-"""urisift: find URI references in text, mail and HTML, and resolve them against the right base."""
+"""urisift: find URI references in text, mail, HTML and web archives, and
+resolve them against the right base.
 
-from .api import scan_html, scan_mbox, scan_message, scan_path, scan_stream, scan_text
-from .base import BaseStack
-from .delimit import find_references
-from .errors import BaseUriError, InputError, UriError, UriSyntaxError, UrnError, UsageError
-from .model import (
-    Base,
-    BaseSource,
-    Charset,
-    CharsetSource,
-    Defect,
-    DefectKind,
-    Flag,
-    Found,
-    Kind,
-    Origin,
-    Place,
-    Record,
-    Span,
-    Style,
-    Where,
-)
+The names below load their modules when first used (PEP 562), so that
+``import urisift`` and the command start fast and can be interrupted cleanly.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# The URI core is light (no parser, no I/O), and two of its functions share
+# their module's name: bound here, eagerly, so that importing the module
+# (which sets the package attribute to the module) cannot shadow them.
 from .normalize import equivalent, normalize
-from .output import record_json, record_line
-from .reference import Authority, UriReference, is_valid, validate
 from .resolve import remove_dot_segments, resolve
-from .risk import Risk, risks
-from .scan import ScanOptions, iter_input, scan_input
-from .schemes import registered_schemes
-from .urn import Urn, urn_equivalent
+
+if TYPE_CHECKING:
+    from .api import scan_html, scan_mbox, scan_message, scan_path, scan_stream, scan_text
+    from .base import BaseStack
+    from .delimit import find_references
+    from .errors import BaseUriError, InputError, UriError, UriSyntaxError, UrnError, UsageError
+    from .model import (
+        Base,
+        BaseSource,
+        Charset,
+        CharsetSource,
+        Defect,
+        DefectKind,
+        Flag,
+        Found,
+        Kind,
+        Origin,
+        Place,
+        Record,
+        Span,
+        Style,
+        Where,
+    )
+    from .output import record_json, record_line
+    from .reference import Authority, UriReference, is_valid, validate
+    from .risk import Risk, risks
+    from .scan import ScanOptions, iter_input, scan_input
+    from .schemes import registered_schemes
+    from .urn import Urn, urn_equivalent
 
 __version__ = "0.1.0"
+
+#: public name -> the module that defines it
+_HOME = {
+    "Authority": "reference",
+    "Base": "model",
+    "BaseSource": "model",
+    "BaseStack": "base",
+    "BaseUriError": "errors",
+    "Charset": "model",
+    "CharsetSource": "model",
+    "Defect": "model",
+    "DefectKind": "model",
+    "Flag": "model",
+    "Found": "model",
+    "InputError": "errors",
+    "Kind": "model",
+    "Origin": "model",
+    "Place": "model",
+    "Record": "model",
+    "Risk": "risk",
+    "ScanOptions": "scan",
+    "Span": "model",
+    "Style": "model",
+    "UriError": "errors",
+    "UriReference": "reference",
+    "UriSyntaxError": "errors",
+    "Urn": "urn",
+    "UrnError": "errors",
+    "UsageError": "errors",
+    "Where": "model",
+    "find_references": "delimit",
+    "is_valid": "reference",
+    "iter_input": "scan",
+    "record_json": "output",
+    "record_line": "output",
+    "registered_schemes": "schemes",
+    "risks": "risk",
+    "scan_html": "api",
+    "scan_input": "scan",
+    "scan_mbox": "api",
+    "scan_message": "api",
+    "scan_path": "api",
+    "scan_stream": "api",
+    "scan_text": "api",
+    "urn_equivalent": "urn",
+    "validate": "reference",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'urisift' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # found once: later uses do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     # URI core

@@ -359,3 +359,37 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, sniff: Sniff
             final = not data
 
     return choice, chunks()
+
+
+def decode_lines(stream: BinaryIO, *, declared: str | None = None, origin: Origin = NOWHERE
+                 ) -> tuple[Choice, Iterator[tuple[str, list[Defect]]]]:
+    """Decode a live stream (a pipe, a terminal) a line at a time, as the
+    lines arrive, so that what is found in a line is written before the
+    next one comes (``tail -f log | urisift``).  The charset is chosen on
+    the first line (BOM > declared > UTF-8 > windows-1252: a line is too
+    little for a detector to go on)."""
+    first = stream.readline()
+    choice = choose(first, declared=declared, detect=None)
+
+    def lines() -> Iterator[tuple[str, list[Defect]]]:
+        decoder = codecs.getincrementaldecoder(choice.codec)(_HANDLER_NAME)
+        recorder = _Recorder(origin, choice.name, consumed=choice.bom_length)
+        recorder.defects.extend(_unknown_label(declared, origin))
+        line = first[choice.bom_length:]
+        while True:
+            final = not line
+            _active.stack.append(recorder)
+            try:
+                text = decoder.decode(line, final)
+            finally:
+                _active.stack.pop()
+            recorder.consumed += len(line)
+            defects = recorder.take()
+            if final:
+                last = recorder.summary()
+                yield text, defects + ([last] if last is not None else [])
+                return
+            yield text, defects
+            line = stream.readline()
+
+    return choice, lines()

@@ -1,8 +1,4 @@
-"""The ``urisift`` command (DESIGN §2, a contract).
-
-    urisift [--format text|jsonl|csv] [--base URI] [--kind KIND] [--charset LABEL]
-            [--normalize none|syntax|scheme] [--unique] [--scheme LIST] [--flags]
-            [--strict] [--hidden] [--no-abbreviated] [--comments] [PATH ...]
+"""The ``urisift`` command (DESIGN §2, a contract; issue 12).
 
 No PATH, or ``-``, reads standard input.  Directories are walked (sorted, so
 the output order is stable).  Exit status (:class:`~urisift.errors.ExitCode`):
@@ -16,70 +12,121 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, BinaryIO
+from typing import IO, Any, BinaryIO, NoReturn
 
 from . import __version__
 from .columnar import EdgeWriter, ParquetWriter
-from .errors import ExitCode, OutputError, RunError
-from .model import Defect, DefectKind, Kind, Record
-from .normalize import normalize
-from .output import WRITERS, CsvWriter, Writer
-from .parallel import RANGE_SIZE, Rendered, scan_parallel
+from .emit import Select, emit, writing
+from .errors import ExitCode, RunError
+from .model import Defect, Kind
+from .parallel import RANGE_SIZE, scan_parallel, scan_serial
 from .reference import UriReference
 from .scan import ScanOptions, iter_input
-from .sources import BUILT_KINDS, Input, walk
+from .sources import BUILT_KINDS, Input, interactive, walk
+from .stats import Stats
+from .writers import FIELDS, WRITERS, CsvWriter, Layout, Writer
+
+EXAMPLES = """\
+examples:
+  urisift notes.txt                          every URI in a text file, one target a line
+  urisift --base https://example.org/a/ page.html   resolve a saved page's links against where it came from
+  urisift --format jsonl archive.mbox        one JSON record a link, with message, part, base and position
+  urisift --format csv --fields uri,target,file,line mail/   chosen columns of a Maildir's links
+  urisift ~/archive/ --jobs 4 --stats        a directory of mbox, Maildir, HTML, WARC and notes, 4 processes
+  urisift --format parquet -o links.parquet crawl.warc.gz    a crawl's links for an indexer
+  urisift --format edges crawl.warc.gz | sort -u             a link graph: page<TAB>target
+  urisift --scheme http,https --unique --normalize syntax notes/   distinct web links
+  urisift --kind mbox --charset latin-1 < old.mbox           standard input, its kind and charset given
+  tail -f app.log | urisift --with-location  links as log lines arrive, with file:line:column
+  urisift -0 docs/ | xargs -0 -n1 echo       NUL-terminated, for xargs -0
+  urisift --context 30 --format jsonl a.txt  each record with 30 characters around it
+
+exit status: 0 the run completed (defects in the input are reported, not errors); 1 an input could not
+be read or the output not written; 2 the command line is wrong; 130 interrupted (Ctrl-C).
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # one line and a hint, not the whole usage (DESIGN §2: usage errors exit 2)
+        self.exit(ExitCode.USAGE, f"urisift: {message} (see urisift --help)\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="urisift",
-        description="Find URI references in plain text and resolve each against its base (RFC 3986).",
-    )
+    p = _Parser(prog="urisift", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
+                description="Find URI references in text, mail (messages, mbox, Maildir, MHTML), HTML and web "
+                            "archives (WARC, ARC), and resolve each against the base that applies to it (RFC 3986).")
     p.add_argument("paths", nargs="*", metavar="PATH",
-                   help="files or directories (.gz, .bz2, .xz read transparently); none or '-' reads standard input")
-    p.add_argument("--format", choices=("text", "jsonl", "csv", "parquet", "edges"), default="text",
-                   help="text: one target (or the reference, when it has none) a line; jsonl: one record a line; "
-                        "csv: the same columns; parquet: the same columns, fixed Arrow schema, zstd (needs "
-                        "--output and pyarrow); edges: 'source<TAB>target' a link (source: the WARC record's "
-                        "target URI, else --base, else the file)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output (parquet: required)")
-    p.add_argument("--base", metavar="URI",
-                   help="the retrieval URI of the input (RFC 3986 §5.1.3); one that cannot serve is a defect")
-    p.add_argument("--kind", choices=[k.value for k in Kind], default="auto",
-                   help="what the inputs hold; auto (the default) sniffs the content, then the file name")
-    p.add_argument("--charset", metavar="LABEL",
-                   help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
-    p.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
-    p.add_argument("--comments", action="store_true", help="HTML: scan the text of comments too")
-    p.add_argument("--content-location-base", action="store_true",
-                   help="WARC: an HTTP response's Content-Location is the base of its body (RFC 2616 §14.14 "
-                        "said so; RFC 7231 §3.1.4.2 took it back, so it is off by default)")
-    p.add_argument("--normalize", choices=("none", "syntax", "scheme"), default="none",
-                   help="add a 'normalized' key: the target normalized at this level (RFC 3986 §6.2)")
-    p.add_argument("--unique", action="store_true",
-                   help="keep only the first record per normalized target (level: --normalize, else syntax)")
-    p.add_argument("--scheme", metavar="LIST", type=_scheme_list,
-                   help="keep only targets with these schemes, comma-separated (http,https,mailto)")
-    p.add_argument("--flags", action="store_true", help="text format: show the RFC 3986 §7 risk flags")
-    p.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
-    p.add_argument("--hidden", action="store_true", help="walk hidden files and directories (.git, .venv) too")
-    p.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1, metavar="N",
-                   help="worker processes (default: the number of cores); files, and ranges of a large mbox, "
-                        "are scanned in parallel, and the output is the same as with --jobs 1, in the same order")
-    p.add_argument("--version", action="version", version=f"urisift {__version__}")
+                   help="files or directories (.gz, .bz2, .xz read transparently); none or '-': standard input")
+    out = p.add_argument_group("output")
+    out.add_argument("--format", choices=("text", "jsonl", "csv", "parquet", "edges"), default="text",
+                     help="text (default): one target a line (the reference when it has none); jsonl: one JSON "
+                          "record a line, defects too; csv: the same keys, RFC 4180; parquet: the same columns, a "
+                          "fixed Arrow schema, zstd (needs --output, pyarrow); edges: 'source<TAB>target'")
+    out.add_argument("--output", "-o", metavar="FILE", help="write to FILE, not standard output (parquet: required)")
+    out.add_argument("--fields", metavar="LIST", type=_fields,
+                     help="jsonl/csv/parquet: only these keys, in this order (e.g. uri,target,file,line)")
+    out.add_argument("--with-location", "-H", dest="location", action="store_true", default=None,
+                     help="text: 'file:line:column:' before each target (the default with several inputs or a "
+                          "directory, as grep does)")
+    out.add_argument("--no-location", "-n", dest="location", action="store_false", help="text: never the location")
+    out.add_argument("--null", "-0", action="store_true", help="text: end each line with NUL, not a line break")
+    out.add_argument("--context", type=_count, default=0, metavar="N",
+                     help="add a 'context' key: N characters either side of the reference (jsonl/csv/parquet)")
+    out.add_argument("--normalize", choices=("none", "syntax", "scheme"), default="none",
+                     help="add a 'normalized' key: the target normalized at this level (RFC 3986 §6.2)")
+    out.add_argument("--unique", action="store_true",
+                     help="only the first record per normalized target (level: --normalize, else syntax)")
+    out.add_argument("--scheme", metavar="LIST", type=_scheme_list,
+                     help="only targets with these schemes, comma-separated (http,https,mailto)")
+    out.add_argument("--flags", action="store_true", help="text: the RFC 3986 §7 risk flags after a tab")
+    read = p.add_argument_group("reading")
+    read.add_argument("--base", metavar="URI",
+                      help="the retrieval URI of the inputs (RFC 3986 §5.1.3); one that cannot serve is a defect")
+    read.add_argument("--kind", choices=[k.value for k in Kind], default="auto",
+                      help="what the inputs hold; auto (default) sniffs the content, then the file name")
+    read.add_argument("--charset", metavar="LABEL",
+                      help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
+    read.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
+    read.add_argument("--comments", action="store_true", help="HTML: scan the text of comments too")
+    read.add_argument("--content-location-base", action="store_true",
+                      help="WARC: an HTTP response's Content-Location is the base of its body (RFC 2616 §14.14 "
+                           "said so; RFC 7231 §3.1.4.2 took it back, so it is off by default)")
+    read.add_argument("--hidden", action="store_true", help="walk hidden files and directories (.git, .venv) too")
+    read.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
+    run_ = p.add_argument_group("running")
+    run_.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1, metavar="N",
+                      help="worker processes (default: the cores); files, and ranges of a large mbox, in parallel; "
+                           "the output is --jobs 1's, in the same order")
+    run_.add_argument("--stats", action="store_true",
+                      help="counts at the end on standard error (inputs, messages, parts, records by style and base, "
+                           "defects, time, MB/s); JSON with --format jsonl")
+    run_.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no note on reading a terminal")
+    run_.add_argument("--version", action="version", version=f"urisift {__version__}")
     return p
 
 
 def _jobs(value: str) -> int:
-    try:
-        jobs = int(value)
-    except ValueError:
-        jobs = 0
+    jobs = int(value) if value.isdigit() else 0
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more: {value!r}")
     return jobs
+
+
+def _count(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number of characters: {value!r}")
+    return int(value)
+
+
+def _fields(value: str) -> tuple[str, ...]:
+    fields = tuple(f.strip() for f in value.split(",") if f.strip())
+    unknown = [f for f in fields if f not in FIELDS]
+    if not fields or unknown:
+        raise argparse.ArgumentTypeError(f"unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)}"
+                                         if unknown else "expected a comma-separated list of keys")
+    return fields
 
 
 def _scheme_list(value: str) -> frozenset[str]:
@@ -89,93 +136,17 @@ def _scheme_list(value: str) -> frozenset[str]:
     return schemes
 
 
-class _Select:
-    """--scheme, --normalize and --unique, applied to records as they stream by."""
-
-    def __init__(self, schemes: frozenset[str] | None, level: str, unique: bool) -> None:
-        self.schemes = schemes
-        self.level = level
-        self.unique = unique
-        self.seen: set[str] = set()
-        self.passthrough = schemes is None and level == "none" and not unique
-
-    def __call__(self, record: Record) -> tuple[bool, str | None]:
-        """Whether to keep the record, and its normalized target (or None)."""
-        target = record.target
-        if self.schemes is not None:
-            scheme = target.partition(":")[0].lower() if target and ":" in target else None
-            if scheme not in self.schemes:
-                return False, None
-        normalized = None
-        if target is not None and (self.level != "none" or self.unique):
-            normalized = normalize(target, level=self.level if self.level != "none" else "syntax")  # type: ignore[arg-type]
-        if self.unique:
-            key = normalized if normalized is not None else record.uri
-            if key in self.seen:
-                return False, normalized
-            self.seen.add(key)
-        return True, normalized if self.level != "none" else None
-
-
-def _emit(items: Iterable[Record | Defect | Rendered], writer: Writer, select: _Select, err: IO[str]) -> int:
-    """Write the items; the exit status they call for (1 if an input could not be read)."""
-    status: int = ExitCode.OK
-    record = writer.record
-    passthrough = select.passthrough
-    with _writing():
-        for item in items:
-            if type(item) is Rendered:
-                writer.out.write(item.text)
-                for defect in item.defects:
-                    status = max(status, _report(defect, err))
-                continue
-            if type(item) is Record:
-                if passthrough:
-                    record(item)
-                    continue
-                keep, normalized = select(item)
-                if keep:
-                    record(item, normalized)
-                continue
-            assert isinstance(item, Defect)
-            status = max(status, _report(item, err))
-            writer.defect(item)
-    return status
-
-
-def _report(defect: Defect, err: IO[str]) -> int:
-    """A defect on standard error; the exit status it calls for."""
-    if defect.kind is DefectKind.UNREADABLE:
-        err.write(f"urisift: {defect.file}: cannot read: {defect.detail}\n")
-        return ExitCode.INPUT
-    err.write(f"urisift: {defect}\n")
-    return ExitCode.OK
-
-
-@contextlib.contextmanager
-def _writing() -> Iterator[None]:
-    """A write error (a full disk) ends the run as an OutputError, never blamed
-    on an input; a closed pipe (`| head`) is left to run(), which ends quietly."""
-    try:
-        yield
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        raise OutputError(f"urisift: cannot write the output: {exc.strerror or exc}") from exc
-
-
 @dataclass(frozen=True)
 class _Render:
     """A writer factory a worker can be sent: the format's writer over a
     text buffer (CSV without its header, which the parent writes once)."""
 
-    format: str
-    flags: bool
+    layout: Layout
 
     def __call__(self, out: IO[str]) -> Writer:
-        if self.format == "csv":
-            return CsvWriter(out, header=False)
-        return WRITERS[self.format](out, flags=self.flags)
+        if self.layout.format == "csv":
+            return CsvWriter(out, self.layout, header=False)
+        return WRITERS[self.layout.format](out, self.layout)
 
 
 def _worth_a_pool(sources: list[Input | Defect]) -> bool:
@@ -192,15 +163,14 @@ def _worth_a_pool(sources: list[Input | Defect]) -> bool:
         return False
 
 
-def _writer(args: argparse.Namespace, out: IO[str]) -> tuple[Writer, IO[str]]:
+def _writer(args: argparse.Namespace, layout: Layout, out: IO[str]) -> tuple[Writer, IO[str]]:
     """The writer of ``--format``, and the text stream it writes to."""
-    normalized = args.normalize != "none"
     if args.format == "parquet":
-        return ParquetWriter(out, normalized=normalized, path=args.output), out
+        return ParquetWriter(out, layout, path=args.output), out
     target = open(args.output, "w", encoding="utf-8", newline="") if args.output else out  # noqa: SIM115
     if args.format == "edges":
-        return EdgeWriter(target, normalized=normalized, base=args.base), target
-    return WRITERS[args.format](target, normalized=normalized, flags=args.flags), target
+        return EdgeWriter(target, layout, base=args.base), target
+    return WRITERS[args.format](target, layout), target
 
 
 def _usage(err: IO[str], message: str) -> int:
@@ -208,46 +178,86 @@ def _usage(err: IO[str], message: str) -> int:
     return ExitCode.USAGE
 
 
+def _total(sources: list[Input | Defect]) -> int:
+    total = 0
+    for source in sources:
+        if isinstance(source, Input) and source.path != "-":
+            with contextlib.suppress(OSError):
+                total += os.path.getsize(source.path)
+    return total
+
+
+def _progress(total: int, err: IO[str], quiet: bool) -> Any:
+    """A progress bar on standard error (tqdm) when it is a terminal and the
+    work is large enough to wait for; else None."""
+    if quiet or total < 32 << 20 or not (hasattr(err, "isatty") and err.isatty()):
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=err, desc="urisift",
+                dynamic_ncols=True, leave=False)
+
+
 def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
          stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    parser = _parser()
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
-            args = parser.parse_args(argv)
+            args = _parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     if args.base is not None and UriReference.parse(args.base).scheme is None:
         return _usage(err, f"--base must be an absolute URI (RFC 3986 §5.1), with a scheme: {args.base!r}")
     kind = Kind(args.kind)
     if kind is not Kind.AUTO and kind not in BUILT_KINDS:
-        return _usage(err, f"--kind {kind}: reading {kind} input is not built yet; this version reads "
-                           + ", ".join(sorted(k.value for k in BUILT_KINDS)))
-    options = ScanOptions(base=args.base, kind=kind, abbreviated=not args.no_abbreviated,
-                          charset=args.charset, strict=args.strict, comments=args.comments,
-                          # the text format shows no positions: HTML need not search for them
-                          positions=args.format not in ("text", "edges"),
-                          content_location=args.content_location_base)
+        return _usage(err, f"--kind {kind}: name a Maildir folder, or its files with --kind mail")
     if args.format == "parquet" and not args.output:
         return _usage(err, "--format parquet writes a file: give it with --output FILE")
+    paths = args.paths or ["-"]
+    location = args.location if args.location is not None else (
+        len(paths) > 1 or any(os.path.isdir(p) for p in paths if p != "-"))
+    layout = Layout(args.format, normalized=args.normalize != "none", flags=args.flags, location=location,
+                    null=args.null, fields=args.fields, context=args.context > 0)
+    wants_positions = args.format not in ("text", "edges") or location
+    options = ScanOptions(base=args.base, kind=kind, abbreviated=not args.no_abbreviated, charset=args.charset,
+                          strict=args.strict, comments=args.comments, positions=wants_positions,
+                          content_location=args.content_location_base, context=args.context)
     try:
-        writer, target = _writer(args, out)
+        writer, target = _writer(args, layout, out)
     except (ImportError, OSError) as exc:
         return _usage(err, str(exc))
-    select = _Select(args.scheme, args.normalize, args.unique)
+    select = Select(args.scheme, args.normalize, args.unique)
+    stats = Stats() if args.stats else None
     status: int = ExitCode.OK
     try:
-        sources = list(walk(args.paths or ["-"], hidden=args.hidden))
-        if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
-            rendered = select.passthrough and args.format in ("text", "jsonl", "csv")
-            render = _Render(args.format, args.flags) if rendered else None
-            status = _emit(scan_parallel(sources, options, args.jobs, render), writer, select, err)
-        else:
-            for source in sources:
-                items = [source] if isinstance(source, Defect) else iter_input(source, options, stdin=stdin)
-                status = max(status, _emit(items, writer, select, err))
-        with _writing():
+        sources = list(walk(paths, hidden=args.hidden))
+        live = paths == ["-"] and _live_stdin(stdin)
+        if live and not args.quiet and stdin is None and sys.stdin is not None and sys.stdin.isatty():
+            err.write("urisift: reading standard input (end with Ctrl-D; urisift --help for more)\n")
+        if stats is not None:
+            stats.inputs = sum(1 for s in sources if isinstance(s, Input))
+            stats.bytes = _total(sources)
+        bar = _progress(_total(sources), err, args.quiet)
+        flush = live or (hasattr(target, "isatty") and target.isatty())
+        try:
+            if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
+                render = _Render(layout) if select.passthrough and stats is None and args.format in (
+                    "text", "jsonl", "csv") else None
+                items: Any = scan_parallel(sources, options, args.jobs, render)
+            elif bar is not None:
+                items = scan_serial(sources, options)
+            else:
+                items = (item for source in sources for item in (
+                    [source] if isinstance(source, Defect) else iter_input(source, options, stdin=stdin)))
+            status = emit(items, writer, select, err, stats=stats, flush=flush,
+                          progress=bar.update if bar is not None else None)
+        finally:
+            if bar is not None:
+                bar.close()
+        with writing():
             writer.close()
             target.flush()
             if target is not out:
@@ -255,11 +265,19 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code
+    if stats is not None:
+        stats.write(err, as_json=args.format == "jsonl")
     return status
 
 
+def _live_stdin(stdin: BinaryIO | None) -> bool:
+    if stdin is not None:
+        return interactive(stdin)
+    return sys.stdin is not None and interactive(sys.stdin.buffer)
+
+
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: see :func:`urisift.__main__.entry`."""
     try:
         code = main()
     except BrokenPipeError:

@@ -15,14 +15,16 @@ from __future__ import annotations
 from typing import IO, Any
 
 from .model import Record
-from .output import RECORD_KEYS, Writer, record_json
+from .output import RECORD_KEYS
+from .writers import PLAIN, Layout, Writer
 
 #: rows a Parquet row group is written in (bounded memory on any input)
 BATCH = 65_536
 
 
-def schema(normalized: bool = False) -> Any:
-    """The Arrow schema of the records (pyarrow imported here: an optional extra)."""
+def schema(layout: Layout = PLAIN) -> Any:
+    """The Arrow schema of the records with ``layout``'s keys (pyarrow
+    imported here: an optional extra)."""
     import pyarrow as pa
 
     text, number, texts = pa.string(), pa.int64(), pa.list_(pa.string())
@@ -33,35 +35,29 @@ def schema(normalized: bool = False) -> Any:
         "message_id": text, "part": text, "offset": number, "warc_record_id": text, "warc_target_uri": text,
         "warc_date": text, "rel": texts, "text": text, "span": pa.list_(number), "line": number,
         "column": number, "flags": texts, "charset": text, "charset_source": text, "risks": pa.list_(risk),
-        "points_to": text,
+        "points_to": text, "context": text, "normalized": text,
     }
-    assert tuple(types) == RECORD_KEYS
-    fields = [pa.field(k, types[k]) for k in RECORD_KEYS]
-    if normalized:
-        fields.append(pa.field("normalized", text))
-    return pa.schema(fields)
+    assert tuple(types)[:len(RECORD_KEYS)] == RECORD_KEYS
+    return pa.schema([pa.field(k, types[k]) for k in layout.columns()])
 
 
 class ParquetWriter(Writer):
     """Records as Parquet (zstd), written a row group at a time to ``path``."""
 
-    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False, path: str = "") -> None:
-        super().__init__(out, normalized=normalized, flags=flags)
+    def __init__(self, out: IO[str], layout: Layout = PLAIN, *, path: str = "") -> None:
+        super().__init__(out, layout)
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError as exc:
             raise ImportError("--format parquet needs pyarrow: pip install 'urisift[parquet]'") from exc
         self._pa = pa
-        self._schema = schema(normalized)
+        self._schema = schema(layout)
         self._file = pq.ParquetWriter(path, self._schema, compression="zstd")
         self._rows: list[dict[str, Any]] = []
 
     def record(self, record: Record, normalized: str | None = None) -> None:
-        row = record_json(record)
-        if self.normalized:
-            row["normalized"] = normalized
-        self._rows.append(row)
+        self._rows.append(self.layout.row(record, normalized))
         if len(self._rows) >= BATCH:
             self._flush()
 
@@ -78,13 +74,12 @@ class ParquetWriter(Writer):
 class EdgeWriter(Writer):
     """``source<TAB>target`` a line (tabs and line breaks in either escaped)."""
 
-    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False, base: str | None = None
-                 ) -> None:
-        super().__init__(out, normalized=normalized, flags=flags)
+    def __init__(self, out: IO[str], layout: Layout = PLAIN, *, base: str | None = None) -> None:
+        super().__init__(out, layout)
         self.base = base
 
     def record(self, record: Record, normalized: str | None = None) -> None:
-        target = normalized if self.normalized and normalized is not None else record.target
+        target = normalized if self.layout.normalized and normalized is not None else record.target
         if target is None:
             return  # a relative reference with no base: no edge to draw
         origin = record.origin

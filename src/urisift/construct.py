@@ -17,7 +17,7 @@ from .risk import Risk
 
 _new = object.__new__
 (_r_found, _r_target, _r_base_layer, _r_origin, _r_decoding, _r_span, _r_line, _r_column, _r_risks,
- _r_points_to) = (
+ _r_points_to, _r_context) = (
     getattr(Record, f.name).__set__ for f in fields(Record))
 _tuple_new = tuple.__new__
 _p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text = (getattr(Place, f.name).__set__ for f in fields(Place))
@@ -71,4 +71,5 @@ def new_record(found: Found, target: str | None, base_layer: Base | None, origin
     _r_column(record, column)
     _r_risks(record, risks)
     _r_points_to(record, points_to)
+    _r_context(record, None)
     return record

@@ -238,6 +238,8 @@ class Record:
     # the MIME part path of the part of this message the reference names
     # (cid:, mid:, or a part's Content-Location); None when it names none
     points_to: str | None = None
+    # the text around the reference (--context N), when asked for
+    context: str | None = None
 
     @property
     def uri(self) -> str:

@@ -16,10 +16,9 @@ charset, base and place -- once, not once a record.
 
 from __future__ import annotations
 
-import csv
 import json
 from json.encoder import encode_basestring
-from typing import IO, Any
+from typing import Any
 
 from .model import Base, Charset, Defect, Origin, Place, Record
 
@@ -201,90 +200,3 @@ def record_line(record: Record) -> str:
 def defect_line(defect: Defect) -> str:
     """One defect as one JSON line (without the line break)."""
     return _dumps(defect_json(defect))
-
-
-# -- writers ----------------------------------------------------------------------------
-
-class Writer:
-    """Writes records (and, where the format has room, defects) to ``out``.
-
-    ``normalized`` adds the ``normalized`` key; ``flags`` adds the risk flags
-    to text lines.
-    """
-
-    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False) -> None:
-        self.out = out
-        self.normalized = normalized
-        self.flags = flags
-        self.keys = RECORD_KEYS + (("normalized",) if normalized else ())
-
-    def record(self, record: Record, normalized: str | None = None) -> None:
-        raise NotImplementedError
-
-    def defect(self, defect: Defect) -> None:
-        """Text and CSV have no room for defects: they go to standard error only."""
-
-    def close(self) -> None:
-        """Finish the output (a Parquet file writes its footer)."""
-
-
-class TextWriter(Writer):
-    """One target a line (the reference itself when it has none)."""
-
-    def record(self, record: Record, normalized: str | None = None) -> None:
-        line = normalized if self.normalized and normalized is not None else (record.target or record.uri)
-        if self.flags and record.risks:
-            line += "\t" + "; ".join(str(r) for r in record.risks)
-        self.out.write(line + "\n")
-
-
-class JsonlWriter(Writer):
-    """One JSON object a line: records, and ``{"defect": ...}`` lines."""
-
-    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False) -> None:
-        super().__init__(out, normalized=normalized, flags=flags)
-        self._line = RecordLines()
-        if not normalized:
-            # one call less a record on the hot path
-            line, write = self._line, out.write
-
-            def record(record: Record, normalized: str | None = None) -> None:
-                write(line(record) + "\n")
-
-            self.record = record  # type: ignore[method-assign]
-
-    def record(self, record: Record, normalized: str | None = None) -> None:
-        if self.normalized:
-            self.out.write(f'{self._line(record)[:-1]}, "normalized": {_string(normalized)}}}\n')
-        else:
-            self.out.write(self._line(record) + "\n")
-
-    def defect(self, defect: Defect) -> None:
-        self.out.write(defect_line(defect) + "\n")
-
-
-class CsvWriter(Writer):
-    """A header row, then one row a record; lists are space-separated."""
-
-    def __init__(self, out: IO[str], *, normalized: bool = False, flags: bool = False, header: bool = True) -> None:
-        super().__init__(out, normalized=normalized, flags=flags)
-        self._csv = csv.writer(out, lineterminator="\n")
-        if header:
-            self._csv.writerow(self.keys)
-
-    def record(self, record: Record, normalized: str | None = None) -> None:
-        row = record_json(record)
-        if self.normalized:
-            row["normalized"] = normalized
-        self._csv.writerow([_csv_cell(row[k]) for k in self.keys])
-
-
-def _csv_cell(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return " ".join(v["flag"] if isinstance(v, dict) else str(v) for v in value)
-    return str(value)
-
-
-WRITERS: dict[str, type[Writer]] = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter}

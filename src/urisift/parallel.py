@@ -16,6 +16,7 @@ import email
 import io
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from email.policy import compat32
@@ -25,9 +26,9 @@ from .base import retrieval_stack
 from .construct import origin_with
 from .mail.mbox import is_envelope, split_mbox
 from .model import Defect, Kind, Origin, Record
-from .output import Writer
-from .scan import ScanOptions, message_records, scan_input
+from .scan import ScanOptions, iter_input, message_records, scan_input
 from .sources import Input, open_input, unreadable
+from .writers import Writer
 
 #: the size of the ranges a large mbox is cut into
 RANGE_SIZE = 8 << 20
@@ -153,8 +154,30 @@ class Rendered:
     defects: list[Defect]
 
 
+@dataclass(frozen=True, slots=True)
+class Done:
+    """A unit finished: its size in bytes (for the progress bar)."""
+
+    size: int
+
+
 #: makes a writer for a worker to render a unit's output with: (format, options)
 Render = Callable[[IO[str]], Writer]
+
+
+def size_of(unit: Unit) -> int:
+    """The bytes a unit covers (0 when unknown: standard input)."""
+    if unit.start is not None:
+        end = unit.end if unit.end is not None else _size(unit.source.path)
+        return max(0, end - unit.start)
+    return _size(unit.source.path) if unit.source.path != "-" else 0
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def _work(job: tuple[Unit | Defect, ScanOptions, Render | None]
@@ -177,8 +200,33 @@ def _work(job: tuple[Unit | Defect, ScanOptions, Render | None]
     return Rendered(out.getvalue(), defects), count, None
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which ends the pool: one clean
+    exit (status 130) rather than a traceback from every process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def scan_serial(sources: Iterable[Input | Defect], options: ScanOptions) -> Iterator[Record | Defect | Done]:
+    """What :func:`scan_parallel` gives, in this process (for the progress
+    bar: a large mbox is read a range at a time, so that it moves)."""
+    first = 0
+    for unit in units(sources, options):
+        if isinstance(unit, Defect):
+            yield unit
+            continue
+        if unit.start is None:
+            yield from iter_input(unit.source, options)  # streamed: constant memory on any input
+        else:
+            items, count = work(unit, options)
+            if unit.start == 0:
+                first = 0
+            yield from renumbered(items, first)
+            first += count
+        yield Done(size_of(unit))
+
+
 def scan_parallel(sources: Iterable[Input | Defect], options: ScanOptions, jobs: int, render: Render | None = None
-                  ) -> Iterator[Record | Defect | Rendered]:
+                  ) -> Iterator[Record | Defect | Rendered | Done]:
     """The records and defects of ``sources``, scanned by ``jobs`` worker
     processes, in the order (and numbering) of a serial run.  With
     ``render`` (a picklable writer factory), whole inputs come back written
@@ -186,16 +234,23 @@ def scan_parallel(sources: Iterable[Input | Defect], options: ScanOptions, jobs:
     and text is cheaper to send between processes than records."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with context.Pool(jobs) as pool:
+    with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
         first = 0  # the number of the first message of the next range of an mbox
-        jobs_ = ((unit, options, render) for unit in units(sources, options))
-        for items, count, start in pool.imap(_work, jobs_):
+        planned: list[int] = []  # the sizes of the units sent, in order (the results come in that order)
+
+        def plan() -> Iterator[tuple[Unit | Defect, ScanOptions, Render | None]]:
+            for unit in units(sources, options):
+                planned.append(0 if isinstance(unit, Defect) else size_of(unit))
+                yield unit, options, render
+
+        for index, (items, count, start) in enumerate(pool.imap(_work, plan())):
             if isinstance(items, Rendered):
                 yield items
-                continue
-            if start is not None:
-                if start == 0:
-                    first = 0
-                items = renumbered(items, first)
-                first += count
-            yield from items
+            else:
+                if start is not None:
+                    if start == 0:
+                        first = 0
+                    items = renumbered(items, first)
+                    first += count
+                yield from items
+            yield Done(planned[index])

@@ -6,6 +6,7 @@ with 1-based lines and columns."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from .delimit import Scanner, safe_cut
 from .model import Defect, Record, Span
@@ -14,8 +15,8 @@ from .tail import Tail
 _span = tuple.__new__
 
 
-def text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, first_line: int = 1
-                  ) -> Iterator[Record]:
+def text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, first_line: int = 1,
+                 context: int = 0) -> Iterator[Record]:
     """The records of one piece of plain text: the hot loop, one record a
     reference.  Lines are counted forward only, from the last reference to
     the next, so the whole text is counted once."""
@@ -30,16 +31,24 @@ def text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, firs
                 line += newlines
                 line_start = rfind("\n", upto, start) + 1
             upto = start
-        yield tail(found, _span(Span, (start + offset, end + offset)), line, start - line_start + 1)
+        record = tail(found, _span(Span, (start + offset, end + offset)), line, start - line_start + 1)
+        if context:
+            record = replace(record, context=text[max(0, start - context):end + context])
+        yield record
 
 
-def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbreviated: bool
-                     ) -> Iterator[Record | Defect]:
+def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbreviated: bool, *,
+                    eager: bool = False, context: int = 0) -> Iterator[Record | Defect]:
     """Scan text that arrives in pieces, cut where no reference can span the
     cut; offsets and lines are for the whole text.  A piece's defects come
     before the records of the text they were found in.  The last piece is
     never cut: what it holds is all there is (a file without a final line
-    break ends a reference as surely as one with it)."""
+    break ends a reference as surely as one with it).
+
+    ``eager``: scan each piece as soon as it is there, rather than after the
+    next one is read to know whether it was the last (a live stream, where
+    the next line may be minutes away); the last piece is then the empty one
+    that ends the stream."""
     carry = ""
     offset = 0
     line = 1
@@ -47,11 +56,16 @@ def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbr
     ahead = next(iterator, None)
     while ahead is not None:
         piece, defects = ahead
-        ahead = next(iterator, None)
+        if not eager:
+            ahead = next(iterator, None)
         yield from defects
         chunk = carry + piece
-        cut = len(chunk) if ahead is None else safe_cut(chunk)
+        last = (not piece) if eager else ahead is None
+        cut = len(chunk) if last else safe_cut(chunk, patient=eager)
         head, carry = chunk[:cut], chunk[cut:]
-        yield from text_records(head, tail, abbreviated, offset, line)
+        # (the context of a reference near a cut is cut there too)
+        yield from text_records(head, tail, abbreviated, offset, line, context)
         offset += len(head)
         line += head.count("\n")
+        if eager:
+            ahead = next(iterator, None)

@@ -29,7 +29,7 @@ from email.policy import compat32
 from typing import BinaryIO
 
 from .base import BaseStack, retrieval_stack
-from .charset import decode, decode_stream
+from .charset import decode, decode_lines, decode_stream
 from .construct import new_found, new_place, origin_with
 from .delimit.chars import ordered
 from .errors import InputError
@@ -62,6 +62,7 @@ class ScanOptions:
     # WARC: an HTTP response's Content-Location as the base of its body (RFC 2616
     # had it, RFC 7231 removed it): off unless asked for
     content_location: bool = False
+    context: int = 0  # records carry this many characters either side of them (their span's text)
 
 
 # -- content --------------------------------------------------------------------------
@@ -78,6 +79,7 @@ class Content:
     declared: str | None = None  # the charset its container declares
     sniffed: bool = field(default=False)  # whether ``kind`` was sniffed rather than asked for
     decoding: Charset | None = None  # how a text body was decoded, when it was decoded before
+    live: bool = False  # a stream from a pipe or terminal: scanned line by line as it arrives
 
 
 def scan_content(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
@@ -132,29 +134,42 @@ def _scan_html(content: Content, options: ScanOptions) -> Iterator[Record | Defe
     tree, fallback = parse(markup)
     if fallback is not None:
         yield Defect(DefectKind.DEEP_NESTING, fallback, content.origin, None)
-    yield from DocumentWalk(tree, content.stack, content.origin, decoding,
-                            locator=Locator(text) if options.positions else None,
-                            abbreviated=options.abbreviated, comments=options.comments)
+    records = DocumentWalk(tree, content.stack, content.origin, decoding,
+                           locator=Locator(text) if options.positions else None,
+                           abbreviated=options.abbreviated, comments=options.comments)
+    yield from (_with_context(records, text, options.context) if options.context else records)
+
+
+def _with_context(items: Iterable[Record | Defect], text: str, context: int) -> Iterator[Record | Defect]:
+    """Records with the text around their span (those without a span have none)."""
+    for item in items:
+        if isinstance(item, Record) and item.span is not None:
+            start, end = item.span
+            item = replace(item, context=text[max(0, start - context):end + context])
+        yield item
 
 
 def _scan_plain(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
     body = content.body
     if isinstance(body, str):
         tail = Tail(content.stack, content.origin, content.decoding)
-        yield from text_records(body, tail, options.abbreviated)
+        yield from text_records(body, tail, options.abbreviated, context=options.context)
         return
     if isinstance(body, bytes) and len(body) <= options.chunk_size:
         # a body held whole already (a mail part): decoded in one step, no stream machinery
         text, choice, defects = decode(body, declared=content.declared or options.charset, origin=content.origin)
         yield from defects
         yield from text_records(text, Tail(content.stack, content.origin, Charset(choice.name, choice.source)),
-                                 options.abbreviated)
+                                options.abbreviated, context=options.context)
         return
     stream = io.BytesIO(body) if isinstance(body, bytes) else body
-    choice, pieces = decode_stream(stream, declared=content.declared or options.charset, origin=content.origin,
-                                   chunk_size=options.chunk_size)
+    if content.live:
+        choice, pieces = decode_lines(stream, declared=content.declared or options.charset, origin=content.origin)
+    else:
+        choice, pieces = decode_stream(stream, declared=content.declared or options.charset, origin=content.origin,
+                                       chunk_size=options.chunk_size)
     tail = Tail(content.stack, content.origin, Charset(choice.name, choice.source))
-    yield from chunked_records(pieces, tail, options.abbreviated)
+    yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
 
 
 def _policed(items: Iterable[Record | Defect], strict: bool) -> Iterator[Record | Defect]:
@@ -185,7 +200,7 @@ def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> 
         return
     stack, defects = retrieval_stack(options.base, origin)
     yield from defects
-    content = Content(opened.stream, opened.kind, origin, stack, sniffed=options.kind is Kind.AUTO)
+    content = Content(opened.stream, opened.kind, origin, stack, sniffed=options.kind is Kind.AUTO, live=opened.live)
     try:
         yield from scan_content(content, options)
     except OSError as exc:

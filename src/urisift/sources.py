@@ -129,9 +129,11 @@ class _Replay(io.RawIOBase):
     """A stream whose first bytes were already read (to sniff them): they are
     read again first, then the rest of the stream."""
 
-    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+    def __init__(self, head: bytes, rest: BinaryIO, live: bool = False) -> None:
         self._head = head
         self._rest = rest
+        # a pipe or terminal: one read gives what has arrived, not a full buffer
+        self._read = getattr(rest, "read1", rest.read) if live else rest.read
 
     def readable(self) -> bool:
         return True
@@ -147,7 +149,7 @@ class _Replay(io.RawIOBase):
             buffer[:n] = self._head[:n]
             self._head = self._head[n:]
             return n
-        data = self._rest.read(len(buffer))
+        data = self._read(len(buffer))
         n = len(data)
         buffer[:n] = data
         return n
@@ -203,6 +205,7 @@ class Opened:
     origin: Origin
     compression: str | None = None
     guard: _Guarded | None = None
+    live: bool = False  # a pipe or terminal: read a line at a time, not a chunk
 
     @property
     def defects(self) -> list[Defect]:
@@ -214,16 +217,21 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     when it is gzip, bzip2 or xz, its kind sniffed unless ``kind`` forces one.
     The caller closes ``opened.stream``."""
     origin = Origin(file=source.name)
-    raw: BinaryIO = (stdin or sys.stdin.buffer) if source.path == "-" else open(source.path, "rb")  # noqa: SIM115
+    if source.path == "-":  # noqa: SIM108 - one branch opens, one does not
+        raw = stdin if stdin is not None else _stdin()
+    else:
+        raw = open(source.path, "rb")  # noqa: SIM115 - the caller closes it
+    live = source.path == "-" and interactive(raw)
     try:
-        head = raw.read(SNIFF_SIZE)
+        # a pipe or a terminal gives what it has: sniff that, rather than wait for 4 KB
+        head = raw.read1(SNIFF_SIZE) if live and hasattr(raw, "read1") else raw.read(SNIFF_SIZE)
     except OSError:
         if source.path != "-":
             raw.close()
         raise
     name = source.path
     raw_head = head
-    stream: BinaryIO = io.BufferedReader(_Replay(head, raw))
+    stream: BinaryIO = io.BufferedReader(_Replay(head, raw, live))
     guard = None
     compression = None
     for magic, method, suffix in _MAGIC:
@@ -251,7 +259,24 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
         # (where a reader seeks to), and a corrupt member costs one record.
         stream.close()
         return Opened(open(source.path, "rb"), kind, origin)  # noqa: SIM115 - the caller closes it
-    return Opened(stream, kind, origin, compression, guard)
+    return Opened(stream, kind, origin, compression, guard, live=live and compression is None)
+
+
+def _stdin() -> BinaryIO:
+    """Standard input's bytes; OSError when it is closed (``urisift <&-``)."""
+    if sys.stdin is None:
+        raise OSError(9, "standard input is closed")
+    return sys.stdin.buffer
+
+
+def interactive(stream: BinaryIO) -> bool:
+    """Whether ``stream`` is a pipe or a terminal (its bytes arrive as they
+    are written: read them as they come), rather than a file."""
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
 
 
 # -- kinds ------------------------------------------------------------------------------

@@ -122,7 +122,7 @@ def may_hold_reference(text: str) -> bool:
     return ":" in text or ("." in text and _ABBREVIATION.search(text) is not None)
 
 
-def safe_cut(chunk: str) -> int:
+def safe_cut(chunk: str, *, patient: bool = False) -> int:
     """Where ``chunk`` can be split so that no reference spans the split.
 
     A blank line is safe: no rule joins across one.  Failing that, the start
@@ -130,6 +130,8 @@ def safe_cut(chunk: str) -> int:
     ">") or a line that ends in "-" or "//" (the bare rule may continue on
     the next line); failing that, the last white space; failing that the
     whole chunk (a single run of more than a chunk without white space).
+    ``patient``: rather than cut at white space inside the open bracket or
+    the continued line, cut nowhere (0) and wait for more, up to a megabyte.
     """
     cut = max(chunk.rfind("\n\n"), chunk.rfind("\n\r\n"))
     if cut != -1:
@@ -144,6 +146,8 @@ def safe_cut(chunk: str) -> int:
             cut = chunk.rfind("\n", 0, cut - 1) + 1  # a hyphen or "scheme://" at a line end
         if cut > 0:
             return cut
+        if patient and len(chunk) < 1 << 20:
+            return 0  # a live stream: wait for the line that closes the "<" or continues the URI
     for i in range(len(chunk) - 1, -1, -1):
         if chunk[i].isspace():
             return i + 1

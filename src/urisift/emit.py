@@ -1,0 +1,111 @@
+"""The command's output loop (issue 12): records and defects, as they stream
+in from a serial or parallel scan, through ``--scheme``, ``--normalize`` and
+``--unique`` to the writer; defects to standard error; counts for
+``--stats``; progress; and the write errors that end a run."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+from .errors import ExitCode, OutputError
+from .model import Defect, DefectKind, Record
+from .normalize import normalize
+from .parallel import Done, Rendered
+from .stats import Stats
+from .writers import Writer
+
+
+class Select:
+    """--scheme, --normalize and --unique, applied to records as they stream by."""
+
+    def __init__(self, schemes: frozenset[str] | None, level: str, unique: bool) -> None:
+        self.schemes = schemes
+        self.level = level
+        self.unique = unique
+        self.seen: set[str] = set()
+        self.passthrough = schemes is None and level == "none" and not unique
+
+    def __call__(self, record: Record) -> tuple[bool, str | None]:
+        """Whether to keep the record, and its normalized target (or None)."""
+        target = record.target
+        if self.schemes is not None:
+            scheme = target.partition(":")[0].lower() if target and ":" in target else None
+            if scheme not in self.schemes:
+                return False, None
+        normalized = None
+        if target is not None and (self.level != "none" or self.unique):
+            normalized = normalize(target, level=self.level if self.level != "none" else "syntax")  # type: ignore[arg-type]
+        if self.unique:
+            key = normalized if normalized is not None else record.uri
+            if key in self.seen:
+                return False, normalized
+            self.seen.add(key)
+        return True, normalized if self.level != "none" else None
+
+
+def emit(items: Iterable[Record | Defect | Rendered | Done], writer: Writer, select: Select, err: IO[str], *,
+         stats: Stats | None = None, flush: bool = False, progress: Any = None) -> int:
+    """Write the items; the exit status they call for (1 if an input could
+    not be read).  ``flush``: after every record (a live input, a terminal)."""
+    status: int = ExitCode.OK
+    record = writer.record
+    out = writer.out
+    fast = select.passthrough and stats is None and not flush
+    with writing():
+        for item in items:
+            kind = type(item)
+            if kind is Record:
+                assert isinstance(item, Record)
+                if fast:
+                    record(item)
+                    continue
+                keep, normalized = select(item)
+                if keep:
+                    record(item, normalized)
+                    if stats is not None:
+                        stats.record(item)
+                    if flush:
+                        out.flush()
+                continue
+            if kind is Rendered:
+                assert isinstance(item, Rendered)
+                out.write(item.text)
+                for defect in item.defects:
+                    status = max(status, report(defect, err))
+                    if stats is not None:
+                        stats.defect(defect)
+                continue
+            if kind is Done:
+                assert isinstance(item, Done)
+                if progress is not None:
+                    progress(item.size)
+                continue
+            assert isinstance(item, Defect)
+            status = max(status, report(item, err))
+            if stats is not None:
+                stats.defect(item)
+            writer.defect(item)
+    return status
+
+
+def report(defect: Defect, err: IO[str]) -> int:
+    """A defect on standard error; the exit status it calls for."""
+    if defect.kind is DefectKind.UNREADABLE:
+        err.write(f"urisift: {defect.file}: cannot read: {defect.detail}\n")
+        return ExitCode.INPUT
+    err.write(f"urisift: {defect}\n")
+    return ExitCode.OK
+
+
+@contextlib.contextmanager
+def writing() -> Iterator[None]:
+    """A write error (a full disk) ends the run as an OutputError, never blamed
+    on an input; a closed pipe (`| head`) is left to run(), which ends quietly."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"urisift: cannot write the output: {exc.strerror or exc}") from exc

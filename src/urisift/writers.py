@@ -1,0 +1,141 @@
+"""The output formats of the command (DESIGN §2; issue 12): how records and
+defects are written, given a :class:`Layout`.
+
+- ``text``: one target a line (the reference when it has none); with
+  ``location``, ``file:line:column:`` before it, as grep and ripgrep write;
+  with ``null``, NUL-terminated instead of line-terminated (``xargs -0``).
+- ``jsonl``: one JSON object a line, records and ``{"defect": ...}`` lines.
+- ``csv``: a header row, then a row a record (RFC 4180: CRLF, quoted as
+  needed); lists are space-separated.
+- ``fields`` chooses and orders the keys of ``jsonl`` and ``csv`` (and
+  Parquet's columns); ``context`` adds the ``context`` key, ``normalized``
+  the ``normalized`` one, in that order, after the contract's keys.
+
+A layout is picklable: worker processes write a unit's output with the same one.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass
+from typing import IO, Any
+
+from .model import Defect, Record
+from .output import RECORD_KEYS, RecordLines, defect_line, record_json
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How the output looks (see the module doc)."""
+
+    format: str = "text"
+    normalized: bool = False  # add the normalized target
+    flags: bool = False  # text: the risk flags after a tab
+    location: bool = False  # text: file:line:column: first
+    null: bool = False  # text: NUL after each line instead of a line break
+    fields: tuple[str, ...] | None = None  # jsonl/csv/parquet: these keys only, in this order
+    context: bool = False  # add the text around each reference
+
+    def columns(self) -> tuple[str, ...]:
+        if self.fields is not None:
+            return self.fields
+        return RECORD_KEYS + (("context",) if self.context else ()) + (("normalized",) if self.normalized else ())
+
+    def row(self, record: Record, normalized: str | None) -> dict[str, Any]:
+        """The record as a JSON object with this layout's keys."""
+        row = record_json(record)
+        row["context"] = record.context
+        row["normalized"] = normalized
+        return {k: row[k] for k in self.columns()}
+
+
+#: the default layout: text, the contract's keys
+PLAIN = Layout()
+
+#: every key --fields may name
+FIELDS = RECORD_KEYS + ("context", "normalized")
+
+
+class Writer:
+    """Writes records (and, where the format has room, defects) to ``out``."""
+
+    def __init__(self, out: IO[str], layout: Layout = PLAIN) -> None:
+        self.out = out
+        self.layout = layout
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        raise NotImplementedError
+
+    def defect(self, defect: Defect) -> None:
+        """Text and CSV have no room for defects: they go to standard error only."""
+
+    def close(self) -> None:
+        """Finish the output (a Parquet file writes its footer)."""
+
+
+class TextWriter(Writer):
+    """One target a line (the reference itself when it has none)."""
+
+    def __init__(self, out: IO[str], layout: Layout = PLAIN) -> None:
+        super().__init__(out, layout)
+        self.end = "\0" if layout.null else "\n"
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        layout = self.layout
+        line = normalized if layout.normalized and normalized is not None else (record.target or record.uri)
+        if layout.flags and record.risks:
+            line += "\t" + "; ".join(str(r) for r in record.risks)
+        if layout.location:
+            where = record.origin.file or "-"
+            if record.line is not None:
+                where += f":{record.line}:{record.column}"
+            line = f"{where}:{line}"
+        self.out.write(line + self.end)
+
+
+class JsonlWriter(Writer):
+    """One JSON object a line: records, and ``{"defect": ...}`` lines."""
+
+    def __init__(self, out: IO[str], layout: Layout = PLAIN) -> None:
+        super().__init__(out, layout)
+        self._line = RecordLines()
+        if layout.fields is None and not layout.context and not layout.normalized:
+            # the contract's keys: the fast line builder, one call less a record
+            line, write = self._line, out.write
+
+            def record(record: Record, normalized: str | None = None) -> None:
+                write(line(record) + "\n")
+
+            self.record = record  # type: ignore[method-assign]
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        self.out.write(json.dumps(self.layout.row(record, normalized), ensure_ascii=False) + "\n")
+
+    def defect(self, defect: Defect) -> None:
+        self.out.write(defect_line(defect) + "\n")
+
+
+class CsvWriter(Writer):
+    """A header row (unless ``header=False``: a worker's part of the output),
+    then one row a record, RFC 4180 (CRLF line ends)."""
+
+    def __init__(self, out: IO[str], layout: Layout = PLAIN, *, header: bool = True) -> None:
+        super().__init__(out, layout)
+        self._csv = csv.writer(out, lineterminator="\r\n")
+        if header:
+            self._csv.writerow(layout.columns())
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        self._csv.writerow([_csv_cell(v) for v in self.layout.row(record, normalized).values()])
+
+
+def _csv_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return " ".join(v["flag"] if isinstance(v, dict) else str(v) for v in value)
+    return str(value)
+
+
+WRITERS: dict[str, type[Writer]] = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter}
