@@ -47,6 +47,10 @@ be read or the output not written; 2 the command line is wrong; 130 interrupted 
 """
 
 
+#: the work (bytes of input) below which no progress bar is shown: over in a second or two
+PROGRESS_MIN = 32 << 20
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # one line and a hint, not the whole usage (DESIGN §2: usage errors exit 2)
@@ -190,7 +194,7 @@ def _total(sources: list[Input | Defect]) -> int:
 def _progress(total: int, err: IO[str], quiet: bool) -> Any:
     """A progress bar on standard error (tqdm) when it is a terminal and the
     work is large enough to wait for; else None."""
-    if quiet or total < 32 << 20 or not (hasattr(err, "isatty") and err.isatty()):
+    if quiet or total < PROGRESS_MIN or not (hasattr(err, "isatty") and err.isatty()):
         return None
     try:
         from tqdm import tqdm
@@ -226,9 +230,13 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                           strict=args.strict, comments=args.comments, positions=wants_positions,
                           content_location=args.content_location_base, context=args.context)
     try:
-        writer, target = _writer(args, layout, out)
-    except (ImportError, OSError) as exc:
+        with writing():  # a CSV header on a full disk is a write error like any other
+            writer, target = _writer(args, layout, out)
+    except ImportError as exc:
         return _usage(err, str(exc))
+    except RunError as exc:
+        err.write(f"{exc}\n")
+        return exc.exit_code
     select = Select(args.scheme, args.normalize, args.unique)
     stats = Stats() if args.stats else None
     status: int = ExitCode.OK

@@ -200,3 +200,12 @@ def record_line(record: Record) -> str:
 def defect_line(defect: Defect) -> str:
     """One defect as one JSON line (without the line break)."""
     return _dumps(defect_json(defect))
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a ``--format jsonl`` line, shipped
+    in the package as ``urisift/schema/record.schema.json``."""
+    from importlib.resources import files
+
+    schema: dict[str, Any] = json.loads(files("urisift").joinpath("schema/record.schema.json").read_text("utf-8"))
+    return schema

@@ -1,0 +1,40 @@
+"""The JSON Schema shipped for the records (issue 12), checked against real
+output of every kind of input, with the optional keys too."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from urisift.cli import main
+from urisift.output import DEFECT_KEYS, RECORD_KEYS, record_schema
+
+from .conftest import ROOT
+
+jsonschema = pytest.importorskip("jsonschema")
+
+
+def test_the_schema_names_every_key_in_contract_order() -> None:
+    schema = record_schema()
+    assert tuple(schema["$defs"]["record"]["required"]) == RECORD_KEYS
+    assert tuple(schema["$defs"]["defect"]["required"]) == DEFECT_KEYS
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+@pytest.mark.parametrize("extra", [[], ["--context", "12", "--normalize", "syntax"]])
+def test_real_output_of_every_kind_is_valid(extra: list[str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    corpora = ROOT / "corpora"
+    paths = [str(p) for kind in ("text", "html", "mail", "warc") for p in sorted((corpora / kind).iterdir())
+             if not p.name.endswith((".jsonl", ".py"))]
+    assert main(["--format", "jsonl", "--jobs", "1", *extra, *paths], stdout=out, stderr=err) == 0
+    validator = jsonschema.Draft202012Validator(record_schema())
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    kinds = {("defect" if "defect" in line else line["where"]) for line in lines}
+    assert kinds == {"text", "html", "header", "defect"}
+    for line in lines:
+        validator.validate(line)
+    if extra:
+        assert all("context" in line and "normalized" in line for line in lines if "defect" not in line)
