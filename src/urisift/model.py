@@ -298,6 +298,34 @@ class Record:
         return self.origin.file
 
     @property
+    def message(self) -> int | None:
+        return self.origin.message
+
+    @property
+    def message_id(self) -> str | None:
+        return self.origin.message_id
+
+    @property
+    def part(self) -> str | None:
+        return self.origin.part
+
+    @property
+    def offset(self) -> int | None:
+        return self.origin.offset
+
+    @property
+    def warc_record_id(self) -> str | None:
+        return self.origin.warc_record_id
+
+    @property
+    def warc_target_uri(self) -> str | None:
+        return self.origin.warc_target_uri
+
+    @property
+    def warc_date(self) -> str | None:
+        return self.origin.warc_date
+
+    @property
     def charset(self) -> str | None:
         return None if self.decoding is None else self.decoding.name
 
