@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import tracemalloc
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,20 @@ def install_peers() -> None:
         sys.path.append(str(PEERS_DIR))
 
 
+class Timed(float):
+    """A median time that also carries the peak of Python memory one call took (MiB)."""
+
+    peak: float | None = None
+
+
+#: contenders slower than this (s a call) are not run again under tracemalloc
+PEAK_LIMIT = 8.0
+
+
 def timeit(fn: Callable[[], object], rounds: int) -> float:
-    """Median wall time of ``rounds`` calls (one warm-up call first, GC off while timing)."""
+    """Median wall time of ``rounds`` calls (one warm-up call first, GC off
+    while timing), and the peak Python memory of one more call (tracemalloc:
+    the Python heap, not what C libraries allocate outside it)."""
     fn()
     times = []
     for _ in range(rounds):
@@ -66,11 +79,27 @@ def timeit(fn: Callable[[], object], rounds: int) -> float:
         fn()
         times.append(time.perf_counter() - t0)
         gc.enable()
-    return statistics.median(times)
+    median = Timed(statistics.median(times))
+    if median < PEAK_LIMIT:
+        tracemalloc.start()
+        fn()
+        median.peak = tracemalloc.get_traced_memory()[1] / (1 << 20)
+        tracemalloc.stop()
+    return median
+
+
+#: every row of every table of the run, for the summary and --json
+RESULTS: list[dict[str, Any]] = []
 
 
 def table(title: str, unit: str, amount: float, rows: list[tuple[str, float | None, str]], ours: str) -> None:
     """Print one result table; ``rows`` are (name, median seconds or None, note)."""
+    base_time = next((t for n, t, _ in rows if n == ours), None)
+    for name, t, note in rows:
+        RESULTS.append({"case": title, "contender": name, "seconds": t, "unit": unit,
+                        "throughput": None if t is None else amount / t,
+                        "urisift_is_x_faster": None if t is None or base_time is None else t / base_time,
+                        "note": note or None, "ours": name == ours, "peak_mib": getattr(t, "peak", None)})
     print(f"\n## {title}\n")
     print(f"| contender | median s/round | {unit}/s | urisift is × faster |")
     print("|---|---:|---:|---:|")
@@ -341,18 +370,23 @@ def bench_normalize(rounds: int, repeat: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
-                                         "warc", "all"])
+                                         "warc", "parallel", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
     parser.add_argument("--sizes", default="10000,100000,1000000", help="adversarial input sizes")
     parser.add_argument("--urls", type=int, default=1_000_000, help="URLs in the link-dense input of 'records'")
     parser.add_argument("--install-peers", action="store_true", help="pip-install the peers into bench/.peers first")
+    parser.add_argument("--json", action="store_true",
+                        help="print the results as one JSON document on standard output (the tables go to stderr)")
     args = parser.parse_args(argv)
+    if args.json:
+        real_stdout = sys.stdout
+        sys.stdout = sys.stderr
     if args.install_peers:
         install_peers()
-    cases = (["resolve", "scan", "adversarial", "normalize", "records", "html", "mail", "warc"] if args.case == "all"
-             else [args.case])
+    cases = (["resolve", "scan", "adversarial", "normalize", "records", "html", "mail", "warc", "parallel"]
+             if args.case == "all" else [args.case])
     when = time.strftime("%Y-%m-%d %H:%M")
     print(f"# urisift bench ({when}, Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
     for case in cases:
@@ -378,7 +412,29 @@ def main(argv: list[str] | None = None) -> int:
             from bench_mail import bench_mail
 
             bench_mail(args.rounds, SHARED, timeit, table)
+        elif case == "parallel":
+            from bench_parallel import bench_parallel
+
+            bench_parallel(max(1, args.rounds // 2), SHARED, table)
+    summary()
+    if args.json:
+        sys.stdout = real_stdout
+        print(json.dumps({"when": when, "python": sys.version.split()[0], "cores": os.cpu_count(),
+                          "results": RESULTS}, indent=1))
     return 0
+
+
+def summary() -> None:
+    """One table of every comparison of the run: urisift's row of each case
+    and its ratio to each peer and floor."""
+    print("\n## Summary: every comparison of this run\n")
+    print("| case | contender | median s | throughput | urisift is × faster | peak MiB |")
+    print("|---|---|---:|---:|---:|---:|")
+    for row in RESULTS:
+        t, rate, ratio, peak = row["seconds"], row["throughput"], row["urisift_is_x_faster"], row.get("peak_mib")
+        cells = ["—" if t is None else f"{t:.3f}", "—" if rate is None else f"{rate:,.0f} {row['unit']}/s",
+                 "—" if ratio is None else f"{ratio:.2f}", "—" if peak is None else f"{peak:.0f}"]
+        print(f"| {row['case'][:48]} | {row['contender'][:48]} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

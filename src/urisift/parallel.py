@@ -13,6 +13,7 @@ ranges before it, so the output is the serial run's, byte for byte.
 from __future__ import annotations
 
 import email
+import gc
 import io
 import multiprocessing
 import os
@@ -20,6 +21,7 @@ import signal
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from email.policy import compat32
+from multiprocessing.pool import AsyncResult
 from typing import IO, BinaryIO
 
 from .base import retrieval_stack
@@ -234,23 +236,42 @@ def scan_parallel(sources: Iterable[Input | Defect], options: ScanOptions, jobs:
     and text is cheaper to send between processes than records."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    # the parent's objects stay where they are in the workers' copies of its
+    # memory: a collection there would write to them (and copy their pages)
+    gc.freeze()
     with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
         first = 0  # the number of the first message of the next range of an mbox
-        planned: list[int] = []  # the sizes of the units sent, in order (the results come in that order)
+        for window in _windows(units(sources, options), WINDOW):
+            # the largest units first, so that no worker is left with a big one
+            # at the end while the other idles; the results are taken in order
+            sizes = [0 if isinstance(unit, Defect) else size_of(unit) for unit in window]
+            pending: dict[int, AsyncResult[tuple[list[Record | Defect] | Rendered, int, int | None]]] = {}
+            for index in sorted(range(len(window)), key=lambda i: -sizes[i]):
+                pending[index] = pool.apply_async(_work, ((window[index], options, render),))
+            for index in range(len(window)):
+                items, count, start = pending.pop(index).get()
+                if isinstance(items, Rendered):
+                    yield items
+                else:
+                    if start is not None:
+                        if start == 0:
+                            first = 0
+                        items = renumbered(items, first)
+                        first += count
+                    yield from items
+                yield Done(sizes[index])
 
-        def plan() -> Iterator[tuple[Unit | Defect, ScanOptions, Render | None]]:
-            for unit in units(sources, options):
-                planned.append(0 if isinstance(unit, Defect) else size_of(unit))
-                yield unit, options, render
 
-        for index, (items, count, start) in enumerate(pool.imap(_work, plan())):
-            if isinstance(items, Rendered):
-                yield items
-            else:
-                if start is not None:
-                    if start == 0:
-                        first = 0
-                    items = renumbered(items, first)
-                    first += count
-                yield from items
-            yield Done(planned[index])
+#: units handed to the pool at a time (the memory their results may take is bounded by it)
+WINDOW = 256
+
+
+def _windows(items: Iterable[Unit | Defect], size: int) -> Iterator[list[Unit | Defect]]:
+    window: list[Unit | Defect] = []
+    for item in items:
+        window.append(item)
+        if len(window) >= size:
+            yield window
+            window = []
+    if window:
+        yield window
