@@ -196,3 +196,13 @@ def test_a_broken_http_header_block_is_tolerated(tmp_path: Path) -> None:
     path = tmp_path / "broken.warc"
     path.write_bytes(record)
     assert [r.target for r in _records(path)] == ["http://h.example/d/ok.html"]
+
+
+def test_a_payload_without_a_media_type_is_sniffed(tmp_path: Path) -> None:
+    page = b"<!doctype html><a href='sniffed.html'>x</a> http://text.example/"
+    block = b"HTTP/1.1 200 OK\r\n\r\n" + page
+    path = tmp_path / "untyped.warc"
+    path.write_bytes(b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://u.example/d/\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(block) + block + b"\r\n\r\n")
+    assert [(r.element, r.target) for r in _records(path)] == [
+        ("a", "http://u.example/d/sniffed.html"), ("body", "http://text.example/")]

@@ -125,7 +125,7 @@ _MAGIC = (
 )
 
 
-class _Replay(io.RawIOBase):
+class Replay(io.RawIOBase):
     """A stream whose first bytes were already read (to sniff them): they are
     read again first, then the rest of the stream."""
 
@@ -231,7 +231,7 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
         raise
     name = source.path
     raw_head = head
-    stream: BinaryIO = io.BufferedReader(_Replay(head, raw, live))
+    stream: BinaryIO = io.BufferedReader(Replay(head, raw, live))
     guard = None
     compression = None
     for magic, method, suffix in _MAGIC:

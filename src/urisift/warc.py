@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from .model import Defect, DefectKind, Kind, Origin
+from .sources import Replay
 
 # warcio logs a warning for each target URI with spaces: the record already
 # says what it holds; a library must not print on its own (the stdlib advice)
@@ -206,7 +207,8 @@ class WarcReader:
             return Defect(DefectKind.BROKEN_WARC, f"the payload could not be decoded ({type(exc).__name__}: "
                           f"{exc}); its headers were still read", self.origin, offset)
         kind = Kind.HTML if media in HTML_TYPES else Kind.TEXT if media in TEXT_TYPES else _sniffed(head)
-        body: Any = _Prefixed(head, payload) if head else payload
+        # the bytes read to sniff the kind are put back in front
+        body: Any = io.BufferedReader(Replay(head, payload)) if head else payload
         self.tally["scanned"] += 1
         return WarcUnit(record_type, unit.record_id, unit.target_uri, unit.date, offset, unit.truncated, status,
                         pairs, media, charset, kind, body)
@@ -231,34 +233,6 @@ def _quiet(iterator: Any) -> Iterator[Any]:
         if record is None:
             return
         yield record
-
-
-class _Prefixed(io.RawIOBase):
-    """A stream with a few bytes already read put back in front."""
-
-    def __init__(self, head: bytes, rest: Any) -> None:
-        self.head = head
-        self.rest = rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self.head:
-            n = min(len(buffer), len(self.head))
-            buffer[:n] = self.head[:n]
-            self.head = self.head[n:]
-            return n
-        data = self.rest.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-    def read(self, size: int = -1) -> bytes:
-        if size is None or size < 0:
-            data: bytes = self.head + self.rest.read()
-            self.head = b""
-            return data
-        return super().read(size) or b""
 
 
 # -- URIs in the HTTP headers --------------------------------------------------------------
