@@ -132,7 +132,7 @@ def _imports(path: Path) -> set[str]:
 
 
 #: the modules above scan.py: the command and the entry points, which use it
-ABOVE_SCAN = ("scan.py", "cli.py", "emit.py", "api.py", "parallel.py", "__init__.py", "__main__.py")
+ABOVE_SCAN = ("scan.py", "cli.py", "emit.py", "api.py", "parallel.py", "spark.py", "__init__.py", "__main__.py")
 
 
 @pytest.mark.parametrize("path", sorted(p for p in PACKAGE.rglob("*.py") if p.name not in ABOVE_SCAN

@@ -1,0 +1,240 @@
+"""``urisift-spark``: the same scan as a PySpark job (issue 13; an optional
+extra, ``pip install 'urisift[spark]'``; pyspark is imported only here, and
+only when the job runs).
+
+    urisift-spark [--master local[2]] [--format jsonl|parquet|edges|edge-counts]
+                  [--input-list FILE] --output DIR PATH ...
+
+- Inputs are paths, directories and globs (or a text file listing them, a
+  line each, as cc-pyspark takes), walked on the driver as the command walks
+  them.  The work is the command's units (:mod:`urisift.parallel`): a file
+  each, and a large mbox cut at envelope lines, so that one big archive does
+  not serialise the job.  An mbox's messages are numbered as in the command:
+  a first stage counts the messages of each range, the driver adds them up.
+- Each task runs :func:`~urisift.parallel.work` (``scan_input`` for a whole
+  file), so the records are the command's, byte for byte in JSONL.
+- ``--output DIR`` gets ``records/`` (JSON lines, or Parquet with the fixed
+  Arrow schema of :mod:`urisift.columnar`) and ``defects/`` (JSON lines, the
+  command's defect lines): a broken input, or a task that fails on one, is
+  defect rows, never a failed job.  ``edges`` writes ``source<TAB>target``
+  lines; ``edge-counts`` (source host, target host, count) rows, as
+  cc-pyspark's host-link job does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+from .model import Defect, DefectKind, Origin, Record
+from .output import defect_line, record_line
+from .parallel import Unit, renumbered, units, work
+from .scan import ScanOptions
+from .sources import walk
+
+FORMATS = ("jsonl", "parquet", "edges", "edge-counts")
+
+
+def _pyspark() -> Any:
+    try:
+        import pyspark
+    except ImportError as exc:
+        raise SystemExit("urisift-spark needs pyspark: pip install 'urisift[spark]' (and Java 17)") from exc
+    return pyspark
+
+
+def paths_of(inputs: list[str], input_list: str | None = None) -> list[str]:
+    """The paths named: each as given, a glob expanded (sorted); with
+    ``input_list``, the lines of that file too (blank and # lines left out)."""
+    named = list(inputs)
+    if input_list is not None:
+        with open(input_list, encoding="utf-8") as f:
+            named += [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
+    out: list[str] = []
+    for path in named:
+        matches = sorted(glob.glob(path)) if any(c in path for c in "*?[") else [path]
+        out += matches or [path]  # a glob that matches nothing is reported as unreadable, by its name
+    return out
+
+
+def plan(paths: list[str], options: ScanOptions) -> list[Unit | Defect]:
+    """The units of work, in the command's output order."""
+    return list(units(walk(paths), options))
+
+
+def count_messages(job: tuple[int, Unit | Defect, ScanOptions]) -> tuple[int, int]:
+    """(index, messages in the unit) for an mbox range; 0 for anything else."""
+    index, unit, _ = job
+    if isinstance(unit, Defect) or unit.start is None:
+        return index, 0
+    import io
+
+    from .mail.mbox import split_mbox
+
+    with open(unit.source.path, "rb") as f:
+        f.seek(unit.start)
+        data = f.read(-1 if unit.end is None else unit.end - unit.start)
+    return index, sum(1 for _ in split_mbox(io.BytesIO(data), followed=unit.end is not None))
+
+
+def scan_unit(job: tuple[int, Unit | Defect, ScanOptions], firsts: dict[int, int]) -> Iterator[tuple[int, str, str]]:
+    """The lines of one unit: (unit index, "record" or "defect", JSON line).
+    Whatever goes wrong is a defect line; the task never fails."""
+    index, unit, options = job
+    if isinstance(unit, Defect):
+        yield index, "defect", defect_line(unit)
+        return
+    try:
+        items, _ = work(unit, options)
+        if unit.start is not None:
+            items = renumbered(items, firsts.get(index, 0))
+    except Exception as exc:  # noqa: BLE001 - a per-input failure is a defect row (issue 13)
+        defect = Defect(DefectKind.UNREADABLE, f"the scan failed: {type(exc).__name__}: {exc}",
+                        Origin(file=unit.source.name))
+        yield index, "defect", defect_line(defect)
+        return
+    for item in items:
+        if isinstance(item, Record):
+            yield index, "record", record_line(item)
+        else:
+            yield index, "defect", defect_line(item)
+
+
+def edge(line: str) -> tuple[str, str] | None:
+    """(source, target) of a record line, as ``--format edges`` draws it."""
+    record = json.loads(line)
+    target = record["target"]
+    if target is None:
+        return None
+    return record["warc_target_uri"] or record["file"] or "-", target
+
+
+def host(uri: str) -> str:
+    try:
+        return (urlsplit(uri).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def session(master: str | None = None) -> Any:
+    """A SparkSession for the job (``master`` None: what spark-submit configured)."""
+    _pyspark()
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName("urisift").config("spark.ui.showConsoleProgress", "false")
+    if master is not None:
+        builder = builder.master(master)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def run(paths: list[str], output: str, *, fmt: str = "jsonl", master: str | None = None,
+        options: ScanOptions | None = None, partitions: int | None = None, spark: Any = None) -> dict[str, int]:
+    """Run the job; the counts of what it wrote.  ``spark``: a session to
+    run in (kept open); else one is made (and stopped, with ``master``)."""
+    pyspark = _pyspark()
+    options = options if options is not None else ScanOptions()
+    own = spark is None
+    spark = spark if spark is not None else session(master)
+    try:
+        return _job(spark, pyspark, paths, output, fmt, options, partitions)
+    finally:
+        if own and master is not None:
+            spark.stop()
+
+
+def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, options: ScanOptions,
+         partitions: int | None) -> dict[str, int]:
+    sc = spark.sparkContext
+    jobs = [(i, unit, options) for i, unit in enumerate(plan(paths, options))]
+    slices = max(1, min(len(jobs), partitions or len(jobs)))
+    units_rdd = sc.parallelize(jobs, slices)
+    # stage 1: the messages of each mbox range, so that stage 2 numbers them as the command does
+    counts = dict(units_rdd.filter(lambda job: isinstance(job[1], Unit) and job[1].start is not None)
+                  .map(count_messages).collect())
+    firsts: dict[int, int] = {}
+    running = 0
+    for index, unit, _ in jobs:
+        if isinstance(unit, Unit) and unit.start is not None:
+            running = 0 if unit.start == 0 else running
+            firsts[index] = running
+            running += counts.get(index, 0)
+    shared = sc.broadcast(firsts)
+    lines = units_rdd.flatMap(lambda job: scan_unit(job, shared.value)).cache()
+    records = lines.filter(lambda row: row[1] == "record").map(lambda row: row[2])
+    defects = lines.filter(lambda row: row[1] == "defect").map(lambda row: row[2])
+    defects.saveAsTextFile(f"{output}/defects")
+    result = {"units": len(jobs), "defects": defects.count()}
+    if fmt == "jsonl":
+        records.saveAsTextFile(f"{output}/records")
+    elif fmt == "parquet":
+        from .columnar import schema
+
+        arrow = schema()
+        frame = spark.createDataFrame(records.map(json.loads).map(
+            lambda row: pyspark.sql.Row(**{k: row[k] for k in arrow.names})), _spark_schema(arrow))
+        frame.write.option("compression", "zstd").parquet(f"{output}/records")
+    elif fmt == "edges":
+        records.map(edge).filter(lambda e: e is not None).map(lambda e: f"{e[0]}\t{e[1]}").saveAsTextFile(
+            f"{output}/edges")
+    elif fmt == "edge-counts":
+        counted = (records.map(edge).filter(lambda e: e is not None)
+                   .map(lambda e: ((host(e[0]), host(e[1])), 1)).reduceByKey(lambda a, b: a + b)
+                   .map(lambda kv: json.dumps({"source_host": kv[0][0], "target_host": kv[0][1], "count": kv[1]})))
+        counted.saveAsTextFile(f"{output}/edge-counts")
+    result["records"] = records.count()
+    lines.unpersist()
+    return result
+
+
+def _spark_schema(arrow: Any) -> Any:
+    """The fixed Arrow schema as Spark SQL types (string, int64, lists, the risk struct)."""
+    from pyspark.sql import types as T
+
+    def convert(arrow_type: Any) -> Any:
+        import pyarrow as pa
+
+        if pa.types.is_string(arrow_type):
+            return T.StringType()
+        if pa.types.is_integer(arrow_type):
+            return T.LongType()
+        if pa.types.is_list(arrow_type):
+            return T.ArrayType(convert(arrow_type.value_type))
+        if pa.types.is_struct(arrow_type):
+            return T.StructType([T.StructField(f.name, convert(f.type)) for f in arrow_type])
+        raise TypeError(arrow_type)
+
+    return T.StructType([T.StructField(f.name, convert(f.type)) for f in arrow])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="urisift-spark", description="urisift's scan as a PySpark job.")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files, directories or globs")
+    p.add_argument("--input-list", metavar="FILE", help="a text file naming the inputs, a line each")
+    p.add_argument("--output", required=True, metavar="DIR", help="where records/ (or edges/, edge-counts/) "
+                                                                 "and defects/ are written")
+    p.add_argument("--format", choices=FORMATS, default="jsonl")
+    p.add_argument("--master", help="the Spark master (local[2] ...); default: what spark-submit gives")
+    p.add_argument("--partitions", type=int, help="tasks to cut the work into (default: a unit each)")
+    p.add_argument("--base", metavar="URI", help="the retrieval URI of the inputs")
+    args = p.parse_args(argv)
+    paths = paths_of(args.paths, args.input_list)
+    if not paths:
+        p.error("name inputs, or a file listing them with --input-list")
+    counts = run(paths, args.output, fmt=args.format, master=args.master, options=ScanOptions(base=args.base),
+                 partitions=args.partitions)
+    print(json.dumps(counts), file=sys.stderr)
+    return 0
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+__all__ = ["main", "paths_of", "plan", "run", "scan_unit", "session"]

@@ -1,0 +1,126 @@
+"""The Spark job (issue 13), in local[2] mode: the command's records, edges
+and edge counts, defects as rows, an mbox cut into ranges."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from urisift.cli import main
+
+from .conftest import ROOT
+
+pytest.importorskip("pyspark")
+if shutil.which("java") is None:
+    pytest.skip("Spark needs Java", allow_module_level=True)
+
+from urisift import parallel, spark  # noqa: E402
+
+CORPORA = ROOT / "corpora"
+INPUTS = [str(CORPORA / "text"), str(CORPORA / "html"), str(CORPORA / "mail"), str(CORPORA / "warc" / "*.warc*")]
+
+
+@pytest.fixture(scope="module")
+def session():  # type: ignore[no-untyped-def]
+    s = spark.session("local[2]")
+    yield s
+    s.stop()
+
+
+def _lines(folder: Path) -> list[str]:
+    return sorted(line for part in sorted(folder.glob("part-*")) for line in part.read_text("utf-8").splitlines())
+
+
+def _cli(*argv: str) -> list[str]:
+    out = io.StringIO()
+    assert main(["--format", "jsonl", "--jobs", "1", *argv], stdout=out, stderr=io.StringIO()) in (0, 1)
+    return sorted(out.getvalue().splitlines())
+
+
+def test_the_jobs_records_are_the_commands(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    paths = spark.paths_of(INPUTS)
+    assert str(CORPORA / "warc" / "crawl.warc.gz") in paths and not any(p.endswith(".py") for p in paths)
+    counts = spark.run(paths, str(tmp_path / "out"), spark=session)
+    cli = _cli(*paths)
+    records = _lines(tmp_path / "out" / "records")
+    defects = _lines(tmp_path / "out" / "defects")
+    assert records == [line for line in cli if not line.startswith('{"defect"')]
+    assert defects == [line for line in cli if line.startswith('{"defect"')]
+    assert counts == {"units": len(spark.plan(paths, spark.ScanOptions())), "defects": 3, "records": len(records)}
+    kinds = {json.loads(line)["where"] for line in records}
+    assert kinds == {"text", "html", "header"}
+
+
+def test_parquet_has_the_fixed_schema(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pq = pytest.importorskip("pyarrow.parquet")
+    from urisift.columnar import schema
+
+    paths = [str(CORPORA / "warc" / "crawl.warc.gz")]
+    spark.run(paths, str(tmp_path / "out"), fmt="parquet", spark=session)
+    table = pq.read_table(tmp_path / "out" / "records")
+    assert table.schema.names == schema().names
+    rows = sorted(json.dumps(row, sort_keys=True) for row in table.to_pylist())
+    expected = sorted(json.dumps(json.loads(line), sort_keys=True) for line in _cli(*paths)
+                      if not line.startswith('{"defect"'))
+    assert rows == expected
+
+
+def test_edges_and_edge_counts_by_hand(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page = b"<a href='/a'>a</a> <a href='/b'>b</a> <a href='http://other.example/x'>x</a> <a href='rel'>r</a>"
+    block = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+    warc = tmp_path / "small.warc"
+    warc.write_bytes(b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://site.example/d/\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(block) + block + b"\r\n\r\n")
+    spark.run([str(warc)], str(tmp_path / "e"), fmt="edges", spark=session)
+    assert _lines(tmp_path / "e" / "edges") == [
+        "http://site.example/d/\thttp://other.example/x", "http://site.example/d/\thttp://site.example/a",
+        "http://site.example/d/\thttp://site.example/b", "http://site.example/d/\thttp://site.example/d/rel"]
+    spark.run([str(warc)], str(tmp_path / "c"), fmt="edge-counts", spark=session)
+    rows = sorted((r["source_host"], r["target_host"], r["count"])
+                  for r in map(json.loads, _lines(tmp_path / "c" / "edge-counts")))
+    assert rows == [("site.example", "other.example", 1), ("site.example", "site.example", 3)]
+
+
+def test_a_corrupt_input_is_defect_rows_and_the_job_succeeds(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "junk.gz").write_bytes(b"\x1f\x8b\x08\x00" + bytes(range(256)) * 4)
+    (tmp_path / "ok.txt").write_text("see http://ok.example/\n")
+    paths = [str(tmp_path / "junk.gz"), str(tmp_path / "ok.txt"), str(tmp_path / "missing-*.txt"),
+             str(tmp_path / "missing.txt")]
+    counts = spark.run(spark.paths_of(paths), str(tmp_path / "out"), spark=session)
+    defects = [json.loads(line) for line in _lines(tmp_path / "out" / "defects")]
+    assert sorted(d["defect"] for d in defects) == ["corrupt-compression", "unreadable", "unreadable"]
+    assert [json.loads(line)["target"] for line in _lines(tmp_path / "out" / "records")] == ["http://ok.example/"]
+    assert counts["records"] == 1
+
+
+def test_a_large_mbox_is_cut_into_ranges_and_numbered_as_the_command(session, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    mbox = tmp_path / "big.mbox"
+    mbox.write_bytes(b"".join(b"From u%d@example.org Mon Jan  1 00:00:00 2024\nSubject: m%d\n\nsee http://m.example/%d\n\n"
+                              % (i, i, i) for i in range(300)))
+    monkeypatch.setattr(parallel, "RANGE_SIZE", 2048)
+    units = spark.plan([str(mbox)], spark.ScanOptions())
+    assert len(units) > 5 and all(isinstance(u, parallel.Unit) and u.start is not None for u in units)
+    spark.run([str(mbox)], str(tmp_path / "out"), spark=session)
+    assert _lines(tmp_path / "out" / "records") == _cli(str(mbox))
+    numbers = sorted(json.loads(line)["message"] for line in _lines(tmp_path / "out" / "records"))
+    assert numbers == list(range(300))
+
+
+def test_without_pyspark_the_message_is_clear(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real = builtins.__import__
+
+    def no_pyspark(name: str, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if name.startswith("pyspark"):
+            raise ImportError("No module named 'pyspark'")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyspark)
+    with pytest.raises(SystemExit, match=r"pip install 'urisift\[spark\]'"):
+        spark.run(["x"], "out")
