@@ -216,3 +216,28 @@ def test_help_shows_every_option_and_examples() -> None:
                    "--stats", "--quiet", "--version"):
         assert option in help_text, option
     assert "examples:" in help_text and "urisift --format edges crawl.warc.gz" in help_text
+
+
+def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> None:
+    from urisift import parallel
+    from urisift.scan import ScanOptions
+    from urisift.sources import walk
+
+    build = ROOT / "corpora" / "warc" / "build.py"
+    namespace: dict[str, object] = {"__name__": "build", "__file__": str(build)}
+    exec(compile(build.read_text("utf-8"), str(build), "exec"), namespace)  # noqa: S102 - the project's own builder
+    crawl = namespace["crawl"]
+    assert callable(crawl)
+    big = tmp_path / "big.warc.gz"
+    big.write_bytes(crawl() * 40)  # a corrupt member in each copy: the resync must agree too
+    old = parallel.WARC_RANGE_SIZE
+    try:
+        parallel.WARC_RANGE_SIZE = 16 << 10
+        cuts = list(parallel.units(walk([str(big)]), ScanOptions()))
+        assert len(cuts) > 4 and all(isinstance(u, parallel.Unit) and u.kind.value == "warc" for u in cuts)
+        serial = [item for source in walk([str(big)]) for item in parallel.scan_serial([source], ScanOptions())]
+        pooled = list(parallel.scan_parallel(walk([str(big)]), ScanOptions(), 2))
+    finally:
+        parallel.WARC_RANGE_SIZE = old
+    keep = (lambda items: [i for i in items if not isinstance(i, parallel.Done)])  # noqa: E731
+    assert keep(pooled) == keep(serial) and len(keep(serial)) == 40 * 20  # 19 records and a defect a copy

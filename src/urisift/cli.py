@@ -20,7 +20,7 @@ from .columnar import EdgeWriter, ParquetWriter
 from .emit import Select, emit, writing
 from .errors import ExitCode, RunError
 from .model import Defect, Kind
-from .parallel import RANGE_SIZE, scan_parallel, scan_serial
+from .parallel import WARC_RANGE_SIZE, scan_parallel, scan_serial
 from .reference import UriReference
 from .scan import ScanOptions, iter_input
 from .sources import BUILT_KINDS, Input, interactive, walk
@@ -162,7 +162,7 @@ def _worth_a_pool(sources: list[Input | Defect]) -> bool:
     if len(files) > 1:
         return True
     try:
-        return bool(files) and os.path.getsize(files[0].path) >= 2 * RANGE_SIZE
+        return bool(files) and os.path.getsize(files[0].path) >= 2 * WARC_RANGE_SIZE
     except OSError:
         return False
 

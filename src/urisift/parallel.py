@@ -28,23 +28,28 @@ from .base import retrieval_stack
 from .construct import origin_with
 from .mail.mbox import is_envelope, split_mbox
 from .model import Defect, Kind, Origin, Record
-from .scan import ScanOptions, iter_input, message_records, scan_input
+from .scan import ScanOptions, iter_input, message_records, warc_records
 from .sources import Input, open_input, unreadable
+from .warc import record_start
 from .writers import Writer
 
 #: the size of the ranges a large mbox is cut into
 RANGE_SIZE = 8 << 20
+#: the size of the ranges of a WARC file (compressed, it holds five times as much to scan)
+WARC_RANGE_SIZE = 2 << 20
 _FROM = b"\nFrom "
 
 
 @dataclass(frozen=True, slots=True)
 class Unit:
     """One piece of work: an input, or a byte range of an mbox (``start`` at
-    an envelope line; ``end`` None for the rest of the file)."""
+    an envelope line) or of a WARC file (at a record); ``end`` None for the
+    rest of the file."""
 
     source: Input
     start: int | None = None
     end: int | None = None
+    kind: Kind = Kind.MBOX  # what a range holds
 
 
 def _boundary(f: BinaryIO, near: int, size: int) -> int | None:
@@ -86,47 +91,104 @@ def _split(source: Input, options: ScanOptions) -> Iterator[Unit]:
         return
     try:
         size = os.path.getsize(source.path)
-        if size < 2 * RANGE_SIZE:
+        if size < 2 * WARC_RANGE_SIZE:
             yield Unit(source)
             return
         opened = open_input(source, kind=options.kind)
         opened.stream.close()
-        if opened.kind is not Kind.MBOX or opened.compression is not None:
+        # an mbox read as it is, and a WARC file (a gzip member a record, or
+        # plain: the WARC reader reads either from the file itself) are cut
+        if opened.kind is Kind.MBOX and opened.compression is None:
+            boundary, step = _boundary, RANGE_SIZE
+        elif opened.kind is Kind.WARC and opened.compression is None:
+            boundary, step = record_start, WARC_RANGE_SIZE
+        else:
+            step = 0
+        if not step or size < 2 * step:
             yield Unit(source)
             return
         cuts = [0]
         with open(source.path, "rb") as f:
-            while (cut := _boundary(f, cuts[-1] + RANGE_SIZE, size)) is not None:
+            while (cut := boundary(f, cuts[-1] + step, size)) is not None:
                 cuts.append(cut)
     except OSError:
         yield Unit(source)  # the worker reports why it cannot be read
         return
     for start, end in zip(cuts, cuts[1:] + [None], strict=True):
-        yield Unit(source, start, end)
+        yield Unit(source, start, end, opened.kind)
 
 
 def work(unit: Unit, options: ScanOptions) -> tuple[list[Record | Defect], int]:
     """What a worker does with a unit: its records and defects, and (for an
     mbox range) how many messages the range held.  A range's messages are
     numbered from 0 and its offsets are the file's: the parent renumbers."""
+    counter = [0]
+    items = list(_items(unit, options, counter))
+    return items, counter[0]
+
+
+def _items(unit: Unit, options: ScanOptions, counter: list[int]) -> Iterator[Record | Defect]:
+    """The records and defects of a unit, streamed; ``counter[0]`` counts an
+    mbox range's messages."""
     if unit.start is None:
-        return scan_input(unit.source, options), 0
+        yield from iter_input(unit.source, options)
+        return
     origin = Origin(file=unit.source.name)
-    try:
-        with open(unit.source.path, "rb") as f:
-            f.seek(unit.start)
-            data = f.read(-1 if unit.end is None else unit.end - unit.start)
-    except OSError as exc:
-        return [unreadable(unit.source.path, exc)], 0
     stack, defects = retrieval_stack(options.base, origin)
-    items: list[Record | Defect] = list(defects) if unit.start == 0 else []
-    count = 0
+    if unit.start == 0:
+        yield from defects
+    try:
+        f = open(unit.source.path, "rb")  # noqa: SIM115 - closed below, after the generator is done with it
+    except OSError as exc:
+        yield unreadable(unit.source.path, exc)
+        return
+    with f:
+        if unit.kind is Kind.WARC:
+            # read through a window on the file, so that every offset (records,
+            # defects, where a resync resumed) is the file's, as in a serial run
+            yield from warc_records(io.BufferedReader(_Window(f, unit.start, unit.end)), stack, origin, options)
+            return
+        f.seek(unit.start)
+        data = f.read(-1 if unit.end is None else unit.end - unit.start)
     for message in split_mbox(io.BytesIO(data), followed=unit.end is not None):
-        count += 1
+        counter[0] += 1
         where = origin_with(origin, message=message.message, offset=unit.start + message.offset)
         parsed = email.message_from_bytes(message.data, policy=compat32)
-        items.extend(message_records(parsed, stack, where, options))
-    return items, count
+        yield from message_records(parsed, stack, where, options)
+
+
+class _Window(io.RawIOBase):
+    """A byte range of a file, ``[start, end)``, with the file's own positions."""
+
+    def __init__(self, f: BinaryIO, start: int, end: int | None) -> None:
+        self.f = f
+        self.start = start
+        self.end = end
+        f.seek(start)
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.f.tell()
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence == io.SEEK_CUR:
+            offset += self.f.tell()
+        elif whence == io.SEEK_END:
+            offset += self.end if self.end is not None else self.f.seek(0, io.SEEK_END)
+        return self.f.seek(max(self.start, offset))
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        size = len(buffer)
+        if self.end is not None:
+            size = max(0, min(size, self.end - self.f.tell()))
+        data = self.f.read(size)
+        buffer[:len(data)] = data
+        return len(data)
 
 
 def renumbered(items: list[Record | Defect], first: int) -> list[Record | Defect]:
@@ -187,19 +249,19 @@ def _work(job: tuple[Unit | Defect, ScanOptions, Render | None]
     unit, options, render = job
     if isinstance(unit, Defect):
         return [unit], 0, None
-    items, count = work(unit, options)
-    if render is None or unit.start is not None:
-        return items, count, unit.start  # a range is numbered by the parent: written there
+    if render is None or (unit.start is not None and unit.kind is Kind.MBOX):
+        items, count = work(unit, options)
+        return items, count, unit.start  # an mbox range is numbered by the parent: written there
     out = io.StringIO()
     writer = render(out)
     defects = []
-    for item in items:
+    for item in _items(unit, options, [0]):  # written as they come: a unit's records are never all held
         if isinstance(item, Record):
             writer.record(item)
         else:
             writer.defect(item)
             defects.append(item)
-    return Rendered(out.getvalue(), defects), count, None
+    return Rendered(out.getvalue(), defects), 0, None
 
 
 def _ignore_interrupts() -> None:

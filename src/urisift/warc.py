@@ -25,6 +25,7 @@ import gzip
 import io
 import logging
 import re
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -268,3 +269,48 @@ def content_location(unit: WarcUnit) -> str | None:
         if name.lower() == "content-location":
             return "".join(value.split()) or None
     return None
+
+
+# -- where records start: safe places to cut a large file for parallel work -----------
+
+def record_start(f: BinaryIO, near: int, size: int) -> int | None:
+    """The offset of the first record that starts at or after ``near`` in a
+    WARC file (a gzip member a record, or plain): a gzip member whose data
+    begins ``WARC/``, or a ``WARC/1.x`` line followed by a ``WARC-`` header
+    at the start of a line after a blank one.  None when there is none."""
+    position = near
+    f.seek(near)
+    carry = b""
+    while position < size:
+        chunk = f.read(1 << 20)
+        if not chunk:
+            return None
+        window = carry + chunk
+        base = position - len(carry)
+        for m in _RESYNC.finditer(window):
+            at = m.start() if window[m.start()] != 0x0A else m.start() + 1
+            if _record_at(window, at, f, base + at):
+                return base + at
+        carry = window[-64:]
+        position += len(chunk)
+    return None
+
+
+def _record_at(window: bytes, at: int, f: BinaryIO, offset: int) -> bool:
+    if window.startswith(b"\x1f\x8b", at):
+        f_position = f.tell()
+        f.seek(offset)
+        head = f.read(1 << 14)
+        f.seek(f_position)
+        try:
+            data = zlib.decompressobj(31).decompress(head, 64)
+        except zlib.error:
+            return False
+        return data.startswith((b"WARC/1.0\r\n", b"WARC/1.1\r\n", b"WARC/1.0\n", b"WARC/1.1\n"))
+    # a plain record: "WARC/1.x" after a blank line, then a named WARC header
+    after_blank = at == 0 or window[max(0, at - 4):at] == b"\r\n\r\n" or window[max(0, at - 2):at] == b"\n\n"
+    return after_blank and _PLAIN_RECORD.match(window, at, at + 4096) is not None
+
+
+# a WARC header line, then (within its first twenty fields) a WARC- named one
+_PLAIN_RECORD = re.compile(rb"WARC/1\.[01]\r?\n(?:[A-Za-z-]{1,64}:[^\n]{0,4096}\n){0,20}?WARC-")
