@@ -91,7 +91,7 @@ def _split(source: Input, options: ScanOptions) -> Iterator[Unit]:
         return
     try:
         size = os.path.getsize(source.path)
-        if size < 2 * WARC_RANGE_SIZE:
+        if size < 2 * min(RANGE_SIZE, WARC_RANGE_SIZE):
             yield Unit(source)
             return
         opened = open_input(source, kind=options.kind)
