@@ -237,4 +237,8 @@ def entry() -> None:
     sys.exit(main())
 
 
+if __name__ == "__main__":
+    entry()
+
+
 __all__ = ["main", "paths_of", "plan", "run", "scan_unit", "session"]

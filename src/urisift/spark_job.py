@@ -1,0 +1,7 @@
+"""The file to hand to ``spark-submit`` (it runs it as a script, not as a
+module of the package): ``spark-submit .../urisift/spark_job.py --output DIR PATH ...``."""
+
+from urisift.spark import entry
+
+if __name__ == "__main__":
+    entry()
