@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -154,6 +155,10 @@ def test_piped_standard_input_is_written_line_by_line_as_it_arrives() -> None:
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(b"first http://one.example/a\n")
     proc.stdin.flush()
+    ready, _, _ = select.select([proc.stdout], [], [], 60)  # a regression must fail, not hang
+    if not ready:
+        proc.kill()
+        pytest.fail("no output for a complete line while standard input stayed open")
     assert proc.stdout.readline() == b"http://one.example/a\n"  # before the second line exists
     proc.stdin.write(b"then <http://two.example/\n  wrapped>\n")
     proc.stdin.close()
