@@ -206,3 +206,11 @@ def test_a_payload_without_a_media_type_is_sniffed(tmp_path: Path) -> None:
                      b"Content-Length: %d\r\n\r\n" % len(block) + block + b"\r\n\r\n")
     assert [(r.element, r.target) for r in _records(path)] == [
         ("a", "http://u.example/d/sniffed.html"), ("body", "http://text.example/")]
+
+
+def test_arc_records_have_no_made_up_record_id() -> None:
+    folder = shared_path("corpora", "warc-samples", "warcio-test-data")
+    for name in ("example.arc", "example.arc.gz"):
+        runs = [[(r.origin.warc_record_id, r.origin.offset, r.target) for r in _records(folder / name)]
+                for _ in range(2)]
+        assert runs[0] == runs[1] and runs[0] and all(rid is None for rid, _, _ in runs[0])

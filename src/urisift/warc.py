@@ -101,6 +101,29 @@ def _register_brotli() -> None:
     BufferedReader.DECOMPRESSORS["br"] = _Brotli
 
 
+def _is_arc(stream: BinaryIO) -> bool:
+    """Whether the stream is an ARC file (its first record, gzipped or not,
+    is the ``filedesc://`` header); read without moving the stream."""
+    head: bytes
+    try:
+        if hasattr(stream, "peek"):
+            head = bytes(stream.peek(4096)[:4096])
+        elif stream.seekable():
+            where = stream.tell()
+            head = stream.read(4096)
+            stream.seek(where)
+        else:
+            return False
+    except (OSError, ValueError):
+        return False
+    if head.startswith(b"\x1f\x8b"):
+        try:
+            head = zlib.decompressobj(31).decompress(head, 64)
+        except zlib.error:
+            return False
+    return bool(head.lstrip().startswith(b"filedesc://"))
+
+
 class WarcReader:
     """The units of one WARC or ARC stream, and a tally of what was skipped."""
 
@@ -108,6 +131,9 @@ class WarcReader:
         self.stream = stream
         self.origin = origin
         self.tally: collections.Counter[str] = collections.Counter()
+        # ARC records have no record ID (warcio makes up a random one when it
+        # converts them): theirs is None, so that every run gives the same records
+        self.arc = _is_arc(stream)
 
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         from warcio.archiveiterator import ArchiveIterator  # a heavy import, needed only for WARC input
@@ -195,7 +221,8 @@ class WarcReader:
         else:
             media, charset = _media_type(headers.get_header("Content-Type"))
             status = None
-        unit = WarcUnit(record_type, headers.get_header("WARC-Record-ID"), headers.get_header("WARC-Target-URI"),
+        record_id = None if self.arc else headers.get_header("WARC-Record-ID")
+        unit = WarcUnit(record_type, record_id, headers.get_header("WARC-Target-URI"),
                         headers.get_header("WARC-Date"), offset, headers.get_header("WARC-Truncated"), status,
                         pairs, media, charset, None, None)
         if media is not None and media not in HTML_TYPES and media not in TEXT_TYPES:
