@@ -29,7 +29,7 @@ from .construct import origin_with
 from .mail.mbox import is_envelope, split_mbox
 from .model import Defect, Kind, Origin, Record
 from .scan import ScanOptions, iter_input, message_records, warc_records
-from .sources import Input, open_input, unreadable
+from .sources import Input, first_cut, open_input, unreadable
 from .warc import record_start
 from .writers import Writer
 
@@ -54,26 +54,19 @@ class Unit:
 
 def _boundary(f: BinaryIO, near: int, size: int) -> int | None:
     """The start of the first envelope line at or after ``near``."""
-    position = near
-    f.seek(near)
-    carry = b""
-    while position < size:
-        chunk = f.read(1 << 20)
-        if not chunk:
-            return None
-        window = carry + chunk
-        base = position - len(carry)
-        at = window.find(_FROM)
-        while at != -1:
-            end = window.find(b"\n", at + 1)
-            if end == -1:
-                break  # the line goes on past the window: read more
-            if is_envelope(window[at + 1:end].rstrip(b"\r")):
-                return base + at + 1
-            at = window.find(_FROM, at + 1)
-        carry = window[at:] if at != -1 else window[-len(_FROM):]
-        position += len(chunk)
-    return None
+    return first_cut(f, near, size, _envelope)
+
+
+def _envelope(window: bytes, base: int) -> tuple[int | None, int]:
+    at = window.find(_FROM)
+    while at != -1:
+        end = window.find(b"\n", at + 1)
+        if end == -1:
+            return None, at  # the line goes on past the window: read on from it
+        if is_envelope(window[at + 1:end].rstrip(b"\r")):
+            return at + 1, 0
+        at = window.find(_FROM, at + 1)
+    return None, max(0, len(window) - len(_FROM))
 
 
 def units(sources: Iterable[Input | Defect], options: ScanOptions) -> Iterator[Unit | Defect]:

@@ -25,7 +25,7 @@ import re
 import stat
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -346,3 +346,32 @@ def sniff_kind(head: bytes, name: str | None = None) -> Kind:
         if ext in _EXTENSIONS:
             return _EXTENSIONS[ext]
     return Kind.TEXT
+
+
+# -- cutting a large file for parallel work ------------------------------------------------
+
+#: what a search for a cut finds in a window of the file: the cut's offset in
+#: the window (or None), and where in the window to keep reading from
+Finder = Callable[[bytes, int], tuple[int | None, int]]
+
+
+def first_cut(f: BinaryIO, near: int, size: int, find: Finder) -> int | None:
+    """The offset of the first place at or after ``near`` where ``find``
+    says a file may be cut (an mbox envelope line, a WARC record's start),
+    read a megabyte at a time; None when there is none.  ``find(window,
+    offset)`` gets the bytes and their offset in the file."""
+    position = near
+    f.seek(near)
+    carry = b""
+    while position < size:
+        chunk = f.read(1 << 20)
+        if not chunk:
+            return None
+        window = carry + chunk
+        base = position - len(carry)
+        at, keep = find(window, base)
+        if at is not None:
+            return base + at
+        carry = window[keep:]
+        position += len(chunk)
+    return None

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from .model import Defect, DefectKind, Kind, Origin
-from .sources import Replay
+from .sources import Replay, first_cut
 
 # warcio logs a warning for each target URI with spaces: the record already
 # says what it holds; a library must not print on its own (the stdlib advice)
@@ -305,22 +305,15 @@ def record_start(f: BinaryIO, near: int, size: int) -> int | None:
     WARC file (a gzip member a record, or plain): a gzip member whose data
     begins ``WARC/``, or a ``WARC/1.x`` line followed by a ``WARC-`` header
     at the start of a line after a blank one.  None when there is none."""
-    position = near
-    f.seek(near)
-    carry = b""
-    while position < size:
-        chunk = f.read(1 << 20)
-        if not chunk:
-            return None
-        window = carry + chunk
-        base = position - len(carry)
+
+    def find(window: bytes, base: int) -> tuple[int | None, int]:
         for m in _RESYNC.finditer(window):
             at = m.start() if window[m.start()] != 0x0A else m.start() + 1
             if _record_at(window, at, f, base + at):
-                return base + at
-        carry = window[-64:]
-        position += len(chunk)
-    return None
+                return at, 0
+        return None, max(0, len(window) - 64)
+
+    return first_cut(f, near, size, find)
 
 
 def _record_at(window: bytes, at: int, f: BinaryIO, offset: int) -> bool:
