@@ -214,3 +214,24 @@ def test_arc_records_have_no_made_up_record_id() -> None:
         runs = [[(r.origin.warc_record_id, r.origin.offset, r.target) for r in _records(folder / name)]
                 for _ in range(2)]
         assert runs[0] == runs[1] and runs[0] and all(rid is None for rid, _, _ in runs[0])
+
+
+def test_a_warc_gz_on_standard_input_is_read_as_warc() -> None:
+    import subprocess
+    import sys
+
+    data = CRAWL.read_bytes()
+    everything = [r.target for r in _records(CRAWL)]
+    out, err = io.StringIO(), io.StringIO()
+    # a seekable standard input (a file redirected in): read as the file is
+    assert main(["--format", "jsonl", "--jobs", "1", "-"], stdin=io.BytesIO(data), stdout=out, stderr=err) == 0
+    assert [json.loads(line).get("target") for line in out.getvalue().splitlines() if '"defect"' not in line] == \
+        everything
+    # a pipe cannot be sought in: what precedes the corrupt member, then a defect saying so
+    proc = subprocess.run([sys.executable, "-m", "urisift", "--format", "jsonl"], input=data, capture_output=True,
+                          timeout=60, check=False)
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    before = [r.target for r in _records(CRAWL) if r.origin.offset is not None and r.origin.offset < 2607]
+    assert proc.returncode == 0 and [line["target"] for line in lines if "target" in line] == before
+    assert [line["defect"] for line in lines if "defect" in line] == ["broken-warc"]
+    assert b"nothing after it could be read" in proc.stderr

@@ -230,7 +230,17 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             raw.close()
         raise
     name = source.path
-    raw_head = head
+    if head.startswith(b"\x1f\x8b") and (kind is Kind.WARC or kind is Kind.AUTO and source.kind is None
+                                         and _first_member(head).startswith(_WARC_STARTS)):
+        # A .warc.gz is a gzip member a record: the WARC reader reads the
+        # compressed bytes itself, so that each record's offset is where its
+        # member starts in the file (where a reader seeks to), and a corrupt
+        # member costs one record (on a file, which the reader can seek in to
+        # the next member; standard input is read as far as it goes).
+        if raw.seekable():
+            raw.seek(0)
+            return Opened(raw, Kind.WARC, origin)
+        return Opened(io.BufferedReader(Replay(head, raw, live)), Kind.WARC, origin)
     stream: BinaryIO = io.BufferedReader(Replay(head, raw, live))
     guard = None
     compression = None
@@ -249,16 +259,6 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             break
     if kind is Kind.AUTO:
         kind = source.kind or sniff_kind(head, name)
-        if compression == "gzip" and kind is not Kind.WARC and _first_member(raw_head).startswith(_WARC_STARTS):
-            # a record-by-record .warc.gz whose first few KB hold a corrupt member:
-            # the decompressed peek stopped there, its first member did not
-            kind = Kind.WARC
-    if kind is Kind.WARC and compression == "gzip" and source.path != "-":
-        # A .warc.gz is a gzip member a record: the WARC reader reads the file
-        # itself, so that each record's offset is where it starts in the file
-        # (where a reader seeks to), and a corrupt member costs one record.
-        stream.close()
-        return Opened(open(source.path, "rb"), kind, origin)  # noqa: SIM115 - the caller closes it
     return Opened(stream, kind, origin, compression, guard, live=live and compression is None)
 
 
