@@ -246,3 +246,26 @@ def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> N
         parallel.WARC_RANGE_SIZE = old
     keep = (lambda items: [i for i in items if not isinstance(i, parallel.Done)])  # noqa: E731
     assert keep(pooled) == keep(serial) and len(keep(serial)) == 40 * 20  # 19 records and a defect a copy
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_input_that_trips_the_scanner_is_a_defect_and_the_run_goes_on(tmp_path: Path, jobs: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import urisift.scan
+
+    (tmp_path / "a.txt").write_text("http://a.example/\n")
+    (tmp_path / "boom.txt").write_text("http://boom.example/\n")
+    (tmp_path / "c.txt").write_text("http://c.example/\n")
+    real = urisift.scan.scan_content
+
+    def tripping(content, options):  # type: ignore[no-untyped-def]
+        if (content.origin.file or "").endswith("boom.txt"):
+            raise RuntimeError("a bug")
+        return real(content, options)
+
+    monkeypatch.setattr(urisift.scan, "scan_content", tripping)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--jobs", jobs, "-n", str(tmp_path)], stdout=out, stderr=err) == 1
+    assert out.getvalue() == "http://a.example/\nhttp://c.example/\n"
+    assert err.getvalue() == (f"urisift: {tmp_path / 'boom.txt'}: scan-failed: the scan of this input failed "
+                              "(RuntimeError: a bug); the records before it were written; please report it\n")

@@ -96,7 +96,7 @@ def report(defect: Defect, err: IO[str]) -> int:
         err.write(f"urisift: {defect.file}: cannot read: {defect.detail}\n")
         return ExitCode.INPUT
     err.write(f"urisift: {defect}\n")
-    return ExitCode.OK
+    return ExitCode.INPUT if defect.kind is DefectKind.SCAN_FAILED else ExitCode.OK
 
 
 @contextlib.contextmanager

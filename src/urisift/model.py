@@ -104,6 +104,7 @@ class DefectKind(StrEnum):
     DEEP_NESTING = "deep-nesting"  # HTML nested too deep for the HTML5 tree builder: read another way
     CHARSET_MISMATCH = "charset-mismatch"  # a <meta> charset the bytes are not in (they are UTF-8)
     BROKEN_WARC = "broken-warc"  # a WARC/ARC record, or its payload, that could not be read
+    SCAN_FAILED = "scan-failed"  # an input the scanner failed on (a bug): the other inputs are still scanned
 
 
 class Kind(StrEnum):

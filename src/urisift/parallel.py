@@ -27,7 +27,7 @@ from typing import IO, BinaryIO
 from .base import retrieval_stack
 from .construct import origin_with
 from .mail.mbox import is_envelope, split_mbox
-from .model import Defect, Kind, Origin, Record
+from .model import Defect, DefectKind, Kind, Origin, Record
 from .scan import ScanOptions, iter_input, message_records, warc_records
 from .sources import Input, first_cut, open_input, unreadable
 from .warc import record_start
@@ -242,6 +242,15 @@ def _work(job: tuple[Unit | Defect, ScanOptions, Render | None]
     unit, options, render = job
     if isinstance(unit, Defect):
         return [unit], 0, None
+    try:
+        return _done(unit, options, render)
+    except Exception as exc:  # noqa: BLE001 - one unit that trips the scanner must not cost the run
+        return [Defect(DefectKind.SCAN_FAILED, f"the scan of this input failed ({type(exc).__name__}: {exc}); "
+                       "please report it", Origin(file=unit.source.name))], 0, None
+
+
+def _done(unit: Unit, options: ScanOptions, render: Render | None
+          ) -> tuple[list[Record | Defect] | Rendered, int, int | None]:
     if render is None or (unit.start is not None and unit.kind is Kind.MBOX):
         items, count = work(unit, options)
         return items, count, unit.start  # an mbox range is numbered by the parent: written there

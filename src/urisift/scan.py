@@ -32,7 +32,7 @@ from .base import BaseStack, retrieval_stack
 from .charset import decode, decode_lines, decode_stream
 from .construct import new_found, new_place, origin_with
 from .delimit.chars import ordered
-from .errors import InputError
+from .errors import InputError, RunError
 from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import split_mbox
 from .mail.parts import HeaderReference, message_pieces
@@ -205,6 +205,11 @@ def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> 
         yield from scan_content(content, options)
     except OSError as exc:
         yield Defect(DefectKind.UNREADABLE, f"reading stopped: {exc.strerror or exc}", origin)
+    except RunError:
+        raise  # the run is to end (a kind asked for that this version does not read)
+    except Exception as exc:  # noqa: BLE001 - one input that trips the scanner must not cost the others
+        yield Defect(DefectKind.SCAN_FAILED, f"the scan of this input failed ({type(exc).__name__}: {exc}); "
+                     "the records before it were written; please report it", origin)
     finally:
         if source.path != "-":
             opened.stream.close()

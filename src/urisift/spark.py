@@ -94,7 +94,7 @@ def scan_unit(job: tuple[int, Unit | Defect, ScanOptions], firsts: dict[int, int
         if unit.start is not None:
             items = renumbered(items, firsts.get(index, 0))
     except Exception as exc:  # noqa: BLE001 - a per-input failure is a defect row (issue 13)
-        defect = Defect(DefectKind.UNREADABLE, f"the scan failed: {type(exc).__name__}: {exc}",
+        defect = Defect(DefectKind.SCAN_FAILED, f"the scan failed: {type(exc).__name__}: {exc}",
                         Origin(file=unit.source.name))
         yield index, "defect", defect_line(defect)
         return
