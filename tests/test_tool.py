@@ -269,3 +269,33 @@ def test_an_input_that_trips_the_scanner_is_a_defect_and_the_run_goes_on(tmp_pat
     assert out.getvalue() == "http://a.example/\nhttp://c.example/\n"
     assert err.getvalue() == (f"urisift: {tmp_path / 'boom.txt'}: scan-failed: the scan of this input failed "
                               "(RuntimeError: a bug); the records before it were written; please report it\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
+def test_on_a_terminal_it_says_it_reads_standard_input_and_answers_each_line() -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(URISIFT, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def read_until(marker: bytes) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + 60
+        while marker not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 1)
+            if ready:
+                seen += os.read(master, 4096)
+        assert marker in seen, seen
+
+    try:
+        read_until(b"urisift: reading standard input (end with Ctrl-D")
+        os.write(master, b"see http://tty.example/a\n")
+        read_until(b"\nhttp://tty.example/a")  # answered before the input ends
+        os.write(master, b"\x04")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
