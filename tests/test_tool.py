@@ -186,6 +186,9 @@ def test_stats_count_what_was_read_and_found() -> None:
     assert stats["inputs"] == 1 + 5  # the mbox; in corpora/warc: build.py, two samples, their two goldens
     assert stats["records"] == len(records)
     assert stats["defects"] == {"broken-mime": 1, "broken-warc": 1}
+    # every WARC record read, the skipped ones counted too (the corrupt member is the defect)
+    assert stats["warc_record_types"] == {"warcinfo": 1, "request": 1, "response": 8, "revisit": 1,
+                                          "resource": 1, "metadata": 1}
     assert stats["messages"] == len({line["message"] for line in lines if line.get("message") is not None
                                      and line["file"].endswith(".mbox")})
     assert sum(stats["styles"].values()) == len(records)

@@ -23,8 +23,8 @@ from .model import Defect, Kind
 from .parallel import WARC_RANGE_SIZE, scan_parallel, scan_serial
 from .reference import UriReference
 from .scan import ScanOptions, iter_input
-from .sources import BUILT_KINDS, Input, interactive, walk
-from .stats import Stats
+from .sources import BUILT_KINDS, Input, interactive, open_input, walk
+from .stats import Stats, count_warc_types
 from .writers import FIELDS, WRITERS, CsvWriter, Layout, Writer
 
 EXAMPLES = """\
@@ -274,8 +274,20 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         err.write(f"{exc}\n")
         return exc.exit_code
     if stats is not None:
+        for source in sources:
+            if isinstance(source, Input) and source.path != "-" and _is_warc(source, options):
+                stats.warc_types.update(count_warc_types(source.path))
         stats.write(err, as_json=args.format == "jsonl")
     return status
+
+
+def _is_warc(source: Input, options: ScanOptions) -> bool:
+    try:
+        opened = open_input(source, kind=options.kind)
+    except OSError:
+        return False
+    opened.stream.close()
+    return opened.kind is Kind.WARC
 
 
 def _live_stdin(stdin: BinaryIO | None) -> bool:

@@ -22,6 +22,7 @@ class Stats:
     styles: Counter[str] = field(default_factory=Counter)
     base_sources: Counter[str] = field(default_factory=Counter)
     defects: Counter[str] = field(default_factory=Counter)
+    warc_types: Counter[str] = field(default_factory=Counter)  # every WARC/ARC record read, by type
     started: float = field(default_factory=time.perf_counter)
     _messages: set[tuple[str | None, int]] = field(default_factory=set)
     _parts: set[tuple[str | None, int | None, str]] = field(default_factory=set)
@@ -52,6 +53,7 @@ class Stats:
             "inputs": self.inputs, "bytes": self.bytes, "messages": len(self._messages), "parts": len(self._parts),
             "warc_records": len(self._records_ids), "records": self.records, "styles": dict(self.styles),
             "base_sources": dict(self.base_sources), "defects": dict(self.defects),
+            "warc_record_types": dict(self.warc_types),
             "elapsed_s": round(elapsed, 3), "mb_per_s": round(self.bytes / 1e6 / elapsed, 2) if elapsed else None,
         }
 
@@ -65,6 +67,26 @@ class Stats:
                   f"{sum(self.defects.values())} defects; {data['elapsed_s']} s"
                   + (f", {data['mb_per_s']} MB/s" if data["mb_per_s"] is not None else "") + "\n")
         for title, counts in (("styles", self.styles), ("base sources", self.base_sources),
-                              ("defects", self.defects)):
+                              ("defects", self.defects), ("WARC records by type", self.warc_types)):
             if counts:
                 err.write(f"urisift:   {title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()) + "\n")
+
+
+def count_warc_types(path: str) -> Counter[str]:
+    """The records of a WARC or ARC file by type (``response``, ``request``,
+    ``warcinfo`` ...): what was scanned and what was skipped, for ``--stats``.
+    A second pass over the records, without scanning their payloads; it
+    resumes after a corrupt record as the scan does."""
+    from .model import Origin
+    from .warc import WarcReader, WarcUnit
+
+    counts: Counter[str] = Counter()
+    with open(path, "rb") as f:
+        reader = WarcReader(f, Origin(file=path))
+        for unit in reader:
+            if isinstance(unit, WarcUnit):
+                counts[unit.record_type] += 1
+    for key, n in reader.tally.items():
+        if key.startswith("skipped "):
+            counts[key.removeprefix("skipped ")] += n
+    return counts
