@@ -25,9 +25,10 @@ import gzip
 import io
 import logging
 import re
+import sys
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, BinaryIO
 
 from .model import Defect, DefectKind, Kind, Origin
@@ -125,12 +126,13 @@ def _is_arc(stream: BinaryIO) -> bool:
 
 
 class WarcReader:
-    """The units of one WARC or ARC stream, and a tally of what was skipped."""
+    """The units of one WARC or ARC stream; ``types`` counts every record
+    read by its type, those skipped included."""
 
     def __init__(self, stream: BinaryIO, origin: Origin) -> None:
         self.stream = stream
         self.origin = origin
-        self.tally: collections.Counter[str] = collections.Counter()
+        self.types: collections.Counter[str] = collections.Counter()
         # ARC records have no record ID (warcio makes up a random one when it
         # converts them): theirs is None, so that every run gives the same records
         self.arc = _is_arc(stream)
@@ -185,32 +187,20 @@ class WarcReader:
                 stream.seek(resume)
 
     def _resync(self, start: int) -> int | None:
-        """The offset of the next record at or after ``start``: the next
-        gzip member or WARC header line; None when the stream cannot seek or
-        there is none."""
+        """The offset of the next record at or after ``start`` (see
+        :func:`record_start`); None when the stream cannot seek or there is none."""
         stream = self.stream
         try:
             if not stream.seekable():
                 return None
-            stream.seek(start)
+            return record_start(stream, start, sys.maxsize)
         except (OSError, ValueError):
             return None
-        position = start
-        carry = b""
-        while chunk := stream.read(1 << 20):
-            window = carry + chunk
-            m = _RESYNC.search(window)
-            if m is not None:
-                at = m.start() if window[m.start()] != 0x0A else m.start() + 1
-                return position - len(carry) + at
-            carry = window[-16:]
-            position += len(chunk)
-        return None
 
     def _unit(self, record: Any, offset: int) -> WarcUnit | Defect | None:
         record_type = record.rec_type or "unknown"
+        self.types[record_type] += 1
         if record_type not in UNIT_TYPES:
-            self.tally[f"skipped {record_type}"] += 1
             return None
         headers = record.rec_headers
         http = record.http_headers
@@ -226,8 +216,7 @@ class WarcReader:
                         headers.get_header("WARC-Date"), offset, headers.get_header("WARC-Truncated"), status,
                         pairs, media, charset, None, None)
         if media is not None and media not in HTML_TYPES and media not in TEXT_TYPES:
-            self.tally[f"payload skipped: {media}"] += 1
-            return unit
+            return unit  # its payload is not read
         try:
             payload = record.content_stream()
             head = payload.read(4096) if media is None else b""
@@ -237,9 +226,7 @@ class WarcReader:
         kind = Kind.HTML if media in HTML_TYPES else Kind.TEXT if media in TEXT_TYPES else _sniffed(head)
         # the bytes read to sniff the kind are put back in front
         body: Any = io.BufferedReader(Replay(head, payload)) if head else payload
-        self.tally["scanned"] += 1
-        return WarcUnit(record_type, unit.record_id, unit.target_uri, unit.date, offset, unit.truncated, status,
-                        pairs, media, charset, kind, body)
+        return replace(unit, kind=kind, payload=body)
 
 
 def _readable(exc: Exception) -> str:
