@@ -1,13 +1,15 @@
 """``--jobs N``: inputs scanned by a pool of worker processes, the records
 written in the order a serial run writes them (issue 12; DESIGN §1).
 
-The work is cut into units: each input is one, except a large uncompressed
-mbox, which is cut at envelope lines (``From `` lines that :func:`split_mbox`
-would split at) into ranges of about :data:`RANGE_SIZE` bytes, so that one
-big archive keeps every core busy.  A worker reads its range from the file
+The work is cut into units: each input is one, except a large mbox, cut at
+envelope lines (``From `` lines that :func:`split_mbox` would split at) into
+ranges of about :data:`RANGE_SIZE` bytes, and a large WARC file, cut at
+record starts into ranges of :data:`WARC_RANGE_SIZE`, so that one big
+archive keeps every core busy.  A worker reads its range from the file
 itself (only the range's offsets travel, never its bytes) and returns the
-records; the parent renumbers the messages of a range after those of the
-ranges before it, so the output is the serial run's, byte for byte.
+records; :class:`Numbering` numbers the messages of an mbox range after
+those of the ranges before it, so the output is the serial run's, byte for
+byte.  The Spark job plans and runs the same units.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import IO, BinaryIO
 
 from .base import retrieval_stack
 from .construct import origin_with
-from .mail.mbox import is_envelope, split_mbox
+from .mail.mbox import MboxMessage, is_envelope, split_mbox
 from .model import Defect, DefectKind, Kind, Origin, Record
 from .scan import ScanOptions, iter_input, message_records, warc_records
 from .sources import Input, first_cut, open_input, unreadable
@@ -131,23 +133,32 @@ def _items(unit: Unit, options: ScanOptions, counter: list[int]) -> Iterator[Rec
     if unit.start == 0:
         yield from defects
     try:
-        f = open(unit.source.path, "rb")  # noqa: SIM115 - closed below, after the generator is done with it
+        if unit.kind is Kind.WARC:
+            with open(unit.source.path, "rb") as f:
+                # read through a window on the file, so that every offset (records,
+                # defects, where a resync resumed) is the file's, as in a serial run
+                yield from warc_records(io.BufferedReader(_Window(f, unit.start, unit.end)), stack, origin,
+                                        options)
+            return
+        messages = range_messages(unit)
     except OSError as exc:
         yield unreadable(unit.source.path, exc)
         return
-    with f:
-        if unit.kind is Kind.WARC:
-            # read through a window on the file, so that every offset (records,
-            # defects, where a resync resumed) is the file's, as in a serial run
-            yield from warc_records(io.BufferedReader(_Window(f, unit.start, unit.end)), stack, origin, options)
-            return
-        f.seek(unit.start)
-        data = f.read(-1 if unit.end is None else unit.end - unit.start)
-    for message in split_mbox(io.BytesIO(data), followed=unit.end is not None):
+    for message in messages:
         counter[0] += 1
         where = origin_with(origin, message=message.message, offset=unit.start + message.offset)
         parsed = email.message_from_bytes(message.data, policy=compat32)
         yield from message_records(parsed, stack, where, options)
+
+
+def range_messages(unit: Unit) -> Iterator[MboxMessage]:
+    """The messages of an mbox range, numbered from 0, offsets within the
+    range (the range is read now: OSError here, not while iterating)."""
+    assert unit.start is not None
+    with open(unit.source.path, "rb") as f:
+        f.seek(unit.start)
+        data = f.read(-1 if unit.end is None else unit.end - unit.start)
+    return split_mbox(io.BytesIO(data), followed=unit.end is not None)
 
 
 class _Window(io.RawIOBase):
@@ -182,6 +193,23 @@ class _Window(io.RawIOBase):
         data = self.f.read(size)
         buffer[:len(data)] = data
         return len(data)
+
+
+class Numbering:
+    """The number of the first message of each range of an mbox: the
+    messages of the ranges before it, in file order (a range at 0 starts a
+    new archive)."""
+
+    def __init__(self) -> None:
+        self.next = 0
+
+    def first(self, unit: Unit, count: int) -> int:
+        """The first message number of ``unit``, a range of ``count`` messages."""
+        if unit.start == 0:
+            self.next = 0
+        first = self.next
+        self.next += count
+        return first
 
 
 def renumbered(items: list[Record | Defect], first: int) -> list[Record | Defect]:
@@ -245,8 +273,13 @@ def _work(job: tuple[Unit | Defect, ScanOptions, Render | None]
     try:
         return _done(unit, options, render)
     except Exception as exc:  # noqa: BLE001 - one unit that trips the scanner must not cost the run
-        return [Defect(DefectKind.SCAN_FAILED, f"the scan of this input failed ({type(exc).__name__}: {exc}); "
-                       "please report it", Origin(file=unit.source.name))], 0, None
+        return [scan_failed(unit, exc)], 0, None
+
+
+def scan_failed(unit: Unit, exc: Exception) -> Defect:
+    """The defect of a unit the scanner failed on (a bug): the other units go on."""
+    return Defect(DefectKind.SCAN_FAILED, f"the scan of this input failed ({type(exc).__name__}: {exc}); "
+                  "please report it", Origin(file=unit.source.name))
 
 
 def _done(unit: Unit, options: ScanOptions, render: Render | None
@@ -275,7 +308,7 @@ def _ignore_interrupts() -> None:
 def scan_serial(sources: Iterable[Input | Defect], options: ScanOptions) -> Iterator[Record | Defect | Done]:
     """What :func:`scan_parallel` gives, in this process (for the progress
     bar: a large mbox is read a range at a time, so that it moves)."""
-    first = 0
+    numbering = Numbering()
     for unit in units(sources, options):
         if isinstance(unit, Defect):
             yield unit
@@ -284,10 +317,7 @@ def scan_serial(sources: Iterable[Input | Defect], options: ScanOptions) -> Iter
             yield from iter_input(unit.source, options)  # streamed: constant memory on any input
         else:
             items, count = work(unit, options)
-            if unit.start == 0:
-                first = 0
-            yield from renumbered(items, first)
-            first += count
+            yield from renumbered(items, numbering.first(unit, count))
         yield Done(size_of(unit))
 
 
@@ -304,38 +334,35 @@ def scan_parallel(sources: Iterable[Input | Defect], options: ScanOptions, jobs:
     # memory: a collection there would write to them (and copy their pages)
     gc.freeze()
     with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
-        first = 0  # the number of the first message of the next range of an mbox
-        for window in _windows(units(sources, options), WINDOW):
+        numbering = Numbering()
+        for batch in _batches(units(sources, options), BATCH):
             # the largest units first, so that no worker is left with a big one
             # at the end while the other idles; the results are taken in order
-            sizes = [0 if isinstance(unit, Defect) else size_of(unit) for unit in window]
+            sizes = [0 if isinstance(unit, Defect) else size_of(unit) for unit in batch]
             pending: dict[int, AsyncResult[tuple[list[Record | Defect] | Rendered, int, int | None]]] = {}
-            for index in sorted(range(len(window)), key=lambda i: -sizes[i]):
-                pending[index] = pool.apply_async(_work, ((window[index], options, render),))
-            for index in range(len(window)):
+            for index in sorted(range(len(batch)), key=lambda i: -sizes[i]):
+                pending[index] = pool.apply_async(_work, ((batch[index], options, render),))
+            for index, unit in enumerate(batch):
                 items, count, start = pending.pop(index).get()
                 if isinstance(items, Rendered):
                     yield items
                 else:
-                    if start is not None:
-                        if start == 0:
-                            first = 0
-                        items = renumbered(items, first)
-                        first += count
+                    if start is not None and isinstance(unit, Unit):
+                        items = renumbered(items, numbering.first(unit, count))
                     yield from items
                 yield Done(sizes[index])
 
 
 #: units handed to the pool at a time (the memory their results may take is bounded by it)
-WINDOW = 256
+BATCH = 256
 
 
-def _windows(items: Iterable[Unit | Defect], size: int) -> Iterator[list[Unit | Defect]]:
-    window: list[Unit | Defect] = []
+def _batches(items: Iterable[Unit | Defect], size: int) -> Iterator[list[Unit | Defect]]:
+    batch: list[Unit | Defect] = []
     for item in items:
-        window.append(item)
-        if len(window) >= size:
-            yield window
-            window = []
-    if window:
-        yield window
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

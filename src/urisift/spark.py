@@ -31,9 +31,9 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from .model import Defect, DefectKind, Origin, Record
+from .model import Defect, Kind, Record
 from .output import defect_line, record_line
-from .parallel import Unit, renumbered, units, work
+from .parallel import Numbering, Unit, range_messages, renumbered, scan_failed, units, work
 from .scan import ScanOptions
 from .sources import walk
 
@@ -68,18 +68,15 @@ def plan(paths: list[str], options: ScanOptions) -> list[Unit | Defect]:
 
 
 def count_messages(job: tuple[int, Unit | Defect, ScanOptions]) -> tuple[int, int]:
-    """(index, messages in the unit) for an mbox range; 0 for anything else."""
+    """(index, messages in the unit) for an mbox range."""
     index, unit, _ = job
-    if isinstance(unit, Defect) or unit.start is None:
-        return index, 0
-    import io
+    assert isinstance(unit, Unit)
+    return index, sum(1 for _ in range_messages(unit))
 
-    from .mail.mbox import split_mbox
 
-    with open(unit.source.path, "rb") as f:
-        f.seek(unit.start)
-        data = f.read(-1 if unit.end is None else unit.end - unit.start)
-    return index, sum(1 for _ in split_mbox(io.BytesIO(data), followed=unit.end is not None))
+def _mbox_range(job: tuple[int, Unit | Defect, ScanOptions]) -> bool:
+    unit = job[1]
+    return isinstance(unit, Unit) and unit.start is not None and unit.kind is Kind.MBOX
 
 
 def scan_unit(job: tuple[int, Unit | Defect, ScanOptions], firsts: dict[int, int]) -> Iterator[tuple[int, str, str]]:
@@ -94,9 +91,7 @@ def scan_unit(job: tuple[int, Unit | Defect, ScanOptions], firsts: dict[int, int
         if unit.start is not None:
             items = renumbered(items, firsts.get(index, 0))
     except Exception as exc:  # noqa: BLE001 - a per-input failure is a defect row (issue 13)
-        defect = Defect(DefectKind.SCAN_FAILED, f"the scan failed: {type(exc).__name__}: {exc}",
-                        Origin(file=unit.source.name))
-        yield index, "defect", defect_line(defect)
+        yield index, "defect", defect_line(scan_failed(unit, exc))
         return
     for item in items:
         if isinstance(item, Record):
@@ -156,15 +151,10 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
     slices = max(1, min(len(jobs), partitions or len(jobs)))
     units_rdd = sc.parallelize(jobs, slices)
     # stage 1: the messages of each mbox range, so that stage 2 numbers them as the command does
-    counts = dict(units_rdd.filter(lambda job: isinstance(job[1], Unit) and job[1].start is not None)
-                  .map(count_messages).collect())
-    firsts: dict[int, int] = {}
-    running = 0
-    for index, unit, _ in jobs:
-        if isinstance(unit, Unit) and unit.start is not None:
-            running = 0 if unit.start == 0 else running
-            firsts[index] = running
-            running += counts.get(index, 0)
+    counts = dict(units_rdd.filter(_mbox_range).map(count_messages).collect())
+    numbering = Numbering()
+    firsts = {index: numbering.first(unit, counts[index]) for index, unit, _ in jobs
+              if isinstance(unit, Unit) and _mbox_range((index, unit, options))}
     shared = sc.broadcast(firsts)
     lines = units_rdd.flatMap(lambda job: scan_unit(job, shared.value)).cache()
     records = lines.filter(lambda row: row[1] == "record").map(lambda row: row[2])
