@@ -23,8 +23,8 @@ from .model import Defect, Kind
 from .parallel import WARC_RANGE_SIZE, scan_parallel, scan_serial
 from .reference import UriReference
 from .scan import ScanOptions, iter_input
-from .sources import BUILT_KINDS, Input, interactive, open_input, walk
-from .stats import Stats, count_warc_types
+from .sources import BUILT_KINDS, Input, file_size, interactive, walk
+from .stats import Stats
 from .writers import FIELDS, WRITERS, CsvWriter, Layout, Writer
 
 EXAMPLES = """\
@@ -161,10 +161,7 @@ def _worth_a_pool(sources: list[Input | Defect]) -> bool:
         return False
     if len(files) > 1:
         return True
-    try:
-        return bool(files) and os.path.getsize(files[0].path) >= 2 * WARC_RANGE_SIZE
-    except OSError:
-        return False
+    return bool(files) and file_size(files[0].path) >= 2 * WARC_RANGE_SIZE
 
 
 def _writer(args: argparse.Namespace, layout: Layout, out: IO[str]) -> tuple[Writer, IO[str]]:
@@ -180,15 +177,6 @@ def _writer(args: argparse.Namespace, layout: Layout, out: IO[str]) -> tuple[Wri
 def _usage(err: IO[str], message: str) -> int:
     err.write(f"urisift: {message}\n")
     return ExitCode.USAGE
-
-
-def _total(sources: list[Input | Defect]) -> int:
-    total = 0
-    for source in sources:
-        if isinstance(source, Input) and source.path != "-":
-            with contextlib.suppress(OSError):
-                total += os.path.getsize(source.path)
-    return total
 
 
 def _progress(total: int, err: IO[str], quiet: bool) -> Any:
@@ -245,10 +233,11 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         live = paths == ["-"] and _live_stdin(stdin)
         if live and not args.quiet and stdin is None and sys.stdin is not None and sys.stdin.isatty():
             err.write("urisift: reading standard input (end with Ctrl-D; urisift --help for more)\n")
+        total = sum(file_size(s.path) for s in sources if isinstance(s, Input))
         if stats is not None:
             stats.inputs = sum(1 for s in sources if isinstance(s, Input))
-            stats.bytes = _total(sources)
-        bar = _progress(_total(sources), err, args.quiet)
+            stats.bytes = total
+        bar = _progress(total, err, args.quiet)
         flush = live or (hasattr(target, "isatty") and target.isatty())
         try:
             if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
@@ -274,20 +263,9 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         err.write(f"{exc}\n")
         return exc.exit_code
     if stats is not None:
-        for source in sources:
-            if isinstance(source, Input) and source.path != "-" and _is_warc(source, options):
-                stats.warc_types.update(count_warc_types(source.path))
+        stats.count_warc(sources, options.kind)
         stats.write(err, as_json=args.format == "jsonl")
     return status
-
-
-def _is_warc(source: Input, options: ScanOptions) -> bool:
-    try:
-        opened = open_input(source, kind=options.kind)
-    except OSError:
-        return False
-    opened.stream.close()
-    return opened.kind is Kind.WARC
 
 
 def _live_stdin(stdin: BinaryIO | None) -> bool:

@@ -31,7 +31,7 @@ from .construct import origin_with
 from .mail.mbox import MboxMessage, is_envelope, split_mbox
 from .model import Defect, DefectKind, Kind, Origin, Record
 from .scan import ScanOptions, iter_input, message_records, warc_records
-from .sources import Input, first_cut, open_input, unreadable
+from .sources import Input, file_size, first_cut, open_input, unreadable
 from .warc import record_start
 from .writers import Writer
 
@@ -253,16 +253,9 @@ Render = Callable[[IO[str]], Writer]
 def size_of(unit: Unit) -> int:
     """The bytes a unit covers (0 when unknown: standard input)."""
     if unit.start is not None:
-        end = unit.end if unit.end is not None else _size(unit.source.path)
+        end = unit.end if unit.end is not None else file_size(unit.source.path)
         return max(0, end - unit.start)
-    return _size(unit.source.path) if unit.source.path != "-" else 0
-
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
+    return file_size(unit.source.path)
 
 
 def _work(job: tuple[Unit | Defect, ScanOptions, Render | None]

@@ -51,6 +51,17 @@ class Input:
         return printable_name(self.path)
 
 
+def file_size(path: str) -> int:
+    """The size of the file at ``path`` in bytes; 0 for standard input or
+    what cannot be looked at (its reading reports why)."""
+    if path == "-":
+        return 0
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
 def printable_name(path: str) -> str:
     """A path as records and messages show it: a name whose bytes are not
     UTF-8 (Python holds them as surrogates) gets ``\\xNN`` for each such byte,

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from .model import Defect, Record
+from .model import Defect, Kind, Record
+from .sources import Input, open_input
 
 
 @dataclass
@@ -47,6 +49,12 @@ class Stats:
         if origin.warc_record_id is not None:
             self._records_ids.add((origin.file, origin.warc_record_id))
 
+    def count_warc(self, sources: Iterable[Input | Defect], kind: Kind) -> None:
+        """Count the records of the WARC and ARC files among ``sources`` by type."""
+        for source in sources:
+            if isinstance(source, Input) and source.path != "-" and _is_warc(source, kind):
+                self.warc_types.update(count_warc_types(source.path))
+
     def as_json(self) -> dict[str, Any]:
         elapsed = time.perf_counter() - self.started
         return {
@@ -70,6 +78,15 @@ class Stats:
                               ("defects", self.defects), ("WARC records by type", self.warc_types)):
             if counts:
                 err.write(f"urisift:   {title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()) + "\n")
+
+
+def _is_warc(source: Input, kind: Kind) -> bool:
+    try:
+        opened = open_input(source, kind=kind)
+    except OSError:
+        return False
+    opened.stream.close()
+    return opened.kind is Kind.WARC
 
 
 def count_warc_types(path: str) -> Counter[str]:

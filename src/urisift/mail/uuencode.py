@@ -53,9 +53,8 @@ class Block(NamedTuple):
     def is_text(self) -> bool:
         """Whether the file is worth scanning: named like text, or not named
         like a binary and free of NUL bytes."""
-        if _TEXT_NAMES.search(self.name):
-            return b"\x00" not in self.data[:4096]
-        return not _BINARY_NAMES.search(self.name) and b"\x00" not in self.data[:4096]
+        named_binary = _TEXT_NAMES.search(self.name) is None and _BINARY_NAMES.search(self.name) is not None
+        return not named_binary and b"\x00" not in self.data[:4096]
 
     @property
     def is_html(self) -> bool:
