@@ -16,27 +16,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from urisift import Record, iter_input  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_warc import warcio_lxml_links  # noqa: E402
+
 
 def theirs(path: Path) -> dict[int, set[str]]:
-    import lxml.html
-    from warcio.archiveiterator import ArchiveIterator
-
     links: dict[int, set[str]] = collections.defaultdict(set)
     try:
         with open(path, "rb") as f:
-            iterator = ArchiveIterator(f, arc2warc=True)
-            for record in iterator:
-                offset = iterator.offset
-                if record.rec_type not in ("response", "resource", "revisit") or not record.http_headers \
-                        and record.rec_type != "resource":
-                    continue
-                body = record.content_stream().read()
-                try:
-                    tree = lxml.html.document_fromstring(body)
-                except Exception:  # noqa: BLE001 - empty or not HTML
-                    continue
-                tree.make_links_absolute(record.rec_headers.get_header("WARC-Target-URI"), resolve_base_href=True)
-                links[offset] |= {link for _, _, link, _ in tree.iterlinks()}
+            for offset, found in warcio_lxml_links(f, ("response", "resource", "revisit")):
+                links[offset] |= set(found)
     except Exception as exc:  # noqa: BLE001
         links[-1].add(f"(the loop stopped: {type(exc).__name__})")
     return links
