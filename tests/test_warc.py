@@ -235,3 +235,22 @@ def test_a_warc_gz_on_standard_input_is_read_as_warc() -> None:
     assert proc.returncode == 0 and [line["target"] for line in lines if "target" in line] == before
     assert [line["defect"] for line in lines if "defect" in line] == ["broken-warc"]
     assert b"nothing after it could be read" in proc.stderr
+
+
+def test_junk_after_a_warc_header_and_a_record_cut_off_are_defects_and_the_next_input_is_read(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.warc"
+    junk.write_bytes(b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 99999\r\n\r\n" + bytes(range(256)) * 8)
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(CRAWL.read_bytes()[:1300])  # ends inside the chunked gzip response's member
+    after = tmp_path / "z.txt"
+    after.write_text("http://after.example/\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--format", "jsonl", "--jobs", "1", str(junk), str(cut), str(after)], stdout=out, stderr=err) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    by_file = {(line["file"].rsplit("/", 1)[-1], "defect" in line) for line in lines}
+    assert ("junk.warc", True) in by_file and ("cut.warc.gz", True) in by_file
+    assert [line["target"] for line in lines if line["file"].endswith("z.txt")] == ["http://after.example/"]
+    # what the cut file held before its end is still there, and its last record is reported as cut short
+    assert "http://site.example/new/place?x=1" in [line.get("target") for line in lines]
+    (cut_defect,) = [line for line in lines if "defect" in line and line["file"].endswith("cut.warc.gz")]
+    assert cut_defect["position"] == 1097 and "cut short" in cut_defect["detail"]

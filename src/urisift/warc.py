@@ -163,6 +163,9 @@ class WarcReader:
                     unit = self._unit(record, offset)
                     if unit is not None:
                         yield unit
+                if seen and stream is self.stream and _member_cut_short(stream, offset):
+                    yield Defect(DefectKind.BROKEN_WARC, "the file ends inside the gzip member of its last record: "
+                                 "the record is cut short (a truncated download?)", self.origin, offset)
                 return
             except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
                 offset = iterator.offset or offset  # where the record that failed starts
@@ -227,6 +230,29 @@ class WarcReader:
         # the bytes read to sniff the kind are put back in front
         body: Any = io.BufferedReader(Replay(head, payload)) if head else payload
         return replace(unit, kind=kind, payload=body)
+
+
+def _member_cut_short(stream: BinaryIO, offset: int) -> bool:
+    """Whether the gzip member at ``offset`` (the last record's) ends before
+    its end: warcio reads a truncated last member as far as it goes, silently."""
+    try:
+        if not stream.seekable():
+            return False
+        stream.seek(offset)
+        head = stream.read(2)
+        if head != b"\x1f\x8b":
+            return False
+        decompressor = zlib.decompressobj(31)
+        decompressor.decompress(head)
+        while chunk := stream.read(1 << 20):
+            decompressor.decompress(chunk, 1 << 16)
+            while decompressor.unconsumed_tail and not decompressor.eof:
+                decompressor.decompress(decompressor.unconsumed_tail, 1 << 16)
+            if decompressor.eof:
+                return False
+        return not decompressor.eof
+    except (OSError, ValueError, zlib.error):
+        return False
 
 
 def _readable(exc: Exception) -> str:
