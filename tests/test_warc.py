@@ -133,7 +133,7 @@ def _cli(*argv: str) -> tuple[int, str, str]:
 
 def test_parquet_has_the_fixed_schema_and_the_jsonl_rows(tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
-    from urisift.columnar import schema
+    from urisift.output.parquet import schema
     from urisift.output import RECORD_KEYS
 
     path = tmp_path / "links.parquet"
@@ -227,14 +227,14 @@ def test_a_warc_gz_on_standard_input_is_read_as_warc() -> None:
     assert main(["--format", "jsonl", "--jobs", "1", "-"], stdin=io.BytesIO(data), stdout=out, stderr=err) == 0
     assert [json.loads(line).get("target") for line in out.getvalue().splitlines() if '"defect"' not in line] == \
         everything
-    # a pipe cannot be sought in: what precedes the corrupt member, then a defect saying so
+    # a pipe cannot be sought in, but the reader keeps the last bytes it read and
+    # looks forward from the corrupt member for the next one (issue 20): all is read
     proc = subprocess.run([sys.executable, "-m", "urisift", "--format", "jsonl"], input=data, capture_output=True,
                           timeout=60, check=False)
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
-    before = [r.target for r in _records(CRAWL) if r.origin.offset is not None and r.origin.offset < 2607]
-    assert proc.returncode == 0 and [line["target"] for line in lines if "target" in line] == before
+    assert proc.returncode == 0 and [line["target"] for line in lines if "target" in line] == everything
     assert [line["defect"] for line in lines if "defect" in line] == ["broken-warc"]
-    assert b"nothing after it could be read" in proc.stderr
+    assert b"resumed at byte 2844" in proc.stderr
 
 
 def test_junk_after_a_warc_header_and_a_record_cut_off_are_defects_and_the_next_input_is_read(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from .model import Defect, DefectKind, Kind, Origin
 from .sources import Replay, first_cut
@@ -77,31 +77,6 @@ def _sniffed(head: bytes) -> Kind:
     return Kind.HTML if start.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) else Kind.TEXT
 
 
-class _Brotli:
-    """The decompressor interface warcio expects (``decompress``, ``unused_data``)
-    over the brotli package's ``Decompressor`` (whose method is ``process``):
-    warcio registers one for ``Content-Encoding: br`` that the current brotli
-    package cannot serve, and the body would then be left encoded."""
-
-    def __init__(self) -> None:
-        import brotli
-
-        self._inner = brotli.Decompressor()
-        self.unused_data: bytes | None = None
-
-    def decompress(self, data: bytes) -> bytes:
-        return bytes(self._inner.process(data))
-
-
-def _register_brotli() -> None:
-    try:
-        import brotli  # noqa: F401
-        from warcio.bufferedreaders import BufferedReader
-    except ImportError:  # brotli is a dependency; without it br bodies stay encoded
-        return
-    BufferedReader.DECOMPRESSORS["br"] = _Brotli
-
-
 def _is_arc(stream: BinaryIO) -> bool:
     """Whether the stream is an ARC file (its first record, gzipped or not,
     is the ``filedesc://`` header); read without moving the stream."""
@@ -125,9 +100,124 @@ def _is_arc(stream: BinaryIO) -> bool:
     return bool(head.lstrip().startswith(b"filedesc://"))
 
 
+#: how many of the last bytes read a forward-only stream (a pipe) keeps, to
+#: seek back in for the next record after a broken one (the finder reads a
+#: megabyte at a time, and warcio reads ahead of the record it parses)
+HISTORY = 1 << 23
+
+
+class _Rewind(io.RawIOBase):
+    """A forward-only stream (standard input) that can seek back within the
+    last :data:`HISTORY` bytes it gave, and forward by reading on: enough
+    for the reader to go on at the next record after a broken one, as it
+    does in a file, in bounded memory.  Positions count from its start."""
+
+    def __init__(self, inner: BinaryIO) -> None:
+        self.inner = inner
+        self._read = getattr(inner, "read1", inner.read)  # what a pipe has, not a full buffer
+        self.kept = bytearray()
+        self.low = 0  # the position of kept[0]
+        self.position = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence == io.SEEK_CUR:
+            offset += self.position
+        elif whence != io.SEEK_SET:
+            raise OSError("a pipe has no known end to seek from")
+        if offset < self.low:
+            raise OSError(f"byte {offset} of the pipe was read and is no longer kept")
+        while offset > self.low + len(self.kept) and self._more():
+            pass
+        self.position = min(offset, self.low + len(self.kept))
+        return self.position
+
+    def _more(self) -> bool:
+        data = self._read(1 << 16)
+        self.kept += data
+        if len(self.kept) > 2 * HISTORY:  # dropped in large steps: linear
+            drop = min(len(self.kept) - HISTORY, self.position - self.low)
+            del self.kept[:drop]
+            self.low += drop
+        return bool(data)
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self.position == self.low + len(self.kept) and not self._more():
+            return 0
+        at = self.position - self.low
+        n = min(len(buffer), len(self.kept) - at)
+        buffer[:n] = self.kept[at: at + n]
+        self.position += n
+        return n
+
+
+def _end(stream: BinaryIO) -> int | None:
+    """The size of a file: where a Content-Length may reach."""
+    try:
+        here = stream.tell()
+        end = stream.seek(0, io.SEEK_END)
+        stream.seek(here)
+        return end
+    except (OSError, ValueError):
+        return None
+
+
+def _named(offset: int, record: Any, arc: bool) -> str:
+    """The record at ``offset`` as a defect names it: its offset, ID (an ARC
+    record has none: not the one warcio makes up) and target URI when known."""
+    fields = ("WARC-Target-URI",) if arc else ("WARC-Record-ID", "WARC-Target-URI")
+    known = [v for v in map(record.rec_headers.get_header, fields) if v]
+    return f"the record at byte {offset}" + (f" ({', '.join(_printable(v) for v in known)})" if known else "")
+
+
+def _printable(text: str) -> str:
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+# ISO 28500 §5.3 (WARC 1.1 §5.3): Content-Length is mandatory, "1*DIGIT"
+_LENGTH = re.compile(r"[0-9]{1,30}")
+
+
+def _length_problem(record: Any) -> str | None:
+    """What is wrong with a record's Content-Length, None when nothing."""
+    value = record.rec_headers.get_header("Content-Length")
+    if value is None:
+        # not one field of the WARC header: what follows "WARC/1.0" is junk, or lost
+        return "it has no Content-Length (ISO 28500 §5.3 requires one): where it ends is unknown"
+    if _LENGTH.fullmatch(value.strip()) is None:
+        return f"its Content-Length {_printable(value)!r} is not a number of bytes (ISO 28500 §5.3)"
+    return None
+
+
+class _State:
+    """What the reader remembers across the records of one pass."""
+
+    def __init__(self) -> None:
+        self.last: tuple[int, Any] | None = None  # the last record read, and where it starts
+        self.reported: set[int] = set()  # records already said to be cut short
+        self.payload: _Payload | None = None  # the last unit's payload
+
+
 class WarcReader:
     """The units of one WARC or ARC stream; ``types`` counts every record
-    read by its type, those skipped included."""
+    read by its type, those skipped included.
+
+    A broken record is a ``broken-warc`` defect that names it, and the
+    reader goes on at the next record start (:func:`record_start`): after a
+    corrupt gzip member, the next member; in a plain WARC, the next
+    ``WARC/1.x`` header after the last record read (a Content-Length a
+    little too long had the reader parse from inside the next record's
+    header).  A forward-only stream (a pipe) is read through :class:`_Rewind`,
+    so standard input resumes as a file does."""
 
     def __init__(self, stream: BinaryIO, origin: Origin) -> None:
         self.stream = stream
@@ -140,14 +230,19 @@ class WarcReader:
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         from warcio.archiveiterator import ArchiveIterator  # a heavy import, needed only for WARC input
 
-        _register_brotli()
-
-        stream = self.stream
+        pipe = None if _seekable(self.stream) else _Rewind(self.stream)
+        file = self.stream if pipe is None else cast(BinaryIO, pipe)
+        stream = file  # what warcio reads: the file, or one gzip stream around it all
+        size = _end(file) if pipe is None else None
+        state = _State()
         skip = 0  # records already read, when the file is read again from its start
+        floor = 0  # a search for the next record starts here at least: it only goes forward
         while True:
             iterator = ArchiveIterator(stream, arc2warc=True)
+            direct = stream is file  # offsets are the file's, and the reader may seek in it
             errors = seen = 0
-            offset = stream.tell() if stream.seekable() else 0
+            offset = stream.tell()
+            resume: int | None = None
             try:
                 for record in _quiet(iterator):
                     # where this record starts, in the file: warcio counts from the
@@ -156,53 +251,150 @@ class WarcReader:
                     seen += 1
                     if seen <= skip:
                         continue
+                    yield from self._after(state, file if direct else None)
                     if iterator.err_count > errors:
                         errors = iterator.err_count
-                        yield Defect(DefectKind.BROKEN_WARC, "the record before this one was not followed by a "
-                                     "blank line: its Content-Length is likely wrong", self.origin, offset)
-                    unit = self._unit(record, offset)
+                        before = "the record before" if state.last is None else _named(*state.last, self.arc)
+                        yield Defect(DefectKind.BROKEN_WARC, f"{before} was not followed by a blank line: its "
+                                     f"Content-Length is likely wrong; the next record was found at byte {offset}",
+                                     self.origin, offset if state.last is None else state.last[0])
+                    state.last = (offset, record)
+                    floor = max(floor, offset + 1)
+                    self.types[record.rec_type or "unknown"] += 1
+                    problem = _length_problem(record)
+                    if problem is not None and direct:
+                        # read on, and warcio takes the rest of the file (or a wrong
+                        # stretch of it) for this record: look for the next one instead
+                        state.last = None
+                        resume = self._resync(file, offset + 1)
+                        tail = f"; resumed at byte {resume}" if resume is not None else ""
+                        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: {problem}; "
+                                     f"its payload is not read{tail}", self.origin, offset)
+                        break
+                    if direct and size is not None and iterator.reader.decompressor is None:
+                        yield from self._within(file, iterator, record, offset, size, state)
+                    unit = self._unit(record, offset, state)
                     if unit is not None:
                         yield unit
-                if seen and stream is self.stream and _member_cut_short(stream, offset):
-                    yield Defect(DefectKind.BROKEN_WARC, "the file ends inside the gzip member of its last record: "
-                                 "the record is cut short (a truncated download?)", self.origin, offset)
-                return
+                else:
+                    last = state.last
+                    yield from self._after(state, file if direct else None, end=True)
+                    if last is not None and last[0] in state.reported and pipe is not None \
+                            and _plain(file, last[0]):
+                        # a pipe: a Content-Length past the end took in whatever followed
+                        resume = self._resync(file, last[0] + 1)
             except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
                 offset = iterator.offset or offset  # where the record that failed starts
                 detail = _readable(exc)
-                if "non-chunked gzip" in detail and skip == 0 and stream is self.stream and stream.seekable():
+                if "non-chunked gzip" in detail and skip == 0 and direct and _rewound(file):
                     # one gzip stream around many records (not a member a record):
                     # read again through a decompressor, past the records already read
                     yield Defect(DefectKind.BROKEN_WARC, "the file is one gzip stream, not a gzip member a record; "
                                  "read whole, and offsets count in the decompressed data", self.origin, None)
-                    stream.seek(0)
-                    stream = gzip.GzipFile(fileobj=stream)  # type: ignore[assignment]
+                    stream = gzip.GzipFile(fileobj=file)  # type: ignore[assignment]
                     skip = seen
+                    state = _State()
                     continue
-                resume = self._resync(offset + 1) if stream is self.stream else None
+                if state.payload is not None and state.payload.problem is not None and state.last is not None \
+                        and state.last[0] == offset:
+                    detail = state.payload.problem  # the record whose payload broke: said once
+                state.payload = None
+                if direct:
+                    # after a corrupt gzip member, the next member; in a plain file, a
+                    # record header a little before where warcio looked for one, too
+                    gzipped = _plain(file, offset) is False
+                    start = max(floor, offset + 1 if gzipped else offset - _BACK, pipe.low if pipe else 0)
+                    resume = self._resync(file, start)
                 tail = (f"; resumed at byte {resume}" if resume is not None
                         else "; nothing after it could be read")
                 yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
                              self.origin, offset)
-                if resume is None:
-                    return
-                skip = 0
-                stream.seek(resume)
+            if resume is None:
+                return
+            skip = 0
+            floor = resume + 1
+            state = _State()
+            file.seek(resume)
+            stream = file
 
-    def _resync(self, start: int) -> int | None:
+    @staticmethod
+    def _resync(file: BinaryIO, start: int) -> int | None:
         """The offset of the next record at or after ``start`` (see
-        :func:`record_start`); None when the stream cannot seek or there is none."""
-        stream = self.stream
+        :func:`record_start`); None when there is none, or it cannot be looked for."""
         try:
-            if not stream.seekable():
-                return None
-            return record_start(stream, start, sys.maxsize)
+            return record_start(file, start, sys.maxsize)
         except (OSError, ValueError):
             return None
 
-    def _unit(self, record: Any, offset: int) -> WarcUnit | Defect | None:
+    def _after(self, state: _State, file: BinaryIO | None, end: bool = False) -> Iterator[Defect]:
+        """The defects of the last record, now that warcio has read past it:
+        its payload could not be decoded, or it ended before its Content-Length
+        did.  ``file`` is the file it was read from (None when that was through
+        one gzip stream around the whole file)."""
+        payload, state.payload = state.payload, None
+        if state.last is None:
+            return
+        offset, record = state.last
+        if payload is not None and payload.problem is not None:
+            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: {payload.problem}",
+                         self.origin, offset)
+        if offset in state.reported or file is None:
+            return
+        missing = getattr(record.raw_stream, "limit", 0)
+        if missing <= 0 and not end:
+            return
+        gzipped = _plain(file, offset) is False
+        declared = record.rec_headers.get_header("Content-Length")
+        if end and gzipped and _member_cut_short(file, offset):
+            detail = "the file ends inside its gzip member (a truncated download?)"
+        elif missing > 0 and gzipped:
+            detail = f"its Content-Length ({declared}) is {missing} bytes more than its gzip member holds"
+        elif missing > 0:
+            detail = (f"the file ends {missing} bytes before the end its Content-Length ({declared}) gives "
+                      "(a truncated download?)")
+        else:
+            return
+        state.reported.add(offset)
+        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)} is cut short: {detail}",
+                     self.origin, offset)
+
+    def _within(self, file: BinaryIO, iterator: Any, record: Any, offset: int, size: int, state: _State
+                ) -> Iterator[Defect]:
+        """In a plain WARC file, a record whose Content-Length runs past the
+        end of the file: read up to the next record start inside that
+        stretch, if there is one (the length is wrong, not the file cut)."""
+        reader = iterator.reader
+        limited = record.raw_stream
+        missing = getattr(limited, "limit", None)
+        if reader is None or not isinstance(missing, int):
+            return
+        here = file.tell()
+        position = here - reader.rem_length()  # the next byte warcio gives, in the file
+        if position + missing <= size:
+            return
+        state.reported.add(offset)
+        try:
+            after = record_start(file, offset + 1, size)
+            blank = 0
+            if after is not None:
+                file.seek(max(0, after - 4))
+                before = file.read(4)
+                blank = 4 if before == b"\r\n\r\n" else 2
+        finally:
+            file.seek(here)
+        declared = record.rec_headers.get_header("Content-Length")
+        if after is None or after - blank < position:
+            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)} is cut short: the file ends "
+                         f"{position + missing - size} bytes before the end its Content-Length ({declared}) "
+                         "gives (a truncated download?)", self.origin, offset)
+            return
+        limited.limit = after - blank - position
+        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: its Content-Length ({declared}) "
+                     f"runs past the end of the file ({size} bytes); read up to the next record, at byte {after}",
+                     self.origin, offset)
+
+    def _unit(self, record: Any, offset: int, state: _State) -> WarcUnit | Defect | None:
         record_type = record.rec_type or "unknown"
-        self.types[record_type] += 1
         if record_type not in UNIT_TYPES:
             return None
         headers = record.rec_headers
@@ -220,16 +412,230 @@ class WarcReader:
                         pairs, media, charset, None, None)
         if media is not None and media not in HTML_TYPES and media not in TEXT_TYPES:
             return unit  # its payload is not read
-        try:
-            payload = record.content_stream()
-            head = payload.read(4096) if media is None else b""
-        except Exception as exc:  # noqa: BLE001 - a bad chunk size, a broken gzip body ...
-            return Defect(DefectKind.BROKEN_WARC, f"the payload could not be decoded ({type(exc).__name__}: "
-                          f"{exc}); its headers were still read", self.origin, offset)
+        decoded, unknown = _decoded(record)
+        payload = state.payload = _Payload(decoded)
+        if unknown is not None:
+            payload.problem = unknown
+        head = payload.read(4096) if media is None else b""
         kind = Kind.HTML if media in HTML_TYPES else Kind.TEXT if media in TEXT_TYPES else _sniffed(head)
         # the bytes read to sniff the kind are put back in front
-        body: Any = io.BufferedReader(Replay(head, payload)) if head else payload
+        body: Any = io.BufferedReader(Replay(head, cast(BinaryIO, payload)) if head else payload)
         return replace(unit, kind=kind, payload=body)
+
+
+#: how far before a plain record that could not be parsed the next one is looked for
+#: (a Content-Length too long ended the last record inside the next one's header)
+_BACK = 1 << 16
+
+
+def _seekable(stream: BinaryIO) -> bool:
+    try:
+        return bool(stream.seekable())
+    except (OSError, ValueError):
+        return False
+
+
+def _rewound(file: BinaryIO) -> bool:
+    """Whether the file could be sought back to its start."""
+    try:
+        file.seek(0)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _plain(file: BinaryIO, offset: int) -> bool | None:
+    """Whether the record at ``offset`` is plain (False: a gzip member; None: unknown)."""
+    try:
+        here = file.tell()
+        file.seek(offset)
+        magic = file.read(2)
+        file.seek(here)
+    except (OSError, ValueError):
+        return None
+    return magic != b"\x1f\x8b"
+
+
+# RFC 9110 §8.4.1: the content codings undone here (x-gzip is gzip, §8.4.1.3)
+_CODINGS = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br"}
+
+
+def _codings(value: str | None) -> list[str]:
+    """The codings a Transfer-Encoding or Content-Encoding lists, in the order applied."""
+    if not value:
+        return []
+    return [c for c in (part.strip().lower() for part in value.split(",")) if c and c != "identity"]
+
+
+def _decoded(record: Any) -> tuple[BinaryIO, str | None]:
+    """The record's payload with its codings undone, and what could not be.
+
+    RFC 9112 §6.1: a Transfer-Encoding lists the codings applied to the
+    content in order (``gzip, chunked``); undo each, last first, then the
+    Content-Encoding's (RFC 9110 §8.4), last first too.  An unknown coding
+    stops there: the payload is left as it is from that coding on."""
+    stream: Any = record.raw_stream
+    http = record.http_headers
+    if http is None:
+        return stream, None
+    from warcio.bufferedreaders import ChunkedDataReader
+
+    steps = ([("Transfer-Encoding", c) for c in reversed(_codings(http.get_header("Transfer-Encoding")))]
+             + [("Content-Encoding", c) for c in reversed(_codings(http.get_header("Content-Encoding")))])
+    for name, coding in steps:
+        if name == "Transfer-Encoding" and coding == "chunked":
+            stream = ChunkedDataReader(stream)  # a body not chunked after all is read as it is (warcio)
+        elif coding in _CODINGS and (coding != "br" or _brotli() is not None):
+            stream = _Decoding(stream, _CODINGS[coding], name)
+        else:
+            return stream, (f"its {name} {_printable(coding)!r} is not a coding this reader knows: "
+                            "the payload is scanned as it is from there")
+    return stream, None
+
+
+def _brotli() -> Any:
+    try:
+        import brotli
+    except ImportError:  # a dependency; without it, br is a coding this reader does not know
+        return None
+    return brotli
+
+
+class _Broken(Exception):
+    """A payload's coding is broken past the bytes already given."""
+
+
+class _Decoding(io.RawIOBase):
+    """One content or transfer coding undone (gzip RFC 1952, deflate RFC
+    1950 — or the raw RFC 1951 some servers send —, br RFC 7932), every byte
+    decoded given before a problem is raised as :class:`_Broken`: a corrupt
+    or truncated body keeps what came before the break.  A body that is not
+    in its coding at all (the label is wrong) is read as it is, as browsers do."""
+
+    def __init__(self, inner: Any, coding: str, header: str) -> None:
+        self.inner = inner
+        self.coding = coding
+        self.header = header
+        self.decoder: Any = None
+        self.pending = b""
+        self.out = b""
+        self.ended = False
+        self.error: str | None = None
+        self.plain = False  # not in its coding: passed through
+        self.fed = 0  # coded bytes given to the decoder
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        while not self.out and not self.ended:
+            self.out = self._step()
+        if not self.out and self.error is not None:
+            error, self.error = self.error, None
+            raise _Broken(error)
+        n = min(len(buffer), len(self.out))
+        buffer[:n] = self.out[:n]
+        self.out = self.out[n:]
+        return n
+
+    def _step(self) -> bytes:
+        data = self.pending or self.inner.read(1 << 14)
+        self.pending = b""
+        if self.plain:
+            self.ended = not data
+            return bytes(data)
+        if self.decoder is None:
+            if not data:
+                self.ended = True
+                return b""
+            self.decoder = self._new(data)
+        if self.decoder.eof if self.coding != "br" else self.decoder.is_finished():
+            self.ended = True  # what follows the end of the coded data is not content
+            return b""
+        if not data:
+            rest = b"" if self.coding == "br" else self.decoder.flush()
+            if self.coding != "br" and self.decoder.eof:
+                return bytes(rest)
+            return self._fail(f"its {self.coding} data ends before its end: truncated", rest)
+        first = not self.fed
+        self.fed += len(data)
+        if self.coding == "br":
+            try:
+                return bytes(self.decoder.process(data))
+            except Exception as exc:  # noqa: BLE001 - brotli.error, whatever the binding calls it
+                return self._broken(first, data, b"", str(exc) or type(exc).__name__)
+        saved = self.decoder.copy()
+        try:
+            out: bytes = self.decoder.decompress(data, 1 << 16)
+        except zlib.error as exc:
+            # the call's output is lost with the error: replay it a byte at a
+            # time from the state before it, to give every byte before the error
+            good = []
+            try:
+                for i in range(len(data)):
+                    good.append(saved.decompress(data[i: i + 1]))
+            except zlib.error:
+                pass
+            return self._broken(first, data, b"".join(good), str(exc))
+        self.pending = self.decoder.unconsumed_tail
+        return out
+
+    def _new(self, data: bytes) -> Any:
+        if self.coding == "br":
+            return _brotli().Decompressor()
+        if self.coding == "gzip":
+            return zlib.decompressobj(31)
+        # RFC 9110 §8.4.1.2: deflate is the zlib format; a raw deflate stream
+        # has no zlib header (CMF 8, and CMF·256+FLG a multiple of 31)
+        zlib_header = len(data) >= 2 and data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0
+        return zlib.decompressobj(15 if zlib_header else -15)
+
+    def _broken(self, first: bool, data: bytes, good: bytes, reason: str) -> bytes:
+        if first and not good:
+            self.plain = True  # not in its coding from its first byte: the label is wrong
+            return bytes(data)
+        return self._fail(reason, good)
+
+    def _fail(self, reason: str, good: bytes) -> bytes:
+        """``good`` is given, then the problem raised."""
+        self.ended = True
+        self.error = f"its {self.header} {self.coding} could not be undone: {reason}"
+        return bytes(good)
+
+
+class _Payload(io.RawIOBase):
+    """A record's decoded payload that ends, instead of raising, where it
+    cannot be decoded (a broken chunk, a corrupt gzip body): the problem is
+    kept for the reader to report, and what came before is scanned."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.problem: str | None = None
+        self.done = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self.problem is not None and self.inner is None:
+            return 0
+        try:
+            # warcio writes a decompression error to standard error and ends the body
+            with contextlib.redirect_stderr(io.StringIO()) as said:
+                data = self.inner.read(len(buffer))
+        except Exception as exc:  # noqa: BLE001 - whatever a broken body makes warcio or zlib raise
+            reason = str(exc) if isinstance(exc, _Broken) else f"{type(exc).__name__}: {exc}"
+            self.problem = (f"the payload could not be decoded past byte {self.done} ({_printable(reason)}); "
+                            "what came before was scanned")
+            self.inner = None
+            return 0
+        if said.getvalue().strip() and self.problem is None:
+            self.problem = (f"the payload could not be decoded past byte {self.done} "
+                            f"({_printable(said.getvalue().strip())}); what came before was scanned")
+        n = len(data)
+        buffer[:n] = data
+        self.done += n
+        return n
 
 
 def _member_cut_short(stream: BinaryIO, offset: int) -> bool:
@@ -278,9 +684,64 @@ def _quiet(iterator: Any) -> Iterator[Any]:
 
 # -- URIs in the HTTP headers --------------------------------------------------------------
 
-# RFC 8288 §3: Link = #link-value; link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param )
+# RFC 8288 §3: Link = #link-value
+#   link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param )
+#   link-param = token BWS [ "=" BWS ( token / quoted-string ) ]
+# RFC 9110 §5.6.2 token; §5.6.4 quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE.
+# Each pattern is anchored where the parser stands and has no nested
+# repetition: one pass over the value, linear.
 _LINK_TARGET = re.compile(r"<([^<>]*)>")
-_REL = re.compile(r'(?i);\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]+))')
+_OWS = re.compile(r"[ \t]*")
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
+_QUOTED_PAIR = re.compile(r"\\(.)", re.DOTALL)
+# a value the grammar does not allow: skipped up to the next ";" or ","
+_JUNK = re.compile(r'[^;,"]+|"(?:[^"\\]|\\.)*"?', re.DOTALL)
+
+
+def link_values(value: str) -> Iterator[tuple[str, tuple[str, ...] | None]]:
+    """The link-values of a ``Link`` header field (RFC 8288 §3): each target
+    (whitespace removed, as in a folded header) and its ``rel`` tokens in
+    lower case (None without one; a second ``rel`` is ignored, §3.3).  A
+    comma inside a quoted parameter does not end a link-value."""
+    at = 0
+    end = len(value)
+    while at < end:
+        start = value.find("<", at)
+        if start == -1:
+            return
+        m = _LINK_TARGET.match(value, start)
+        if m is None:
+            at = start + 1  # a "<" without its ">": not a link-value
+            continue
+        target = "".join(m.group(1).split())
+        at = m.end()
+        rel: tuple[str, ...] | None = None
+        while True:
+            at = _OWS.match(value, at).end()  # type: ignore[union-attr]
+            if at >= end or value[at] != ";":
+                break
+            at = _OWS.match(value, at + 1).end()  # type: ignore[union-attr]
+            name = _TOKEN.match(value, at)
+            param = name.group().lower() if name else ""
+            at = name.end() if name else at
+            at = _OWS.match(value, at).end()  # type: ignore[union-attr]
+            found: str | None = None
+            if at < end and value[at] == "=":
+                at = _OWS.match(value, at + 1).end()  # type: ignore[union-attr]
+                quoted = _QUOTED.match(value, at)
+                token = None if quoted else _TOKEN.match(value, at)
+                if quoted:
+                    found, at = _QUOTED_PAIR.sub(r"\1", quoted.group(1)), quoted.end()
+                elif token:
+                    found, at = token.group(), token.end()
+            if param == "rel" and rel is None and found is not None:
+                rel = tuple(found.lower().split())
+            junk = _JUNK.match(value, at)
+            while junk is not None and junk.end() > at:  # what does not fit, up to the next ";" or ","
+                at = junk.end()
+                junk = _JUNK.match(value, at)
+        yield target, rel  # the next link-value starts at the next "<" (after a ",", or none left out)
 
 
 def http_references(unit: WarcUnit) -> Iterator[tuple[str, str, tuple[str, ...] | None]]:
@@ -295,12 +756,8 @@ def http_references(unit: WarcUnit) -> Iterator[tuple[str, str, tuple[str, ...] 
             if reference:
                 yield name, reference, None
         elif lower == "link":
-            matches = list(_LINK_TARGET.finditer(value))
-            for i, m in enumerate(matches):
-                params = value[m.end(): matches[i + 1].start() if i + 1 < len(matches) else len(value)]
-                rel = _REL.search(params)
-                tokens = None if rel is None else tuple((rel.group(1) or rel.group(2) or "").lower().split())
-                yield name, "".join(m.group(1).split()), tokens
+            for target, rel in link_values(value):
+                yield name, target, rel
 
 
 def content_location(unit: WarcUnit) -> str | None:
