@@ -307,6 +307,10 @@ class WarcReader:
                     resume = self._resync(file, start)
                 tail = (f"; resumed at byte {resume}" if resume is not None
                         else "; nothing after it could be read")
+                if resume is not None and resume < offset and state.last is not None:
+                    # the next record starts before where warcio looked for it
+                    tail += (f" ({_named(*state.last, self.arc)} ran on into it: its Content-Length is likely "
+                             "too long)")
                 yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
                              self.origin, offset)
             if resume is None:
