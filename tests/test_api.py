@@ -15,8 +15,8 @@ PUBLIC = {
     # normalization, URNs, risks
     "normalize", "equivalent", "Urn", "UrnError", "urn_equivalent", "risks", "Risk",
     # issue 7: the pipeline's vocabulary, bases, inputs and the record contract
-    "Base", "Charset", "DefectKind", "Kind", "Origin", "Place", "Span", "BaseStack", "ScanOptions",
-    "iter_input", "scan_input", "record_json", "record_line", "InputError", "UsageError",
+    "Base", "Charset", "DefectKind", "Kind", "Origin", "Place", "Span", "BaseLayer", "ScanOptions",
+    "iter_input", "record_json", "record_line", "InputError", "UsageError",
 }
 
 

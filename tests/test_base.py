@@ -4,45 +4,50 @@ from __future__ import annotations
 
 import pytest
 
-from urisift import Base, BaseSource, BaseStack, DefectKind, Origin, scan_text
-from urisift.base import as_base, retrieval_stack
+from urisift import Base, BaseSource, DefectKind, Origin, scan_text
+from urisift.base import NO_BASE, as_base, retrieval_layers
 from urisift.errors import UriError
 
 
-def test_innermost_layer_wins_and_pop_restores_the_one_below() -> None:
-    stack = BaseStack()
-    assert stack.current is None
-    assert stack.push("http://retrieved.example/dir/page", BaseSource.RETRIEVAL, "--base") is None
-    assert stack.push("http://mime.example/a/", BaseSource.CONTENT_BASE) is None
-    assert stack.push("http://html.example/x/", BaseSource.HTML_BASE) is None
-    assert stack.current == Base("http://html.example/x/", BaseSource.HTML_BASE)
-    stack.pop()
-    assert stack.current == Base("http://mime.example/a/", BaseSource.CONTENT_BASE)
-    stack.pop()
-    assert stack.current == Base("http://retrieved.example/dir/page", BaseSource.RETRIEVAL, "--base")
+def test_innermost_layer_wins_and_the_chain_below_is_left_as_it_was() -> None:
+    bottom = NO_BASE
+    assert bottom.current is None
+    retrieval, d1 = bottom.push("http://retrieved.example/dir/page", BaseSource.RETRIEVAL, "--base")
+    mime, d2 = retrieval.push("http://mime.example/a/", BaseSource.CONTENT_BASE)
+    html, d3 = mime.push("http://html.example/x/", BaseSource.HTML_BASE)
+    assert (d1, d2, d3) == (None, None, None)
+    assert html.current == Base("http://html.example/x/", BaseSource.HTML_BASE)
+    # pushing made new chains: each one below still says what it said
+    assert mime.current == Base("http://mime.example/a/", BaseSource.CONTENT_BASE)
+    assert retrieval.current == Base("http://retrieved.example/dir/page", BaseSource.RETRIEVAL, "--base")
+    assert bottom.current is None
+    assert html.below == mime.current and html.under is mime
+
+
+def test_a_layer_is_a_frozen_value() -> None:
+    layer, _ = NO_BASE.push("http://a.example/", BaseSource.RETRIEVAL)
+    with pytest.raises(AttributeError):
+        layer.current = None  # type: ignore[misc]
 
 
 def test_a_relative_value_resolves_against_the_layer_below() -> None:
-    stack = BaseStack()
-    stack.push("http://a.example/p/index.html", BaseSource.RETRIEVAL)
-    stack.push("sub/", BaseSource.HTML_BASE)
-    assert stack.current is not None and stack.current.uri == "http://a.example/p/sub/"
-    stack.push("../other/page.html", BaseSource.CONTENT_LOCATION)
-    assert stack.current is not None and stack.current.uri == "http://a.example/p/other/page.html"
+    layer, _ = NO_BASE.push("http://a.example/p/index.html", BaseSource.RETRIEVAL)
+    layer, _ = layer.push("sub/", BaseSource.HTML_BASE)
+    assert layer.current is not None and layer.current.uri == "http://a.example/p/sub/"
+    layer, _ = layer.push("../other/page.html", BaseSource.CONTENT_LOCATION)
+    assert layer.current is not None and layer.current.uri == "http://a.example/p/other/page.html"
 
 
 def test_a_base_never_keeps_its_fragment() -> None:
-    stack = BaseStack()
-    stack.push("http://a.example/p/./q#frag", BaseSource.RETRIEVAL)
-    assert stack.current is not None and stack.current.uri == "http://a.example/p/q"
+    layer, _ = NO_BASE.push("http://a.example/p/./q#frag", BaseSource.RETRIEVAL)
+    assert layer.current is not None and layer.current.uri == "http://a.example/p/q"
 
 
 def test_none_keeps_the_layer_below_in_force() -> None:
-    stack = BaseStack()
-    stack.push("http://a.example/", BaseSource.RETRIEVAL)
-    with stack.layer(None, BaseSource.CONTENT_BASE) as defect:
-        assert defect is None and stack.current is not None and stack.current.source is BaseSource.RETRIEVAL
-    assert stack.current is not None
+    below, _ = NO_BASE.push("http://a.example/", BaseSource.RETRIEVAL)
+    layer, defect = below.push(None, BaseSource.CONTENT_BASE)
+    assert defect is None and layer.current is below.current and layer.current is not None
+    assert layer.current.source is BaseSource.RETRIEVAL
 
 
 @pytest.mark.parametrize("value, below, detail", [
@@ -58,16 +63,14 @@ def test_none_keeps_the_layer_below_in_force() -> None:
 ])
 def test_a_value_that_cannot_serve_is_a_defect_and_the_layer_below_stays(
         value: str, below: str | None, detail: str) -> None:
-    stack = BaseStack(Origin(file="page.html"))
+    layer = NO_BASE
     if below is not None:
-        stack.push(below, BaseSource.RETRIEVAL, "--base")
-    defect = stack.push(value, BaseSource.HTML_BASE, "<base href> at line 3")
+        layer, _ = layer.push(below, BaseSource.RETRIEVAL, "--base")
+    layer, defect = layer.push(value, BaseSource.HTML_BASE, "<base href> at line 3", origin=Origin(file="page.html"))
     assert defect is not None
     assert (defect.kind, defect.file, defect.detail) == (DefectKind.BAD_BASE, "page.html", detail)
     expected = None if below is None else Base(below, BaseSource.RETRIEVAL, "--base")
-    assert stack.current == expected
-    stack.pop()  # the failed layer was entered all the same
-    assert stack.current == expected
+    assert layer.current == expected
 
 
 def test_refused_schemes() -> None:
@@ -76,12 +79,12 @@ def test_refused_schemes() -> None:
     assert as_base("data:,x", None) == "data:,x"
 
 
-def test_retrieval_stack_with_a_default_below() -> None:
-    stack, defects = retrieval_stack("page.html", default="http://default.example/d/")
-    assert defects == [] and stack.current == Base("http://default.example/d/page.html", BaseSource.RETRIEVAL,
+def test_retrieval_layers_with_a_default_below() -> None:
+    layer, defects = retrieval_layers("page.html", default="http://default.example/d/")
+    assert defects == [] and layer.current == Base("http://default.example/d/page.html", BaseSource.RETRIEVAL,
                                                    "--base")
-    stack, defects = retrieval_stack("http://[bad")
-    assert stack.current is None and [d.kind for d in defects] == [DefectKind.BAD_BASE]
+    layer, defects = retrieval_layers("http://[bad")
+    assert layer.current is None and [d.kind for d in defects] == [DefectKind.BAD_BASE]
 
 
 def test_records_say_which_layer_they_used() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from urisift import record_json, record_line, scan_mbox, scan_message
-from urisift.base import BaseStack
+from urisift.base import NO_BASE
 from urisift.mail.flowed import unflow
 from urisift.mail.headers import base_value, decoded, heading_base
 from urisift.mail.uuencode import uu_blocks
@@ -92,22 +92,20 @@ Content-Type: text/plain
 
 
 def test_the_walk_gives_imap_paths_and_the_layers_in_force() -> None:
-    stack = BaseStack()
     seen = []
     headings = []
-    for item in walk_message(_message(NESTED), stack, Origin()):
+    for item in walk_message(_message(NESTED), NO_BASE, Origin()):
         if isinstance(item, Heading):
-            headings.append((item.path, item.entity["From"], stack.current.uri if stack.current else None))
+            headings.append((item.path, item.entity["From"], item.layer.current.uri if item.layer.current else None))
             continue
         assert isinstance(item, Leaf)
-        base = stack.current
+        base = item.layer.current
         seen.append((item.path, item.content_type, base.uri if base else None, base.source if base else None))
     assert seen == [
         ("1", "text/plain", "http://outer.example/dir/", BaseSource.CONTENT_BASE),
         ("2.1", "text/html", "http://outer.example/dir/sub/page.html", BaseSource.CONTENT_LOCATION),
         ("2.2", "image/png", "http://img.example/i.png", BaseSource.CONTENT_LOCATION),
         ("3.1", "text/plain", "http://forwarded.example/", BaseSource.CONTENT_BASE)]
-    assert stack.current is None  # every layer popped
     assert headings == [("", "a@example.org", "http://outer.example/dir/"),
                         ("3", "b@example.org", "http://forwarded.example/")]
 
@@ -416,3 +414,24 @@ def test_raw_8bit_headers_read_as_utf8_else_latin1() -> None:
     records = [r for r in scan_message(message) if isinstance(r, Record)]
     assert [(r.header, r.uri) for r in records] == [
         ("Subject", "http://umlaut.example/ü"), ("X-URL", "http://latin.example/café")]
+
+
+def test_the_bases_of_parts_do_not_depend_on_the_order_they_are_scanned_in() -> None:
+    """Issue 19: each part carries its own frozen chain of bases, so two scans
+    of one message interleaved item by item, or a part scanned long after
+    the walk went past it, give the same records as one scan alone."""
+    alone = list(scan_message(NESTED.encode(), base="http://retrieval.example/"))
+    first = scan_message(NESTED.encode(), base="http://retrieval.example/")
+    second = scan_message(NESTED.encode(), base="http://retrieval.example/")
+    interleaved: list[object] = []
+    for a, b in zip(first, second, strict=True):
+        interleaved += [a, b]
+    assert interleaved[0::2] == alone and interleaved[1::2] == alone
+    # the walk run to its end before any part is looked at: every leaf still has its own bases
+    leaves = [item for item in walk_message(_message(NESTED), NO_BASE, Origin()) if isinstance(item, Leaf)]
+    assert [(leaf.path, leaf.layer.current.uri if leaf.layer.current else None) for leaf in reversed(leaves)] == [
+        ("3.1", "http://forwarded.example/"), ("2.2", "http://img.example/i.png"),
+        ("2.1", "http://outer.example/dir/sub/page.html"), ("1", "http://outer.example/dir/")]
+    assert [(r.origin.part, r.base) for r in alone if isinstance(r, Record)] == [
+        ("1", "http://outer.example/dir/"), ("2.1", "http://outer.example/dir/sub/page.html"),
+        ("3.1", "http://forwarded.example/")]

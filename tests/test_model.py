@@ -21,7 +21,7 @@ from urisift import (
     Style,
     Where,
 )
-from urisift.construct import new_found, new_record, origin_with
+from urisift.model import new_found, new_record, origin_with
 from urisift.model import TEXT, Unit
 
 

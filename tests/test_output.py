@@ -30,7 +30,7 @@ from urisift import (
 )
 from urisift.output import DEFECT_KEYS, RECORD_KEYS, RecordLines, defect_line
 from urisift.risk import Risk
-from urisift.writers import CsvWriter, JsonlWriter, Layout, TextWriter
+from urisift.output.writers import CsvWriter, JsonlWriter, Layout, TextWriter
 
 from .conftest import ROOT
 

@@ -18,7 +18,8 @@ pytest.importorskip("pyspark")
 if shutil.which("java") is None:
     pytest.skip("Spark needs Java", allow_module_level=True)
 
-from urisift import parallel, spark  # noqa: E402
+from urisift import plan, spark  # noqa: E402
+from urisift.units import WorkUnit  # noqa: E402
 
 CORPORA = ROOT / "corpora"
 INPUTS = [str(CORPORA / "text"), str(CORPORA / "html"), str(CORPORA / "mail"), str(CORPORA / "warc" / "*.warc*")]
@@ -57,7 +58,7 @@ def test_the_jobs_records_are_the_commands(session, tmp_path: Path) -> None:  # 
 
 def test_parquet_has_the_fixed_schema(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     pq = pytest.importorskip("pyarrow.parquet")
-    from urisift.columnar import schema
+    from urisift.output.parquet import schema
 
     paths = [str(CORPORA / "warc" / "crawl.warc.gz")]
     spark.run(paths, str(tmp_path / "out"), fmt="parquet", spark=session)
@@ -102,9 +103,9 @@ def test_a_large_mbox_is_cut_into_ranges_and_numbered_as_the_command(session, tm
     mbox = tmp_path / "big.mbox"
     mbox.write_bytes(b"".join(b"From u%d@example.org Mon Jan  1 00:00:00 2024\nSubject: m%d\n\nsee http://m.example/%d\n\n"
                               % (i, i, i) for i in range(300)))
-    monkeypatch.setattr(parallel, "RANGE_SIZE", 2048)
+    monkeypatch.setattr(plan, "MBOX_RANGE_SIZE", 2048)
     units = spark.plan([str(mbox)], spark.ScanOptions())
-    assert len(units) > 5 and all(isinstance(u, parallel.Unit) and u.start is not None for u in units)
+    assert len(units) > 5 and all(isinstance(u, WorkUnit) and u.start is not None for u in units)
     spark.run([str(mbox)], str(tmp_path / "out"), spark=session)
     assert _lines(tmp_path / "out" / "records") == _cli(str(mbox))
     numbers = sorted(json.loads(line)["message"] for line in _lines(tmp_path / "out" / "records"))

@@ -227,9 +227,11 @@ def test_help_shows_every_option_and_examples() -> None:
 
 
 def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> None:
-    from urisift import parallel
+    from urisift import parallel, plan
+    from urisift.model import Tally
     from urisift.scan import ScanOptions
     from urisift.sources import walk
+    from urisift.units import WorkUnit
 
     build = ROOT / "corpora" / "warc" / "build.py"
     namespace: dict[str, object] = {"__name__": "build", "__file__": str(build)}
@@ -238,16 +240,17 @@ def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> N
     assert callable(crawl)
     big = tmp_path / "big.warc.gz"
     big.write_bytes(crawl() * 40)  # a corrupt member in each copy: the resync must agree too
-    old = parallel.WARC_RANGE_SIZE
+    old = plan.WARC_RANGE_SIZE
     try:
-        parallel.WARC_RANGE_SIZE = 16 << 10
-        cuts = list(parallel.units(walk([str(big)]), ScanOptions()))
-        assert len(cuts) > 4 and all(isinstance(u, parallel.Unit) and u.kind.value == "warc" for u in cuts)
-        serial = [item for source in walk([str(big)]) for item in parallel.scan_serial([source], ScanOptions())]
-        pooled = list(parallel.scan_parallel(walk([str(big)]), ScanOptions(), 2))
+        plan.WARC_RANGE_SIZE = 16 << 10
+        cuts = list(plan.plan(walk([str(big)])))
+        assert len(cuts) > 4 and all(isinstance(u, WorkUnit) and u.kind is not None and u.kind.value == "warc"
+                                     for u in cuts)
+        serial = list(parallel.scan_serial(plan.plan(walk([str(big)]), cut=False), ScanOptions()))
+        pooled = list(parallel.scan_parallel(plan.plan(walk([str(big)])), ScanOptions(), 2))
     finally:
-        parallel.WARC_RANGE_SIZE = old
-    keep = (lambda items: [i for i in items if not isinstance(i, parallel.Done)])  # noqa: E731
+        plan.WARC_RANGE_SIZE = old
+    keep = (lambda items: [i for i in items if not isinstance(i, Tally)])  # noqa: E731
     assert keep(pooled) == keep(serial) and len(keep(serial)) == 40 * 20  # 19 records and a defect a copy
 
 
@@ -261,10 +264,10 @@ def test_an_input_that_trips_the_scanner_is_a_defect_and_the_run_goes_on(tmp_pat
     (tmp_path / "c.txt").write_text("http://c.example/\n")
     real = urisift.scan.scan_content
 
-    def tripping(content, options):  # type: ignore[no-untyped-def]
+    def tripping(content, options, *rest):  # type: ignore[no-untyped-def]
         if (content.origin.file or "").endswith("boom.txt"):
             raise RuntimeError("a bug")
-        return real(content, options)
+        return real(content, options, *rest)
 
     monkeypatch.setattr(urisift.scan, "scan_content", tripping)
     out, err = io.StringIO(), io.StringIO()

@@ -18,7 +18,7 @@ from .resolve import remove_dot_segments, resolve
 
 if TYPE_CHECKING:
     from .api import scan_html, scan_mbox, scan_message, scan_path, scan_stream, scan_text
-    from .base import BaseStack
+    from .base import BaseLayer
     from .delimit import find_references
     from .errors import BaseUriError, InputError, UriError, UriSyntaxError, UrnError, UsageError
     from .model import (
@@ -34,14 +34,15 @@ if TYPE_CHECKING:
         Origin,
         Place,
         Record,
+        Risk,
         Span,
         Style,
         Where,
     )
     from .output import record_json, record_line
     from .reference import Authority, UriReference, is_valid, validate
-    from .risk import Risk, risks
-    from .scan import ScanOptions, iter_input, scan_input
+    from .risk import risks
+    from .scan import ScanOptions, iter_input
     from .schemes import registered_schemes
     from .urn import Urn, urn_equivalent
 
@@ -52,7 +53,7 @@ _HOME = {
     "Authority": "reference",
     "Base": "model",
     "BaseSource": "model",
-    "BaseStack": "base",
+    "BaseLayer": "base",
     "BaseUriError": "errors",
     "Charset": "model",
     "CharsetSource": "model",
@@ -65,7 +66,7 @@ _HOME = {
     "Origin": "model",
     "Place": "model",
     "Record": "model",
-    "Risk": "risk",
+    "Risk": "model",
     "ScanOptions": "scan",
     "Span": "model",
     "Style": "model",
@@ -79,12 +80,11 @@ _HOME = {
     "find_references": "delimit",
     "is_valid": "reference",
     "iter_input": "scan",
-    "record_json": "output",
-    "record_line": "output",
+    "record_json": "output.records",
+    "record_line": "output.records",
     "registered_schemes": "schemes",
     "risks": "risk",
     "scan_html": "api",
-    "scan_input": "scan",
     "scan_mbox": "api",
     "scan_message": "api",
     "scan_path": "api",
@@ -116,9 +116,9 @@ __all__ = [
     "equivalent", "normalize", "Urn", "UrnError", "urn_equivalent", "Risk", "risks", "registered_schemes",
     # the pipeline's vocabulary
     "Base", "BaseSource", "Charset", "CharsetSource", "Defect", "DefectKind", "Flag", "Found", "Kind", "Origin",
-    "Place", "Record", "Span", "Style", "Where", "BaseStack",
+    "Place", "Record", "Span", "Style", "Where", "BaseLayer",
     # scanning
-    "ScanOptions", "find_references", "iter_input", "scan_html", "scan_input", "scan_mbox", "scan_message", "scan_path",
+    "ScanOptions", "find_references", "iter_input", "scan_html", "scan_mbox", "scan_message", "scan_path",
     "scan_stream", "scan_text",
     "record_json", "record_line", "InputError", "UsageError",
 ]

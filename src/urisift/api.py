@@ -1,31 +1,29 @@
 """The library's entry points (DESIGN §1): one function a kind of input,
-each building the :class:`~urisift.scan.Content` that
-:func:`~urisift.scan.scan_content` scans, with the retrieval URI as the
-bottom layer of its base stack.  A retrieval URI that cannot serve is
+each building the :class:`~urisift.model.Content` that
+:func:`~urisift.scan.scan_content` routes to its reader, with the retrieval
+URI as the bottom layer of its bases.  A retrieval URI that cannot serve is
 yielded as a defect first; relative references then resolve against what
 the input itself says, or stay unresolved."""
 
 from __future__ import annotations
 
-import email
 from collections.abc import Iterator
 from email.message import Message
-from email.policy import compat32
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .base import retrieval_stack
+from .base import retrieval_layers
 from .html import DocumentWalk, tree_of
-from .model import Defect, Kind, Origin, Record
-from .scan import Content, ScanOptions, iter_input, mbox_records, message_records, scan_content
+from .model import Content, Defect, Kind, Origin, Record
+from .scan import ScanOptions, iter_input, scan_content
 from .sources import Input
 
 
 def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | None,
                   declared: str | None = None) -> tuple[Content, list[Defect]]:
     origin = Origin(file=file)
-    stack, defects = retrieval_stack(base, origin)
-    return Content(body, Kind.TEXT, origin, stack, declared), defects
+    layer, defects = retrieval_layers(base, origin)
+    return Content(body, Kind.TEXT, origin, layer, declared), defects
 
 
 def scan_text(text: str, *, base: str | None = None, file: str | None = None,
@@ -73,14 +71,14 @@ def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str
     the tree keeps no source positions, so they are searched for.
     """
     origin = Origin(file=file)
-    stack, defects = retrieval_stack(base, origin)
+    layer, defects = retrieval_layers(base, origin)
     yield from defects
     options = ScanOptions(base=base, kind=Kind.HTML, abbreviated=abbreviated, comments=comments, positions=positions)
     if isinstance(document, (bytes, bytearray, str)):
         yield from scan_content(Content(bytes(document) if isinstance(document, bytearray) else document,
-                                        Kind.HTML, origin, stack, declared), options)
+                                        Kind.HTML, origin, layer, declared), options)
         return
-    yield from DocumentWalk(tree_of(document), stack, origin, None, locator=None, abbreviated=abbreviated,
+    yield from DocumentWalk(tree_of(document), layer, origin, None, locator=None, abbreviated=abbreviated,
                             comments=comments)
 
 
@@ -92,12 +90,11 @@ def scan_message(message: bytes | Message, *, base: str | None = None, file: str
     inner parts), else ``base`` (the retrieval URI).  ``message`` is its
     bytes or an ``email.message.Message`` already parsed."""
     origin = Origin(file=file)
-    stack, defects = retrieval_stack(base, origin)
+    layer, defects = retrieval_layers(base, origin)
     yield from defects
-    if isinstance(message, (bytes, bytearray)):
-        message = email.message_from_bytes(bytes(message), policy=compat32)
-    options = ScanOptions(base=base, kind=Kind.MAIL, abbreviated=abbreviated)
-    yield from message_records(message, stack, origin, options)
+    body = bytes(message) if isinstance(message, bytearray) else message
+    yield from scan_content(Content(body, Kind.MAIL, origin, layer),  # type: ignore[arg-type]
+                            ScanOptions(base=base, kind=Kind.MAIL, abbreviated=abbreviated))
 
 
 def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
@@ -106,9 +103,10 @@ def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = N
     binary stream, in constant memory; each record names its message's
     number, Message-ID and byte offset in the archive."""
     origin = Origin(file=file)
-    stack, defects = retrieval_stack(base, origin)
+    layer, defects = retrieval_layers(base, origin)
     yield from defects
-    yield from mbox_records(stream, stack, origin, ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated))
+    yield from scan_content(Content(stream, Kind.MBOX, origin, layer),
+                            ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated))
 
 
 def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True

@@ -10,9 +10,10 @@ Precedence, innermost first:
    target URI), §5.1.3;
 4. an application default, §5.1.4 (none unless asked for).
 
-A :class:`BaseStack` holds the layers outermost at the bottom.  Pushing a
-layer resolves its value against the base in force below it (a relative
-``Content-Location`` or ``<base href="sub/">``), and drops the fragment,
+A :class:`BaseLayer` is the innermost layer, pointing at the one under it
+(the outermost at the bottom of the chain).  Pushing a layer resolves its
+value against the base in force below it (a relative ``Content-Location``
+or ``<base href="sub/">``), and drops the fragment,
 because a base URI never has one (RFC 3986 §5.1: the fragment of a base is
 irrelevant to resolution).  A value that cannot serve as a base is a defect
 naming it, and the layer below stays in force: nothing is resolved against a
@@ -21,8 +22,7 @@ broken base, and nothing is silently lost.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from dataclasses import dataclass
 
 from .errors import UriError
 from .model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Unit
@@ -54,80 +54,62 @@ def as_base(value: str, below: Base | None, *, refuse: frozenset[str] = frozense
     return target
 
 
-class BaseStack:
-    """The bases in force for some content, one layer per push (see the module doc).
+@dataclass(frozen=True, slots=True)
+class BaseLayer:
+    """The bases in force for some content: the innermost layer, pointing at
+    the layer under it (see the module doc).  A frozen value: pushing a
+    layer returns a new chain and leaves this one as it was, so a reader
+    hands each part the chain around it, and any order of iteration over
+    suspended readers gives the same records.
 
-    ``origin`` is where the content came from: the defects name it.
+    ``current`` is the base in force at this layer: its own value when it
+    set one that could serve, else the one in force under it.
     """
 
-    def __init__(self, origin: Origin = NOWHERE) -> None:
-        self.origin = origin
-        self._layers: list[Base | None] = []
-
-    @classmethod
-    def holding(cls, base: Base | None, origin: Origin = NOWHERE) -> BaseStack:
-        """A stack of one layer that is already a base (or None): what an
-        HTML form action or a codebase resolves against."""
-        stack = cls(origin)
-        stack._layers.append(base)
-        return stack
-
-    @property
-    def current(self) -> Base | None:
-        """The base in force: the innermost layer that could serve, or None."""
-        return self._layers[-1] if self._layers else None
+    current: Base | None = None
+    under: BaseLayer | None = None
 
     @property
     def below(self) -> Base | None:
-        """The base in force under the innermost layer: what that layer's own
-        value resolved against."""
-        return self._layers[-2] if len(self._layers) >= 2 else None
+        """The base in force under this layer: what its own value resolved against."""
+        return None if self.under is None else self.under.current
 
-    def push(self, value: str | None, source: BaseSource, detail: str = "", *,
-             refuse: frozenset[str] = frozenset(), position: int | None = None,
-             unit: Unit = Unit.CHARACTER) -> Defect | None:
-        """Enter a layer whose base is ``value`` (None: the layer sets none,
-        and the one below stays in force).  Returns the defect when ``value``
-        cannot serve; the layer is entered either way, so every push has its
-        :meth:`pop`."""
+    @classmethod
+    def holding(cls, base: Base | None) -> BaseLayer:
+        """A chain of one layer that is already a base (or None): what an
+        HTML form action or a codebase resolves against."""
+        return cls(base)
+
+    def push(self, value: str | None, source: BaseSource, detail: str = "", *, origin: Origin = NOWHERE,
+             refuse: frozenset[str] = frozenset(), position: int | None = None, unit: Unit = Unit.CHARACTER
+             ) -> tuple[BaseLayer, Defect | None]:
+        """The chain with a layer whose base is ``value`` on top (None: the
+        layer sets none, and the one below stays in force), and the defect
+        naming ``origin`` when ``value`` cannot serve (the layer below then
+        stays in force: nothing is resolved against a broken base)."""
         below = self.current
         if value is None:
-            self._layers.append(below)
-            return None
+            return BaseLayer(below, self), None
         try:
             uri = as_base(value, below, refuse=refuse)
         except UriError as exc:
-            self._layers.append(below)
             where = f" ({detail})" if detail else ""
             keeps = f"{below.source} base {below.uri!r}" if below is not None else "no base"
-            return Defect(DefectKind.BAD_BASE,
-                          f"{source} {value!r}{where} cannot serve as a base: {exc}; {keeps} stays in force",
-                          self.origin, position, unit)
-        self._layers.append(Base(uri, source, detail))
-        return None
-
-    def pop(self) -> None:
-        """Leave the innermost layer."""
-        self._layers.pop()
-
-    @contextmanager
-    def layer(self, value: str | None, source: BaseSource, detail: str = "", *,
-              refuse: frozenset[str] = frozenset()) -> Iterator[Defect | None]:
-        """``with stack.layer(...) as defect:`` — push, and pop on the way out."""
-        defect = self.push(value, source, detail, refuse=refuse)
-        try:
-            yield defect
-        finally:
-            self.pop()
+            return BaseLayer(below, self), Defect(
+                DefectKind.BAD_BASE, f"{source} {value!r}{where} cannot serve as a base: {exc}; {keeps} stays in force",
+                origin, position, unit)
+        return BaseLayer(Base(uri, source, detail), self), None
 
 
-def retrieval_stack(retrieval: str | None, origin: Origin = NOWHERE, *, detail: str = "--base",
-                    default: str | None = None) -> tuple[BaseStack, list[Defect]]:
-    """A stack holding the default and retrieval layers (4 and 3), and the
-    defects of those that cannot serve; ``detail`` says where the retrieval
-    URI came from (``--base``, ``WARC-Target-URI``)."""
-    stack = BaseStack(origin)
-    defects = [d for d in (stack.push(default, BaseSource.DEFAULT, "the default base"),
-                           stack.push(retrieval, BaseSource.RETRIEVAL, detail))
-               if d is not None]
-    return stack, defects
+#: the chain with no base at all
+NO_BASE = BaseLayer()
+
+
+def retrieval_layers(retrieval: str | None, origin: Origin = NOWHERE, *, detail: str = "--base",
+                     default: str | None = None) -> tuple[BaseLayer, list[Defect]]:
+    """The default and retrieval layers (4 and 3), and the defects of those
+    that cannot serve; ``detail`` says where the retrieval URI came from
+    (``--base``, ``WARC-Target-URI``)."""
+    layer, first = NO_BASE.push(default, BaseSource.DEFAULT, "the default base", origin=origin)
+    layer, second = layer.push(retrieval, BaseSource.RETRIEVAL, detail, origin=origin)
+    return layer, [d for d in (first, second) if d is not None]

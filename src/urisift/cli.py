@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from typing import IO, Any, BinaryIO, NoReturn
 
 from . import __version__
-from .columnar import EdgeWriter, ParquetWriter
-from .emit import Select, emit, writing
-from .errors import ExitCode, RunError
+from .errors import ExitCode, RunError, UsageError
 from .model import Defect, Kind
-from .parallel import WARC_RANGE_SIZE, scan_parallel, scan_serial
-from .reference import UriReference
-from .scan import ScanOptions, iter_input
-from .sources import BUILT_KINDS, Input, file_size, interactive, walk
-from .stats import Stats
-from .writers import FIELDS, WRITERS, CsvWriter, Layout, Writer
+from .output.parquet import ParquetWriter
+from .output.stats import Stats
+from .output.writers import FIELDS, WRITERS, CsvWriter, EdgeWriter, Layout, Writer
+from .output.writing import Select, write_all, writing
+from .parallel import scan_parallel, scan_serial
+from .plan import WARC_RANGE_SIZE, plan
+from .scan import ScanOptions, checked
+from .sources import Input, file_size, interactive, walk
 
 EXAMPLES = """\
 examples:
@@ -146,10 +146,13 @@ class _Render:
     text buffer (CSV without its header, which the parent writes once)."""
 
     layout: Layout
+    base: str | None
 
     def __call__(self, out: IO[str]) -> Writer:
         if self.layout.format == "csv":
             return CsvWriter(out, self.layout, header=False)
+        if self.layout.format == "edges":
+            return EdgeWriter(out, self.layout, base=self.base)
         return WRITERS[self.layout.format](out, self.layout)
 
 
@@ -170,7 +173,7 @@ def _writer(args: argparse.Namespace, layout: Layout, out: IO[str]) -> tuple[Wri
         return ParquetWriter(out, layout, path=args.output), out
     target = open(args.output, "w", encoding="utf-8", newline="") if args.output else out  # noqa: SIM115
     if args.format == "edges":
-        return EdgeWriter(target, layout, base=args.base), target
+        return EdgeWriter(target, layout, base=args.base), target  # the source of an edge may be --base
     return WRITERS[args.format](target, layout), target
 
 
@@ -201,11 +204,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
             args = _parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    if args.base is not None and UriReference.parse(args.base).scheme is None:
-        return _usage(err, f"--base must be an absolute URI (RFC 3986 §5.1), with a scheme: {args.base!r}")
     kind = Kind(args.kind)
-    if kind is not Kind.AUTO and kind not in BUILT_KINDS:
-        return _usage(err, f"--kind {kind}: name a Maildir folder, or its files with --kind mail")
     if args.format == "parquet" and not args.output:
         return _usage(err, "--format parquet writes a file: give it with --output FILE")
     paths = args.paths or ["-"]
@@ -214,9 +213,17 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     layout = Layout(args.format, normalized=args.normalize != "none", flags=args.flags, location=location,
                     null=args.null, fields=args.fields, context=args.context > 0)
     wants_positions = args.format not in ("text", "edges") or location
-    options = ScanOptions(base=args.base, kind=kind, abbreviated=not args.no_abbreviated, charset=args.charset,
-                          strict=args.strict, comments=args.comments, positions=wants_positions,
-                          content_location=args.content_location_base, context=args.context)
+    try:
+        # a wrong --base or --charset is a usage error before any input is read
+        options = checked(ScanOptions(base=args.base, kind=Kind.AUTO if kind is Kind.MAILDIR else kind,
+                                      abbreviated=not args.no_abbreviated, charset=args.charset,
+                                      strict=args.strict, comments=args.comments, positions=wants_positions,
+                                      content_location=args.content_location_base, context=args.context))
+    except UsageError as exc:
+        return _usage(err, str(exc))
+    if kind is Kind.MAILDIR and (paths == ["-"] or not all(os.path.isdir(p) for p in paths)):
+        return _usage(err, "--kind maildir names Maildir folders (with cur/ and new/); name a message's file "
+                           "with --kind mail")
     try:
         with writing():  # a CSV header on a full disk is a write error like any other
             writer, target = _writer(args, layout, out)
@@ -229,28 +236,22 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     stats = Stats() if args.stats else None
     status: int = ExitCode.OK
     try:
-        sources = list(walk(paths, hidden=args.hidden))
+        sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR))
         live = paths == ["-"] and _live_stdin(stdin)
         if live and not args.quiet and stdin is None and sys.stdin is not None and sys.stdin.isatty():
             err.write("urisift: reading standard input (end with Ctrl-D; urisift --help for more)\n")
-        total = sum(file_size(s.path) for s in sources if isinstance(s, Input))
-        if stats is not None:
-            stats.inputs = sum(1 for s in sources if isinstance(s, Input))
-            stats.bytes = total
-        bar = _progress(total, err, args.quiet)
+        bar = _progress(sum(file_size(s.path) for s in sources if isinstance(s, Input)), err, args.quiet)
         flush = live or (hasattr(target, "isatty") and target.isatty())
         try:
             if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
-                render = _Render(layout) if select.passthrough and stats is None and args.format in (
-                    "text", "jsonl", "csv") else None
-                items: Any = scan_parallel(sources, options, args.jobs, render)
-            elif bar is not None:
-                items = scan_serial(sources, options)
+                render = _Render(layout, args.base) if select.passthrough and stats is None and args.format in (
+                    "text", "jsonl", "csv", "edges") else None
+                items: Any = scan_parallel(plan(sources, options.kind), options, args.jobs, render)
             else:
-                items = (item for source in sources for item in (
-                    [source] if isinstance(source, Defect) else iter_input(source, options, stdin=stdin)))
-            status = emit(items, writer, select, err, stats=stats, flush=flush,
-                          progress=bar.update if bar is not None else None)
+                # cut into ranges only for the progress bar's sake (one large file moves it)
+                items = scan_serial(plan(sources, options.kind, cut=bar is not None), options, stdin=stdin)
+            status = write_all(items, writer, select, err, stats=stats, flush=flush,
+                               progress=bar.update if bar is not None else None)
         finally:
             if bar is not None:
                 bar.close()
@@ -263,7 +264,6 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         err.write(f"{exc}\n")
         return exc.exit_code
     if stats is not None:
-        stats.count_warc(sources, options.kind)
         stats.write(err, as_json=args.format == "jsonl")
     return status
 

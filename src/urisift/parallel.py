@@ -1,361 +1,283 @@
-"""``--jobs N``: inputs scanned by a pool of worker processes, the records
-written in the order a serial run writes them (issue 12; DESIGN §1).
+"""``--jobs N``: units of work scanned by worker processes, the output
+written in the order of a serial run, in memory bounded by the number of
+workers, whatever the size of the input (issue 19; DESIGN §1).
 
-The work is cut into units: each input is one, except a large mbox, cut at
-envelope lines (``From `` lines that :func:`split_mbox` would split at) into
-ranges of about :data:`RANGE_SIZE` bytes, and a large WARC file, cut at
-record starts into ranges of :data:`WARC_RANGE_SIZE`, so that one big
-archive keeps every core busy.  A worker reads its range from the file
-itself (only the range's offsets travel, never its bytes) and returns the
-records; :class:`Numbering` numbers the messages of an mbox range after
-those of the ranges before it, so the output is the serial run's, byte for
-byte.  The Spark job plans and runs the same units.
+The pool only maps units and renumbers: it builds no base and reads no
+format (:func:`~urisift.scan.scan_unit` does, in the worker).
+
+- Units are handed out in input order, one at a time, to whichever worker
+  is free (:mod:`urisift.plan` cut large files into ranges).
+- A worker sends a unit's output back in batches as it goes
+  (:data:`BATCH_RECORDS` records, :data:`BATCH_BYTES` bytes of output, or
+  :data:`BATCH_SECONDS` since the batch's first item, whichever comes
+  first), then the unit's :class:`~urisift.model.Tally`.
+- The parent writes the batches of the unit at the head of the input order
+  as they arrive, and keeps those of later units until their turn: a
+  reorder buffer.  Back-pressure bounds it: a worker may have at most
+  :data:`CREDIT` batches not yet written; then it waits for the parent to
+  write one.  The unit at the head is never kept waiting (its batches are
+  written as they come), so the run always moves on; peak memory is about
+  ``jobs × CREDIT × batch``.
+- With a ``render`` factory, a worker writes the records out itself
+  (:class:`~urisift.model.Rendered` text): formatting is half the work on
+  link-dense input, and text is cheaper to send than records.  An mbox
+  range comes back as records, numbered by the parent
+  (:class:`~urisift.units.Renumbering`) once the ranges before it are done.
 """
 
 from __future__ import annotations
 
-import email
 import gc
 import io
 import multiprocessing
-import os
 import signal
+import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
-from email.policy import compat32
-from multiprocessing.pool import AsyncResult
-from typing import IO, BinaryIO
+from multiprocessing.connection import Connection, wait
+from typing import IO, Any
 
-from .base import retrieval_stack
-from .construct import origin_with
-from .mail.mbox import MboxMessage, is_envelope, split_mbox
-from .model import Defect, DefectKind, Kind, Origin, Record
-from .scan import ScanOptions, iter_input, message_records, warc_records
-from .sources import Input, file_size, first_cut, open_input, unreadable
-from .warc import record_start
-from .writers import Writer
+from .model import Defect, Kind, Record, Rendered, Tally
+from .scan import ScanOptions, scan_failed, scan_unit
+from .units import Renumbering, WorkUnit
 
-#: the size of the ranges a large mbox is cut into
-RANGE_SIZE = 8 << 20
-#: the size of the ranges of a WARC file (compressed, it holds five times as much to scan)
-WARC_RANGE_SIZE = 2 << 20
-_FROM = b"\nFrom "
+#: a batch is sent when it holds this many records ...
+BATCH_RECORDS = 10_000
+#: ... or this many characters of rendered output ...
+BATCH_BYTES = 4 << 20
+#: ... or when its first item has waited this long (the first record of a sparse input comes out soon)
+BATCH_SECONDS = 0.25
+#: batches a worker may have sent that the parent has not written yet
+CREDIT = 4
 
-
-@dataclass(frozen=True, slots=True)
-class Unit:
-    """One piece of work: an input, or a byte range of an mbox (``start`` at
-    an envelope line) or of a WARC file (at a record); ``end`` None for the
-    rest of the file."""
-
-    source: Input
-    start: int | None = None
-    end: int | None = None
-    kind: Kind = Kind.MBOX  # what a range holds
+#: a writer factory a worker renders a batch with: (text buffer) -> an object with record() and defect()
+Render = Callable[[IO[str]], Any]
+Item = Record | Defect | Rendered | Tally
 
 
-def _boundary(f: BinaryIO, near: int, size: int) -> int | None:
-    """The start of the first envelope line at or after ``near``."""
-    return first_cut(f, near, size, _envelope)
+def _ranged_mbox(unit: WorkUnit) -> bool:
+    """Whether the unit's messages are numbered by the parent (an mbox range)."""
+    return unit.start is not None and unit.kind is Kind.MBOX
 
 
-def _envelope(window: bytes, base: int) -> tuple[int | None, int]:
-    at = window.find(_FROM)
-    while at != -1:
-        end = window.find(b"\n", at + 1)
-        if end == -1:
-            return None, at  # the line goes on past the window: read on from it
-        if is_envelope(window[at + 1:end].rstrip(b"\r")):
-            return at + 1, 0
-        at = window.find(_FROM, at + 1)
-    return None, max(0, len(window) - len(_FROM))
+# -- the worker ----------------------------------------------------------------------------
+
+def _worker(conn: Connection, options: ScanOptions, render: Render | None, inherited: list[Connection]) -> None:
+    """A worker's loop: units in, batches out, within its credit; it ends
+    quietly when the parent is gone (killed, or ended early)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: one clean exit
+    for other in inherited:
+        # the parent's ends of the pipes to this worker and to those forked
+        # before it: held open here, they would keep a worker from seeing the
+        # parent go (and blocked on a full pipe for ever)
+        other.close()
+    try:
+        _serve(conn, options, render)
+    except (EOFError, OSError):
+        pass
 
 
-def units(sources: Iterable[Input | Defect], options: ScanOptions) -> Iterator[Unit | Defect]:
-    """The units of work for ``sources``, in output order."""
-    for source in sources:
-        if isinstance(source, Defect):
-            yield source
+def _serve(conn: Connection, options: ScanOptions, render: Render | None) -> None:
+    owed = 0  # batches sent and not yet written by the parent
+
+    def send(message: tuple[Any, ...]) -> None:
+        nonlocal owed
+        while owed >= CREDIT:
+            reply = conn.recv()
+            if reply is None:
+                raise SystemExit(0)
+            owed -= 1
+        conn.send(message)
+        owed += 1
+
+    while True:
+        message = conn.recv()
+        if message is None:
+            return
+        if message == "ack":
+            owed -= 1
             continue
-        yield from _split(source, options)
+        index, unit = message
+        _work(unit, options, render if not _ranged_mbox(unit) else None,
+              lambda batch, index=index: send(("batch", index, batch)))
+        conn.send(("done", index, None))
 
 
-def _split(source: Input, options: ScanOptions) -> Iterator[Unit]:
-    if source.path == "-":
-        yield Unit(source)
-        return
+def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Callable[[Any], None]) -> None:
+    """Scan ``unit``, sending its output in batches; the last is its tally
+    (a unit that trips the scanner is a scan-failed defect, never a dead worker)."""
+    out = io.StringIO() if render is not None else None
+    writer = render(out) if render is not None else None
+    items: list[Record | Defect] = []
+    defects: list[Defect] = []
+    count = 0
+    first = 0.0
+
+    def flush() -> None:
+        nonlocal items, defects, count
+        if out is not None:
+            if count:
+                send(Rendered(out.getvalue(), tuple(defects)))
+                out.seek(0)
+                out.truncate()
+                defects = []
+        elif items:
+            send(items)
+            items = []
+        count = 0
+
     try:
-        size = os.path.getsize(source.path)
-        if size < 2 * min(RANGE_SIZE, WARC_RANGE_SIZE):
-            yield Unit(source)
-            return
-        opened = open_input(source, kind=options.kind)
-        opened.stream.close()
-        # an mbox read as it is, and a WARC file (a gzip member a record, or
-        # plain: the WARC reader reads either from the file itself) are cut
-        if opened.kind is Kind.MBOX and opened.compression is None:
-            boundary, step = _boundary, RANGE_SIZE
-        elif opened.kind is Kind.WARC and opened.compression is None:
-            boundary, step = record_start, WARC_RANGE_SIZE
-        else:
-            step = 0
-        if not step or size < 2 * step:
-            yield Unit(source)
-            return
-        cuts = [0]
-        with open(source.path, "rb") as f:
-            while (cut := boundary(f, cuts[-1] + step, size)) is not None:
-                cuts.append(cut)
-    except OSError:
-        yield Unit(source)  # the worker reports why it cannot be read
-        return
-    for start, end in zip(cuts, cuts[1:] + [None], strict=True):
-        yield Unit(source, start, end, opened.kind)
-
-
-def work(unit: Unit, options: ScanOptions) -> tuple[list[Record | Defect], int]:
-    """What a worker does with a unit: its records and defects, and (for an
-    mbox range) how many messages the range held.  A range's messages are
-    numbered from 0 and its offsets are the file's: the parent renumbers."""
-    counter = [0]
-    items = list(_items(unit, options, counter))
-    return items, counter[0]
-
-
-def _items(unit: Unit, options: ScanOptions, counter: list[int]) -> Iterator[Record | Defect]:
-    """The records and defects of a unit, streamed; ``counter[0]`` counts an
-    mbox range's messages."""
-    if unit.start is None:
-        yield from iter_input(unit.source, options)
-        return
-    origin = Origin(file=unit.source.name)
-    stack, defects = retrieval_stack(options.base, origin)
-    if unit.start == 0:
-        yield from defects
-    try:
-        if unit.kind is Kind.WARC:
-            with open(unit.source.path, "rb") as f:
-                # read through a window on the file, so that every offset (records,
-                # defects, where a resync resumed) is the file's, as in a serial run
-                yield from warc_records(io.BufferedReader(_Window(f, unit.start, unit.end)), stack, origin,
-                                        options)
-            return
-        messages = range_messages(unit)
-    except OSError as exc:
-        yield unreadable(unit.source.path, exc)
-        return
-    for message in messages:
-        counter[0] += 1
-        where = origin_with(origin, message=message.message, offset=unit.start + message.offset)
-        parsed = email.message_from_bytes(message.data, policy=compat32)
-        yield from message_records(parsed, stack, where, options)
-
-
-def range_messages(unit: Unit) -> Iterator[MboxMessage]:
-    """The messages of an mbox range, numbered from 0, offsets within the
-    range (the range is read now: OSError here, not while iterating)."""
-    assert unit.start is not None
-    with open(unit.source.path, "rb") as f:
-        f.seek(unit.start)
-        data = f.read(-1 if unit.end is None else unit.end - unit.start)
-    return split_mbox(io.BytesIO(data), followed=unit.end is not None)
-
-
-class _Window(io.RawIOBase):
-    """A byte range of a file, ``[start, end)``, with the file's own positions."""
-
-    def __init__(self, f: BinaryIO, start: int, end: int | None) -> None:
-        self.f = f
-        self.start = start
-        self.end = end
-        f.seek(start)
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def tell(self) -> int:
-        return self.f.tell()
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        if whence == io.SEEK_CUR:
-            offset += self.f.tell()
-        elif whence == io.SEEK_END:
-            offset += self.end if self.end is not None else self.f.seek(0, io.SEEK_END)
-        return self.f.seek(max(self.start, offset))
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        size = len(buffer)
-        if self.end is not None:
-            size = max(0, min(size, self.end - self.f.tell()))
-        data = self.f.read(size)
-        buffer[:len(data)] = data
-        return len(data)
-
-
-class Numbering:
-    """The number of the first message of each range of an mbox: the
-    messages of the ranges before it, in file order (a range at 0 starts a
-    new archive)."""
-
-    def __init__(self) -> None:
-        self.next = 0
-
-    def first(self, unit: Unit, count: int) -> int:
-        """The first message number of ``unit``, a range of ``count`` messages."""
-        if unit.start == 0:
-            self.next = 0
-        first = self.next
-        self.next += count
-        return first
-
-
-def renumbered(items: list[Record | Defect], first: int) -> list[Record | Defect]:
-    """The items of a range with its messages numbered from ``first``."""
-    if not first:
-        return items
-    moved: dict[int, Origin] = {}  # the records of one message share their origin
-    out: list[Record | Defect] = []
-    for item in items:
-        origin = item.origin
-        if origin.message is not None:
-            new = moved.get(id(origin))
-            if new is None:
-                new = moved[id(origin)] = origin_with(origin, message=origin.message + first)
-            item = replace(item, origin=new)
-        out.append(item)
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Rendered:
-    """A unit's output already written out by the worker (its records as
-    the output format writes them, its defects' lines included), and its
-    defects again, for standard error and the exit status."""
-
-    text: str
-    defects: list[Defect]
-
-
-@dataclass(frozen=True, slots=True)
-class Done:
-    """A unit finished: its size in bytes (for the progress bar)."""
-
-    size: int
-
-
-#: makes a writer for a worker to render a unit's output with: (format, options)
-Render = Callable[[IO[str]], Writer]
-
-
-def size_of(unit: Unit) -> int:
-    """The bytes a unit covers (0 when unknown: standard input)."""
-    if unit.start is not None:
-        end = unit.end if unit.end is not None else file_size(unit.source.path)
-        return max(0, end - unit.start)
-    return file_size(unit.source.path)
-
-
-def _work(job: tuple[Unit | Defect, ScanOptions, Render | None]
-          ) -> tuple[list[Record | Defect] | Rendered, int, int | None]:
-    unit, options, render = job
-    if isinstance(unit, Defect):
-        return [unit], 0, None
-    try:
-        return _done(unit, options, render)
+        for item in scan_unit(unit, options):
+            if type(item) is Tally:
+                flush()
+                send(item)
+                return
+            if not count:
+                first = time.monotonic()
+            count += 1
+            if writer is not None:
+                if type(item) is Record:
+                    writer.record(item)
+                else:
+                    writer.defect(item)
+                    defects.append(item)  # type: ignore[arg-type]
+                full = out.tell() >= BATCH_BYTES  # type: ignore[union-attr]
+            else:
+                items.append(item)  # type: ignore[arg-type]
+                full = False
+            if full or count >= BATCH_RECORDS or time.monotonic() - first >= BATCH_SECONDS:
+                flush()
     except Exception as exc:  # noqa: BLE001 - one unit that trips the scanner must not cost the run
-        return [scan_failed(unit, exc)], 0, None
+        flush()
+        send([scan_failed(unit, exc)])
+        send(Tally(size=unit.size))
 
 
-def scan_failed(unit: Unit, exc: Exception) -> Defect:
-    """The defect of a unit the scanner failed on (a bug): the other units go on."""
-    return Defect(DefectKind.SCAN_FAILED, f"the scan of this input failed ({type(exc).__name__}: {exc}); "
-                  "please report it", Origin(file=unit.source.name))
+# -- the parent ----------------------------------------------------------------------------
 
-
-def _done(unit: Unit, options: ScanOptions, render: Render | None
-          ) -> tuple[list[Record | Defect] | Rendered, int, int | None]:
-    if render is None or (unit.start is not None and unit.kind is Kind.MBOX):
-        items, count = work(unit, options)
-        return items, count, unit.start  # an mbox range is numbered by the parent: written there
-    out = io.StringIO()
-    writer = render(out)
-    defects = []
-    for item in _items(unit, options, [0]):  # written as they come: a unit's records are never all held
-        if isinstance(item, Record):
-            writer.record(item)
-        else:
-            writer.defect(item)
-            defects.append(item)
-    return Rendered(out.getvalue(), defects), 0, None
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which ends the pool: one clean
-    exit (status 130) rather than a traceback from every process."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def scan_serial(sources: Iterable[Input | Defect], options: ScanOptions) -> Iterator[Record | Defect | Done]:
-    """What :func:`scan_parallel` gives, in this process (for the progress
-    bar: a large mbox is read a range at a time, so that it moves)."""
-    numbering = Numbering()
-    for unit in units(sources, options):
-        if isinstance(unit, Defect):
-            yield unit
-            continue
-        if unit.start is None:
-            yield from iter_input(unit.source, options)  # streamed: constant memory on any input
-        else:
-            items, count = work(unit, options)
-            yield from renumbered(items, numbering.first(unit, count))
-        yield Done(size_of(unit))
-
-
-def scan_parallel(sources: Iterable[Input | Defect], options: ScanOptions, jobs: int, render: Render | None = None
-                  ) -> Iterator[Record | Defect | Rendered | Done]:
-    """The records and defects of ``sources``, scanned by ``jobs`` worker
-    processes, in the order (and numbering) of a serial run.  With
-    ``render`` (a picklable writer factory), whole inputs come back written
-    out (:class:`Rendered`): formatting is half the work on link-dense pages,
-    and text is cheaper to send between processes than records."""
+def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs: int,
+                  render: Render | None = None) -> Iterator[Item]:
+    """The records and defects of ``units`` (or their rendered batches),
+    each unit followed by its tally, scanned by ``jobs`` worker processes,
+    in the order and numbering of a serial run (see the module doc)."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     # the parent's objects stay where they are in the workers' copies of its
     # memory: a collection there would write to them (and copy their pages)
     gc.freeze()
-    with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
-        numbering = Numbering()
-        for batch in _batches(units(sources, options), BATCH):
-            # the largest units first, so that no worker is left with a big one
-            # at the end while the other idles; the results are taken in order
-            sizes = [0 if isinstance(unit, Defect) else size_of(unit) for unit in batch]
-            pending: dict[int, AsyncResult[tuple[list[Record | Defect] | Rendered, int, int | None]]] = {}
-            for index in sorted(range(len(batch)), key=lambda i: -sizes[i]):
-                pending[index] = pool.apply_async(_work, ((batch[index], options, render),))
-            for index, unit in enumerate(batch):
-                items, count, start = pending.pop(index).get()
-                if isinstance(items, Rendered):
-                    yield items
-                else:
-                    if start is not None and isinstance(unit, Unit):
-                        items = renumbered(items, numbering.first(unit, count))
-                    yield from items
-                yield Done(sizes[index])
+    workers: list[tuple[Any, Connection]] = []
+    completed = False
+    try:
+        for _ in range(jobs):
+            parent, child = context.Pipe()
+            inherited = [conn for _, conn in workers] + [parent] if context.get_start_method() == "fork" else []
+            process = context.Process(target=_worker, args=(child, options, render, inherited), daemon=True)
+            process.start()
+            child.close()
+            workers.append((process, parent))
+        yield from _ordered(iter(units), [conn for _, conn in workers])
+        completed = True
+    finally:
+        # done: the workers are idle and told to go; cut short (the reader of
+        # `| head` went away, Ctrl-C, an error): they are stopped at once
+        for process, conn in workers:
+            if completed:
+                conn.send(None)
+            else:
+                process.terminate()
+        for process, conn in workers:
+            process.join()
+            conn.close()
 
 
-#: units handed to the pool at a time (the memory their results may take is bounded by it)
-BATCH = 256
+def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Iterator[Item]:
+    """Hand out units, take batches back, give them out in input order."""
+    numbering = Renumbering()
+    order: deque[tuple[int, WorkUnit | Defect]] = deque()  # the units handed out (or defects), in input order
+    kept: dict[int, deque[Any]] = {}  # index -> batches received and not yet given out
+    finished: set[int] = set()
+    busy: dict[Connection, int] = {}
+    owner: dict[int, Connection] = {}
+    index = 0
+    exhausted = False
+    head_begun = False
+
+    def hand_out(conn: Connection) -> None:
+        nonlocal index, exhausted
+        while not exhausted:
+            unit = next(units, None)
+            if unit is None:
+                exhausted = True
+                return
+            order.append((index, unit))
+            if isinstance(unit, Defect):
+                finished.add(index)
+                kept[index] = deque([[unit]])
+                index += 1
+                continue
+            kept[index] = deque()
+            conn.send((index, unit))
+            busy[conn] = index
+            owner[index] = conn
+            index += 1
+            return
+
+    for conn in conns:
+        hand_out(conn)
+    while order:
+        # give out what the head unit has
+        at, unit = order[0]
+        if isinstance(unit, WorkUnit) and not head_begun:
+            numbering.begin(unit)
+            head_begun = True
+        batches = kept[at]
+        while batches:
+            batch = batches.popleft()
+            if at in owner:
+                owner[at].send("ack")
+            if type(batch) is Tally:
+                numbering.end(batch)
+                yield batch
+            elif type(batch) is Rendered:
+                yield batch
+            else:
+                renumber = numbering if isinstance(unit, WorkUnit) and _ranged_mbox(unit) else None
+                for item in batch:
+                    yield renumber(item) if renumber is not None else item
+        if at in finished:
+            order.popleft()
+            del kept[at]
+            owner.pop(at, None)
+            head_begun = False
+            continue
+        # wait for more
+        for conn in wait(list(busy)):
+            assert isinstance(conn, Connection)
+            try:
+                what, unit_index, batch = conn.recv()
+            except EOFError as exc:
+                raise RuntimeError("a worker process ended unexpectedly") from exc
+            if what == "done":
+                finished.add(unit_index)
+                del busy[conn]
+                hand_out(conn)
+            else:
+                kept[unit_index].append(batch)
 
 
-def _batches(items: Iterable[Unit | Defect], size: int) -> Iterator[list[Unit | Defect]]:
-    batch: list[Unit | Defect] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+def scan_serial(units: Iterable[WorkUnit | Defect], options: ScanOptions, *, stdin: Any = None
+                ) -> Iterator[Record | Defect | Tally]:
+    """What :func:`scan_parallel` gives, in this process (records, never rendered)."""
+    numbering = Renumbering()
+    for unit in units:
+        if isinstance(unit, Defect):
+            yield unit
+            continue
+        numbering.begin(unit)
+        renumber = _ranged_mbox(unit)
+        for item in scan_unit(unit, options, stdin=stdin):
+            if type(item) is Tally:
+                numbering.end(item)  # type: ignore[arg-type]
+                yield item
+            else:
+                yield numbering(item) if renumber else item  # type: ignore[arg-type]

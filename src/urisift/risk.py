@@ -23,8 +23,8 @@ watch for in a URI.  Each flag names its section and says what it found.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from .model import Risk
 from .reference import Authority, UriReference
 from .schemes import DEFAULT_PORTS, LINE_BASED, WEB
 
@@ -33,21 +33,6 @@ _CRLF = re.compile(r"%0[dDaA]")
 # tried only at label starts, the label taken possessively: linear
 _HOSTLIKE = re.compile(r"(?<![A-Za-z0-9-])[A-Za-z0-9-]++\.[A-Za-z]{2}")
 _IPV4_PART = re.compile(r"0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*")
-
-
-@dataclass(frozen=True, slots=True)
-class Risk:
-    """One §7 concern about one URI."""
-
-    flag: str
-    section: str
-    detail: str
-
-    def __str__(self) -> str:
-        return f"{self.flag} (§{self.section}): {self.detail}"
-
-    def to_json(self) -> dict[str, str]:
-        return {"flag": self.flag, "section": self.section, "detail": self.detail}
 
 
 def rare_ipv4(host: str) -> str | None:

@@ -2,17 +2,15 @@
 
     bytes ─ decode ─▶ text ─ find ─▶ Found ─ base ─▶ Base ─ resolve ─▶ target ─ record ─▶ Record
 
-- :class:`~urisift.tail.Tail` is the one found-to-record step every input
-  kind ends in: the base in force, RFC 3986 §5.2 resolution, the §7 risk
-  flags, the record.
-- :func:`scan_content` scans one piece of content by its kind: plain text
-  (:mod:`urisift.plain`), HTML, a mail message (each text part scanned by
-  its own kind, with the MIME bases around it), an mbox.
-- :func:`scan_input` scans one input named by path, picklable, so that a
-  process pool or a Spark job can map it over many inputs and get the same
-  records as a serial run; :func:`iter_input` is its streaming twin.
-- The library's entry points (``scan_text``, ``scan_html``, ``scan_message``
-  ...) are in :mod:`urisift.api`.
+- :func:`scan_unit` turns the unit of work (:class:`~urisift.units.WorkUnit`:
+  an input, or a byte range of one, planned by :mod:`urisift.plan`) into an
+  iterator of records and defects, lazily, ending with the unit's
+  :class:`~urisift.model.Tally`; nothing here builds a list of a unit's
+  records.
+- :func:`scan_content` routes one piece of :class:`~urisift.model.Content`
+  to its reader by kind, through one table (:data:`READERS`); the readers
+  yield records, defects, and content nested in theirs (a MIME part, a WARC
+  payload), which comes back here to be routed in turn.
 
 Lenient by default: a defect is yielded and the scan goes on.  With
 ``strict=True`` the first defect raises :class:`~urisift.errors.InputError`.
@@ -22,99 +20,127 @@ from __future__ import annotations
 
 import email
 import io
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from email.message import Message
 from email.policy import compat32
 from typing import BinaryIO
 
-from .base import BaseStack, retrieval_stack
+from .base import BaseLayer, retrieval_layers
 from .charset import decode, decode_lines, decode_stream
-from .construct import new_found, new_place, origin_with
 from .delimit.chars import ordered
 from .errors import InputError, RunError
+from .found_to_record import Tail
 from .html import DocumentWalk, Locator, parse, prescan
-from .mail.mbox import split_mbox
+from .mail.mbox import MboxMessage, split_mbox
 from .mail.parts import HeaderReference, message_pieces
 from .mail.pointers import index_parts
-from .model import BaseSource, Charset, Defect, DefectKind, Flag, Kind, Origin, Record, Style, Where
-from .plain import chunked_records, text_records
-from .sources import BUILT_KINDS, Input, open_input, unreadable
-from .tail import Tail
+from .model import (
+    BaseSource,
+    Charset,
+    Content,
+    Defect,
+    DefectKind,
+    Flag,
+    Kind,
+    Origin,
+    Record,
+    Style,
+    Tally,
+    Where,
+    new_found,
+    new_place,
+    origin_with,
+)
+from .options import DEFAULTS, ScanOptions, checked
+from .sources import BUILT_KINDS, Input, Opened, open_input, standard_input, unreadable
+from .text import chunked_records, text_records
+from .units import Counted, Window, WorkUnit
 from .warc import WarcReader, content_location, http_references
 
-
-@dataclass(frozen=True, slots=True)
-class ScanOptions:
-    """What a scan of one input needs besides the input: picklable, so that
-    worker processes get the same options as a serial run."""
-
-    base: str | None = None  # the retrieval URI (RFC 3986 §5.1.3)
-    kind: Kind = Kind.AUTO  # AUTO sniffs the content, then the name
-    abbreviated: bool = True  # www./ftp. forms (seed 002 Appendix F)
-    charset: str | None = None  # a declared charset, below a BOM and above everything else
-    strict: bool = False  # the first defect ends the scan (InputError)
-    chunk_size: int = 1 << 20  # text streams through in pieces of this many bytes
-    comments: bool = False  # HTML: scan the text of comments too
-    # HTML: find where each attribute value stands in the source (span, line,
-    # column); the tree keeps no positions, so this is a search, ~20% of the scan
-    positions: bool = True
-    # WARC: an HTTP response's Content-Location as the base of its body (RFC 2616
-    # had it, RFC 7231 removed it): off unless asked for
-    content_location: bool = False
-    context: int = 0  # records carry this many characters either side of them (their span's text)
+Items = Iterator[Record | Defect]
+#: a reader: content in, records and defects out, and content nested in it for the scan to route
+Reader = Callable[[Content, ScanOptions, Tally], Iterator[Record | Defect | Content]]
 
 
-# -- content --------------------------------------------------------------------------
+# -- routing ------------------------------------------------------------------------------
 
-@dataclass
-class Content:
-    """One piece of content to scan: its bytes (a stream) or its text, its
-    kind, where it came from, and the bases in force around it."""
-
-    body: BinaryIO | bytes | str
-    kind: Kind
-    origin: Origin
-    stack: BaseStack
-    declared: str | None = None  # the charset its container declares
-    sniffed: bool = field(default=False)  # whether ``kind`` was sniffed rather than asked for
-    decoding: Charset | None = None  # how a text body was decoded, when it was decoded before
-    live: bool = False  # a stream from a pipe or terminal: scanned line by line as it arrives
-
-
-def scan_content(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
-    """Records and defects of one piece of content, by its kind."""
+def scan_content(content: Content, options: ScanOptions, tally: Tally | None = None) -> Items:
+    """Records and defects of one piece of content, by its kind (and of the
+    content nested in it, routed the same way)."""
+    tally = tally if tally is not None else Tally()
     kind = content.kind
-    if kind not in BUILT_KINDS:
+    if kind not in READERS:
         if not content.sniffed:
             raise InputError(f"{content.origin.file or '<input>'}: reading {kind} input is not built yet")
         yield Defect(DefectKind.UNSUPPORTED_KIND,
                      f"this looks like {kind} content, which this version does not read yet; scanned as plain text",
                      content.origin, None)
-    elif kind is Kind.HTML:
-        yield from _scan_html(content, options)
+        kind = Kind.TEXT
+    for item in READERS[kind](content, options, tally):
+        if type(item) is Content:
+            assert isinstance(item, Content)
+            yield from _nested(item, options, tally)
+        else:
+            yield item  # type: ignore[misc]
+
+
+def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
+    """The records of content found inside other content: a part's charset is
+    its own container's to declare, never the command line's; its flags and
+    the part it points to are added to its records."""
+    items = scan_content(content, options if options.charset is None else replace(options, charset=None), tally)
+    flags, points_to = content.flags, content.points_to
+    if not flags and points_to is None:
+        yield from items
         return
-    elif kind is Kind.MAIL:
-        message = email.message_from_bytes(_as_stream(content.body).read(), policy=compat32)
-        yield from message_records(message, content.stack, content.origin, options)
-        return
-    elif kind is Kind.MBOX:
-        yield from mbox_records(_as_stream(content.body), content.stack, content.origin, options)
-        return
-    elif kind is Kind.WARC:
-        yield from warc_records(_as_stream(content.body), content.stack, content.origin, options)
-        return
-    yield from _scan_plain(content, options)
+    for item in items:
+        if type(item) is Record:
+            assert isinstance(item, Record)
+            if flags:
+                found = item.found
+                item = item._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
+            if points_to is not None:
+                item = item._replace(points_to=points_to(item.target or item.uri))
+        yield item
 
 
 def _as_stream(body: BinaryIO | bytes | str) -> BinaryIO:
-    """Mail is bytes: a body handed in as text is taken as its UTF-8."""
+    """Mail and archives are bytes: a body handed in as text is taken as its UTF-8."""
     if isinstance(body, str):
         body = body.encode("utf-8")
     return io.BytesIO(body) if isinstance(body, bytes) else body
 
 
-def _scan_html(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
+# -- the readers' front doors ----------------------------------------------------------------
+
+def read_text(content: Content, options: ScanOptions, tally: Tally) -> Items:
+    """Plain text: decoded by the charset chain, streamed through the
+    scanner in pieces cut where no reference can span the cut."""
+    body = content.body
+    declared = content.declared or options.charset
+    if isinstance(body, str):
+        yield from text_records(body, Tail(content.layer, content.origin, content.decoding), options.abbreviated,
+                                context=options.context)
+        return
+    if isinstance(body, bytes) and len(body) <= options.chunk_size:
+        # a body held whole already (a mail part): decoded in one step, no stream machinery
+        text, choice, defects = decode(body, declared=declared, origin=content.origin)
+        yield from defects
+        yield from text_records(text, Tail(content.layer, content.origin, Charset(choice.name, choice.source)),
+                                options.abbreviated, context=options.context)
+        return
+    stream = io.BytesIO(body) if isinstance(body, bytes) else body
+    if content.live:
+        choice, pieces = decode_lines(stream, declared=declared, origin=content.origin)
+    else:
+        choice, pieces = decode_stream(stream, declared=declared, origin=content.origin,
+                                       chunk_size=options.chunk_size)
+    tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source))
+    yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
+
+
+def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     """A whole HTML document: decoded by the chain with the <meta> prescan
     (DESIGN §1), parsed, walked.  A page is held whole, as any parser holds it."""
     body = content.body
@@ -134,187 +160,210 @@ def _scan_html(content: Content, options: ScanOptions) -> Iterator[Record | Defe
     tree, fallback = parse(markup)
     if fallback is not None:
         yield Defect(DefectKind.DEEP_NESTING, fallback, content.origin, None)
-    records = DocumentWalk(tree, content.stack, content.origin, decoding,
+    records = DocumentWalk(tree, content.layer, content.origin, decoding,
                            locator=Locator(text) if options.positions else None,
                            abbreviated=options.abbreviated, comments=options.comments)
     yield from (_with_context(records, text, options.context) if options.context else records)
 
 
-def _with_context(items: Iterable[Record | Defect], text: str, context: int) -> Iterator[Record | Defect]:
+def _with_context(items: Iterable[Record | Defect], text: str, context: int) -> Items:
     """Records with the text around their span (those without a span have none)."""
     for item in items:
-        if isinstance(item, Record) and item.span is not None:
-            start, end = item.span
-            item = replace(item, context=text[max(0, start - context):end + context])
+        if type(item) is Record and item.span is not None:  # type: ignore[union-attr]
+            start, end = item.span  # type: ignore[union-attr]
+            item = item._replace(context=text[max(0, start - context):end + context])  # type: ignore[union-attr]
         yield item
 
 
-def _scan_plain(content: Content, options: ScanOptions) -> Iterator[Record | Defect]:
-    body = content.body
-    if isinstance(body, str):
-        tail = Tail(content.stack, content.origin, content.decoding)
-        yield from text_records(body, tail, options.abbreviated, context=options.context)
-        return
-    if isinstance(body, bytes) and len(body) <= options.chunk_size:
-        # a body held whole already (a mail part): decoded in one step, no stream machinery
-        text, choice, defects = decode(body, declared=content.declared or options.charset, origin=content.origin)
-        yield from defects
-        yield from text_records(text, Tail(content.stack, content.origin, Charset(choice.name, choice.source)),
-                                options.abbreviated, context=options.context)
-        return
-    stream = io.BytesIO(body) if isinstance(body, bytes) else body
-    if content.live:
-        choice, pieces = decode_lines(stream, declared=content.declared or options.charset, origin=content.origin)
-    else:
-        choice, pieces = decode_stream(stream, declared=content.declared or options.charset, origin=content.origin,
-                                       chunk_size=options.chunk_size)
-    tail = Tail(content.stack, content.origin, Charset(choice.name, choice.source))
-    yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
-
-
-def _policed(items: Iterable[Record | Defect], strict: bool) -> Iterator[Record | Defect]:
-    """The strict policy: the first defect ends the scan."""
-    for item in items:
-        if strict and isinstance(item, Defect):
-            raise InputError(f"urisift: {item} (--strict)")
-        yield item
-
-
-# -- inputs ---------------------------------------------------------------------------
-
-def iter_input(source: Input | str, options: ScanOptions = ScanOptions(), *, stdin: BinaryIO | None = None
-               ) -> Iterator[Record | Defect]:
-    """Records and defects of one input, streamed: what :func:`scan_input`
-    returns, in constant memory.  An input that cannot be opened or read
-    is an ``unreadable`` defect, never an exception (but see ``strict``)."""
-    source = Input(source) if isinstance(source, str) else source
-    return _policed(_iter_input(source, options, stdin), options.strict)
-
-
-def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> Iterator[Record | Defect]:
-    origin = Origin(file=source.name)
-    try:
-        opened = open_input(source, kind=options.kind, stdin=stdin)
-    except OSError as exc:
-        yield unreadable(source.name, exc)
-        return
-    stack, defects = retrieval_stack(options.base, origin)
-    yield from defects
-    content = Content(opened.stream, opened.kind, origin, stack, sniffed=options.kind is Kind.AUTO, live=opened.live)
-    try:
-        yield from scan_content(content, options)
-    except OSError as exc:
-        yield Defect(DefectKind.UNREADABLE, f"reading stopped: {exc.strerror or exc}", origin)
-    except RunError:
-        raise  # the run is to end (a kind asked for that this version does not read)
-    except Exception as exc:  # noqa: BLE001 - one input that trips the scanner must not cost the others
-        yield Defect(DefectKind.SCAN_FAILED, f"the scan of this input failed ({type(exc).__name__}: {exc}); "
-                     "the records before it were written; please report it", origin)
-    finally:
-        if source.path != "-":
-            opened.stream.close()
-    yield from opened.defects
-
-
-def scan_input(source: Input | str, options: ScanOptions = ScanOptions()) -> list[Record | Defect]:
-    """Every record and defect of one input, as a list: the unit of work the
-    parallel CLI and the Spark job map over (module-level and picklable, as
-    are its arguments and its results)."""
-    return list(iter_input(source, options))
-
-
-# -- mail: one message, its MIME walk and bases; an mbox, message by message ----------------------
-
-def message_records(message: Message, stack: BaseStack, origin: Origin, options: ScanOptions
-                     ) -> Iterator[Record | Defect]:
-    """The records of one parsed message: its headings' references, and each
-    text part through the scanner of its kind, with the bases of the
-    headings around it in force (:mod:`urisift.mail.parts`).  In a
-    multipart message, a record naming one of its parts says which
+def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
+    """One message (RFC 5322, MIME): its headings' references as records, its
+    text parts as nested content with the bases of the headings around
+    them; in a multipart message, what a target points to among its parts
     (:mod:`urisift.mail.pointers`)."""
-    pieces = _message_items(message, stack, origin, options)
-    index = index_parts(message, stack, origin) if message.is_multipart() else None
-    if not index:
-        yield from pieces
-        return
-    points_to = index.points_to
-    for item in pieces:
-        if isinstance(item, Record):
-            path = points_to(item.target or item.uri)
-            if path is not None:
-                item = replace(item, points_to=path)
-        yield item
+    body = content.body
+    message = body if isinstance(body, Message) else email.message_from_bytes(_as_stream(body).read(),
+                                                                               policy=compat32)
+    yield from message_items(message, content.layer, content.origin, tally)
 
 
-def _message_items(message: Message, stack: BaseStack, origin: Origin, options: ScanOptions
-                   ) -> Iterator[Record | Defect]:
-    # a part's charset is its own heading's to declare, never the command line's
-    part_options = options if options.charset is None else replace(options, charset=None)
-    for piece in message_pieces(message, stack, origin):
+def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally
+                  ) -> Iterator[Record | Defect | Content]:
+    """What :func:`read_message` yields, for a message already parsed."""
+    index = index_parts(message, layer, origin) if message.is_multipart() else None
+    points_to = index.points_to if index else None
+    for piece in message_pieces(message, layer, origin):
         if isinstance(piece, Defect):
             yield piece
         elif isinstance(piece, HeaderReference):
-            yield Tail(stack, piece.origin, None)(piece.found)
+            record = Tail(piece.layer, piece.origin, None)(piece.found)
+            if points_to is not None:
+                record = record._replace(points_to=points_to(record.target or record.uri))
+            yield record
         else:
-            content = Content(piece.body, piece.kind, piece.origin, stack, piece.declared, decoding=piece.decoding)
-            items = scan_content(content, part_options)
-            yield from (_flagged(items, Flag.UUENCODED) if piece.uuencoded else items)
+            tally.parts += 1
+            yield Content(piece.body, piece.kind, piece.origin, piece.layer, piece.declared, piece.decoding,
+                          flags=(Flag.UUENCODED,) if piece.uuencoded else (), points_to=points_to)
 
 
-def _flagged(items: Iterable[Record | Defect], flag: Flag) -> Iterator[Record | Defect]:
-    """The records of ``items`` with ``flag`` added (a file uuencoded in a
-    text part, a WARC record the crawler cut short)."""
-    for item in items:
-        if isinstance(item, Record):
-            found = item.found
-            item = replace(item, found=found._replace(flags=ordered({*found.flags, flag})))
-        yield item
+def read_mbox(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
+    """Each message of an mbox archive in turn, as it is split off the stream."""
+    yield from _mbox_messages(split_mbox(_as_stream(content.body)), content.layer, content.origin, 0, tally)
 
 
-def mbox_records(stream: BinaryIO, stack: BaseStack, origin: Origin, options: ScanOptions
-                  ) -> Iterator[Record | Defect]:
-    """Each message of the archive in turn, on the same stack (the walk of
-    each pushes and pops its own layers)."""
-    for item in split_mbox(stream):
-        where = origin_with(origin, message=item.message, offset=item.offset)
-        message = email.message_from_bytes(item.data, policy=compat32)
-        yield from message_records(message, stack, where, options)
+def _mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Origin, offset: int, tally: Tally
+                   ) -> Iterator[Record | Defect | Content]:
+    for item in messages:
+        tally.messages += 1
+        where = origin_with(origin, message=item.message, offset=offset + item.offset)
+        yield from message_items(email.message_from_bytes(item.data, policy=compat32), layer, where, tally)
 
 
-# -- WARC: each record against its own retrieval URI -------------------------------------
-
-def warc_records(stream: BinaryIO, stack: BaseStack, origin: Origin, options: ScanOptions
-                 ) -> Iterator[Record | Defect]:
+def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """The records of every ``response``, ``resource`` and ``revisit`` of a
     WARC or ARC stream (:mod:`urisift.warc`): its HTTP ``Location`` and
     ``Link`` targets against its ``WARC-Target-URI`` alone, its payload
-    against that URI under whatever base the payload sets."""
-    part_options = options if options.charset is None else replace(options, charset=None)
-    for unit in WarcReader(stream, origin):
-        if isinstance(unit, Defect):
-            yield unit
-            continue
-        where = origin_with(origin, offset=unit.offset, warc_record_id=unit.record_id,
-                            warc_target_uri=unit.target_uri, warc_date=unit.date)
-        with stack.layer(unit.target_uri, BaseSource.RETRIEVAL, "WARC-Target-URI") as defect:
+    (nested content) against that URI under whatever base the payload sets."""
+    reader = WarcReader(_as_stream(content.body), content.origin)
+    origin = content.origin
+    try:
+        for unit in reader:
+            if isinstance(unit, Defect):
+                yield unit
+                continue
+            where = origin_with(origin, offset=unit.offset, warc_record_id=unit.record_id,
+                                warc_target_uri=unit.target_uri, warc_date=unit.date)
+            layer, defect = content.layer.push(unit.target_uri, BaseSource.RETRIEVAL, "WARC-Target-URI", origin=where)
             if defect is not None:
-                yield replace(defect, origin=where)
-            tail = Tail(stack, where, None)
+                yield defect
+            tail = Tail(layer, where, None)
+            flags = (Flag.TRUNCATED,) if unit.truncated else ()
             for name, reference, rel in http_references(unit):
                 place = new_place(Where.HEADER, None, None, name, rel, None)
                 record = tail(new_found(reference, None, None, Style.HEADER, (), (), None, place))
-                yield from (_flagged((record,), Flag.TRUNCATED) if unit.truncated else (record,))
+                if flags:
+                    found = record.found
+                    record = record._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
+                yield record
             if unit.kind is None or unit.payload is None:
                 continue
             # RFC 2616 §14.14 made Content-Location a base for the body; RFC 7231
             # §3.1.4.2 took that back: only on request
             location = content_location(unit) if options.content_location else None
-            with stack.layer(location, BaseSource.CONTENT_LOCATION, "HTTP Content-Location") as defect:
-                if defect is not None:
-                    yield replace(defect, origin=where)
-                items = scan_content(Content(unit.payload, unit.kind, where, stack, unit.charset), part_options)
-                yield from (_flagged(items, Flag.TRUNCATED) if unit.truncated else items)
+            layer, defect = layer.push(location, BaseSource.CONTENT_LOCATION, "HTTP Content-Location", origin=where)
+            if defect is not None:
+                yield defect
+            yield Content(unit.payload, unit.kind, where, layer, unit.charset, flags=flags)
+    finally:
+        tally.warc_types.update(reader.types)
 
 
-__all__ = ["Content", "ScanOptions", "iter_input", "mbox_records", "message_records", "scan_content",
-           "scan_input", "warc_records"]
+#: media type -> reader: the one table (DESIGN §1)
+READERS: dict[Kind, Reader] = {
+    Kind.TEXT: read_text,  # type: ignore[dict-item]
+    Kind.HTML: read_html,  # type: ignore[dict-item]
+    Kind.MAIL: read_message,
+    Kind.MBOX: read_mbox,
+    Kind.WARC: read_warc,
+}
+assert frozenset(READERS) == BUILT_KINDS
+
+
+# -- units ---------------------------------------------------------------------------
+
+def _policed(items: Iterable[Record | Defect | Tally], strict: bool) -> Iterator[Record | Defect | Tally]:
+    """The strict policy: the first defect ends the scan."""
+    for item in items:
+        if strict and type(item) is Defect:
+            raise InputError(f"urisift: {item} (--strict)")
+        yield item
+
+
+def scan_unit(unit: WorkUnit, options: ScanOptions = DEFAULTS, *, stdin: BinaryIO | None = None
+              ) -> Iterator[Record | Defect | Tally]:
+    """Records and defects of one unit of work, streamed, and last its
+    :class:`~urisift.model.Tally`.  An input that cannot be opened or read
+    is an ``unreadable`` defect, never an exception (but see ``strict``).
+    A range's messages are numbered from 0 (:class:`~urisift.units.Renumbering` numbers
+    them on) and its offsets are the file's."""
+    return _policed(_scan_unit(unit, options, stdin), options.strict)
+
+
+def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> Iterator[Record | Defect | Tally]:
+    source = unit.source
+    origin = Origin(file=source.name)
+    tally = Tally(inputs=1 if not unit.start else 0, size=unit.size)
+    opened: Opened | None = None
+    counted: Counted | None = None
+    try:
+        if unit.start is None:
+            if source.path == "-":  # its bytes are counted as they come: no size to look up
+                counted = Counted(stdin if stdin is not None else standard_input())
+            opened = open_input(source, kind=options.kind, stdin=counted)
+            kind = opened.kind
+            stream: BinaryIO = opened.stream
+        else:
+            stream = io.BufferedReader(Window(open(source.path, "rb"), unit.start, unit.end))  # noqa: SIM115
+            kind = unit.kind or Kind.MBOX
+    except OSError as exc:
+        yield unreadable(source.name, exc)
+        yield tally
+        return
+    layer, defects = retrieval_layers(options.base, origin)
+    if not unit.start:
+        yield from defects
+    try:
+        if unit.start is not None and kind is Kind.MBOX:
+            # a range of an mbox: its messages numbered from 0, its offsets the file's
+            items: Iterator[Record | Defect | Content] = _mbox_messages(
+                split_mbox(stream, followed=unit.end is not None), layer, origin, unit.start, tally)
+            for item in items:
+                if type(item) is Content:
+                    yield from _nested(item, options, tally)  # type: ignore[arg-type]
+                else:
+                    yield item  # type: ignore[misc]
+        else:
+            content = Content(stream, kind, origin, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
+                              live=opened is not None and opened.live)
+            yield from scan_content(content, options, tally)
+    except OSError as exc:
+        yield Defect(DefectKind.UNREADABLE, f"reading stopped: {exc.strerror or exc}", origin)
+    except RunError:
+        raise  # the run is to end (a kind asked for that this version does not read)
+    except Exception as exc:  # noqa: BLE001 - one input that trips the scanner must not cost the others
+        yield scan_failed(unit, exc)
+    finally:
+        if source.path != "-":
+            stream.close()
+    tally.stored = counted.count if counted is not None else unit.size
+    if opened is not None:
+        yield from opened.defects
+        tally.decoded = opened.decoded(tally.stored)
+    else:
+        tally.decoded = tally.stored
+    yield tally
+
+
+def scan_failed(unit: WorkUnit, exc: BaseException) -> Defect:
+    """The defect of a unit the scanner failed on (a bug): the other units go on."""
+    return Defect(DefectKind.SCAN_FAILED, f"the scan of this input failed ({type(exc).__name__}: {exc}); "
+                  "the records before it were written; please report it", Origin(file=unit.source.name))
+
+
+def iter_input(source: Input | str, options: ScanOptions = DEFAULTS, *, stdin: BinaryIO | None = None
+               ) -> Items:
+    """Records and defects of one input, streamed, in constant memory."""
+    source = Input(source) if isinstance(source, str) else source
+    for item in scan_unit(WorkUnit(source), options, stdin=stdin):
+        if type(item) is not Tally:
+            yield item  # type: ignore[misc]
+
+
+def messages_in(unit: WorkUnit) -> int:
+    """How many messages an mbox range holds (what the Spark job's first
+    stage counts, to number each range's messages as a serial run does)."""
+    with io.BufferedReader(Window(open(unit.source.path, "rb"), unit.start or 0, unit.end)) as stream:  # noqa: SIM115
+        return sum(1 for _ in split_mbox(stream, followed=unit.end is not None))
+
+
+__all__ = ["READERS", "ScanOptions", "checked", "iter_input", "messages_in", "read_html", "read_mbox",
+           "read_message", "read_text", "read_warc", "scan_content", "scan_failed", "scan_unit"]

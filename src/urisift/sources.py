@@ -81,8 +81,11 @@ def unreadable(path: str, error: OSError) -> Defect:
     return Defect(DefectKind.UNREADABLE, error.strerror or str(error), Origin(file=printable_name(path)))
 
 
-def walk(paths: list[str], *, hidden: bool = False) -> Iterator[Input | Defect]:
-    """The inputs the paths name, in order; defects for what cannot be walked."""
+def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False) -> Iterator[Input | Defect]:
+    """The inputs the paths name, in order; defects for what cannot be walked.
+    A Maildir's messages (in ``cur/`` and ``new/``, as maildir(5) lays
+    them out; ``tmp/`` is skipped) are known to be mail; with
+    ``maildir``, every file under the paths is taken for a message."""
     for path in paths:
         if path == "-" or not os.path.isdir(path):
             yield Input(path)
@@ -98,7 +101,7 @@ def walk(paths: list[str], *, hidden: bool = False) -> Iterator[Input | Defect]:
                 dirs.remove("tmp")  # a Maildir: tmp/ holds messages still being delivered
             dirs.sort()
             parent = os.path.dirname(root)
-            maildir = os.path.basename(root) in ("cur", "new") and all(
+            in_maildir = maildir or os.path.basename(root) in ("cur", "new") and all(
                 os.path.isdir(os.path.join(parent, d)) for d in ("cur", "new", "tmp"))
             for name in sorted(files):
                 if not hidden and _hidden(name):
@@ -108,7 +111,7 @@ def walk(paths: list[str], *, hidden: bool = False) -> Iterator[Input | Defect]:
                 if problem is not None:
                     yield problem
                 else:
-                    yield Input(full, Kind.MAIL if maildir else None)
+                    yield Input(full, Kind.MAIL if in_maildir else None)
         for error in errors:
             yield unreadable(str(error.filename or path), error)
 
@@ -323,6 +326,14 @@ class Opened:
     def defects(self) -> list[Defect]:
         return self.guard.defects if self.guard is not None else []
 
+    def decoded(self, stored: int) -> int | None:
+        """The bytes read after decompression, of ``stored`` bytes read as
+        stored (None: not known, a WARC file read record by record, which
+        may be compressed member by member)."""
+        if self.guard is not None:
+            return self.guard.done
+        return None if self.kind is Kind.WARC else stored
+
 
 def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None = None) -> Opened:
     """Open ``source`` (raises OSError when it cannot be opened): decompressed
@@ -330,7 +341,7 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     The caller closes ``opened.stream``."""
     origin = Origin(file=source.name)
     if source.path == "-":  # noqa: SIM108 - one branch opens, one does not
-        raw = stdin if stdin is not None else _stdin()
+        raw = stdin if stdin is not None else standard_input()
     else:
         raw = open(source.path, "rb")  # noqa: SIM115 - the caller closes it
     live = source.path == "-" and interactive(raw)
@@ -406,7 +417,7 @@ def _gzip_warc(head: bytes, raw: BinaryIO, name: str) -> tuple[bytes, bool]:
     return head, False
 
 
-def _stdin() -> BinaryIO:
+def standard_input() -> BinaryIO:
     """Standard input's bytes; OSError when it is closed (``urisift <&-``)."""
     if sys.stdin is None:
         raise OSError(9, "standard input is closed")

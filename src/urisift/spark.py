@@ -31,11 +31,12 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from .model import Defect, Kind, Record
-from .output import defect_line, record_line
-from .parallel import Numbering, Unit, range_messages, renumbered, scan_failed, units, work
-from .scan import ScanOptions
+from .model import Defect, Kind, Record, Tally
+from .output.records import defect_line, record_line
+from .plan import plan as plan_units
+from .scan import ScanOptions, messages_in, scan_failed, scan_unit
 from .sources import walk
+from .units import Renumbering, WorkUnit
 
 FORMATS = ("jsonl", "parquet", "edges", "edge-counts")
 
@@ -62,42 +63,45 @@ def paths_of(inputs: list[str], input_list: str | None = None) -> list[str]:
     return out
 
 
-def plan(paths: list[str], options: ScanOptions) -> list[Unit | Defect]:
-    """The units of work, in the command's output order."""
-    return list(units(walk(paths), options))
+def plan(paths: list[str], options: ScanOptions) -> list[WorkUnit | Defect]:
+    """The units of work, in the command's output order (:mod:`urisift.plan`)."""
+    return list(plan_units(walk(paths), options.kind))
 
 
-def count_messages(job: tuple[int, Unit | Defect, ScanOptions]) -> tuple[int, int]:
+def count_messages(job: tuple[int, WorkUnit | Defect, ScanOptions]) -> tuple[int, int]:
     """(index, messages in the unit) for an mbox range."""
     index, unit, _ = job
-    assert isinstance(unit, Unit)
-    return index, sum(1 for _ in range_messages(unit))
+    assert isinstance(unit, WorkUnit)
+    return index, messages_in(unit)
 
 
-def _mbox_range(job: tuple[int, Unit | Defect, ScanOptions]) -> bool:
+def _mbox_range(job: tuple[int, WorkUnit | Defect, ScanOptions]) -> bool:
     unit = job[1]
-    return isinstance(unit, Unit) and unit.start is not None and unit.kind is Kind.MBOX
+    return isinstance(unit, WorkUnit) and unit.start is not None and unit.kind is Kind.MBOX
 
 
-def scan_unit(job: tuple[int, Unit | Defect, ScanOptions], firsts: dict[int, int]) -> Iterator[tuple[int, str, str]]:
-    """The lines of one unit: (unit index, "record" or "defect", JSON line).
-    Whatever goes wrong is a defect line; the task never fails."""
+def scan_lines(job: tuple[int, WorkUnit | Defect, ScanOptions], firsts: dict[int, int]
+               ) -> Iterator[tuple[int, str, str]]:
+    """The lines of one unit: (unit index, "record" or "defect", JSON line),
+    streamed.  Whatever goes wrong is a defect line; the task never fails."""
     index, unit, options = job
     if isinstance(unit, Defect):
         yield index, "defect", defect_line(unit)
         return
+    numbering = Renumbering()
+    numbering.begin(unit)
+    numbering.first = firsts.get(index, 0)  # counted by the first stage
     try:
-        items, _ = work(unit, options)
-        if unit.start is not None:
-            items = renumbered(items, firsts.get(index, 0))
+        for item in scan_unit(unit, options):
+            if type(item) is Tally:
+                continue
+            item = numbering(item)  # type: ignore[arg-type]
+            if type(item) is Record:
+                yield index, "record", record_line(item)
+            else:
+                yield index, "defect", defect_line(item)  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - a per-input failure is a defect row (issue 13)
         yield index, "defect", defect_line(scan_failed(unit, exc))
-        return
-    for item in items:
-        if isinstance(item, Record):
-            yield index, "record", record_line(item)
-        else:
-            yield index, "defect", defect_line(item)
 
 
 def edge(line: str) -> tuple[str, str] | None:
@@ -152,11 +156,16 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
     units_rdd = sc.parallelize(jobs, slices)
     # stage 1: the messages of each mbox range, so that stage 2 numbers them as the command does
     counts = dict(units_rdd.filter(_mbox_range).map(count_messages).collect())
-    numbering = Numbering()
-    firsts = {index: numbering.first(unit, counts[index]) for index, unit, _ in jobs
-              if isinstance(unit, Unit) and _mbox_range((index, unit, options))}
+    numbering = Renumbering()
+    firsts: dict[int, int] = {}
+    for index, unit, _ in jobs:
+        if isinstance(unit, WorkUnit):
+            numbering.begin(unit)
+            if _mbox_range((index, unit, options)):
+                firsts[index] = numbering.first
+                numbering.end(Tally(messages=counts[index]))
     shared = sc.broadcast(firsts)
-    lines = units_rdd.flatMap(lambda job: scan_unit(job, shared.value)).cache()
+    lines = units_rdd.flatMap(lambda job: scan_lines(job, shared.value)).cache()
     records = lines.filter(lambda row: row[1] == "record").map(lambda row: row[2])
     defects = lines.filter(lambda row: row[1] == "defect").map(lambda row: row[2])
     defects.saveAsTextFile(f"{output}/defects")
@@ -231,4 +240,4 @@ if __name__ == "__main__":
     entry()
 
 
-__all__ = ["main", "paths_of", "plan", "run", "scan_unit", "session"]
+__all__ = ["main", "paths_of", "plan", "run", "scan_lines", "session"]

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ..construct import new_found
-from ..model import Flag, Found, Place, Style
+from ..model import Flag, Found, Place, Style, new_found
 from .chars import HAS_ALNUM, SCHEME_CHARS, TRAILING_PUNCT, TRIMMABLE, body_end, ordered, trim
 from .opaque import OPAQUE_SYNTAX, opaque_uri
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..base import BaseStack, as_base
-from ..construct import new_found, new_place
+from ..base import BaseLayer, as_base
 from ..delimit import Scanner
 from ..delimit.chars import ordered
 from ..errors import UriError
+from ..found_to_record import Tail
 from ..model import (
     Base,
     BaseSource,
@@ -31,8 +31,9 @@ from ..model import (
     Style,
     Unit,
     Where,
+    new_found,
+    new_place,
 )
-from ..tail import Tail
 from .css import css_urls, may_hold_url
 from .locate import Locator, Position
 from .refresh import refresh_url
@@ -86,16 +87,16 @@ def first_base(items: list[Element | Text]) -> Element | None:
 class DocumentWalk:
     """The records of one parsed document (see the module doc).
 
-    ``stack`` holds the layers below the document (MIME, retrieval,
-    default); the document's own ``<base>`` is pushed on it for the walk.
+    ``layer`` is the chain of bases below the document (MIME, retrieval,
+    default); the document's own ``<base>`` goes on top of it for the walk.
     ``locator`` finds positions in the source text (None: records have none).
     """
 
-    def __init__(self, tree: Any, stack: BaseStack, origin: Origin, decoding: Charset | None, *,
+    def __init__(self, tree: Any, layer: BaseLayer, origin: Origin, decoding: Charset | None, *,
                  locator: Locator | None, abbreviated: bool = True, comments: bool = False,
                  flags: tuple[Flag, ...] = (), depth: int = 0) -> None:
         self.tree = tree
-        self.stack = stack
+        self.layer = layer
         self.origin = origin
         self.decoding = decoding
         self.locator = locator
@@ -107,34 +108,31 @@ class DocumentWalk:
 
     def __iter__(self) -> Iterator[Record | Defect]:
         items = list(self.tree.items(NAMES, self.comments))
-        stack = self.stack
-        document_url = stack.current
+        document_url = self.layer.current
         base = first_base(items)
         href = None if base is None else clean_value(base.attributes["href"] or "")[0]
         # an empty or blank href leaves the layer below in force (WHATWG: "if
         # href is the empty string" the fallback base URL applies)
         position = self._base_position(href)
-        defect = stack.push(href or None, BaseSource.HTML_BASE, self._base_detail(position),
-                            refuse=REFUSED_BASES, position=position)
-        try:
-            if defect is not None:
-                yield defect
-            self.tail = Tail(stack, self.origin, self.decoding)
-            self.url_tail = Tail(BaseStack.holding(document_url, self.origin), self.origin, self.decoding)
-            # the steps below append to one list, yielded when the page is done:
-            # a chain of generators cost more than the records (measured 3 µs a
-            # record), and a page's records take less memory than its tree
-            out: list[Record | Defect] = []
-            self.out = out
-            element, text = self._element, self._text
-            for item in items:
-                if type(item) is Element:
-                    element(item)
-                else:
-                    text(item)
-            yield from out
-        finally:
-            stack.pop()
+        layer, defect = self.layer.push(href or None, BaseSource.HTML_BASE, self._base_detail(position),
+                                        origin=self.origin, refuse=REFUSED_BASES, position=position)
+        if defect is not None:
+            yield defect
+        self.document_base = layer.current
+        self.tail = Tail(layer, self.origin, self.decoding)
+        self.url_tail = Tail(BaseLayer.holding(document_url), self.origin, self.decoding)
+        # the steps below append to one list, yielded when the page is done:
+        # a chain of generators cost more than the records (measured 3 µs a
+        # record), and a page's records take less memory than its tree
+        out: list[Record | Defect] = []
+        self.out = out
+        element, text = self._element, self._text
+        for item in items:
+            if type(item) is Element:
+                element(item)
+            else:
+                text(item)
+        yield from out
 
     def _base_position(self, href: str | None) -> int | None:
         if not href or self.locator is None:
@@ -221,7 +219,7 @@ class DocumentWalk:
         """The tail for attributes relative to ``codebase`` (HTML 4.01 §13.3):
         the codebase resolved against the document base, else that base."""
         value = element.attributes.get("codebase")
-        current = self.stack.current
+        current = self.document_base
         if value is None or not value.strip():
             return self.tail, None
         try:
@@ -231,7 +229,7 @@ class DocumentWalk:
                                      f"<{element.tag} codebase={value!r}> cannot serve as a base: {exc}",
                                      self.origin, None, Unit.CHARACTER)
         layer = Base(uri, BaseSource.CODEBASE, f"<{element.tag} codebase>")
-        return Tail(BaseStack.holding(layer, self.origin), self.origin, self.decoding), None
+        return Tail(BaseLayer.holding(layer), self.origin, self.decoding), None
 
     def _meta(self, element: Element, content: str) -> None:
         attributes = element.attributes
@@ -311,7 +309,7 @@ class DocumentWalk:
         tree, fallback = parse(document)
         if fallback is not None:
             self.out.append(Defect(DefectKind.DEEP_NESTING, f"iframe srcdoc: {fallback}", self.origin, None))
-        inner = DocumentWalk(tree, BaseStack.holding(self.stack.current, self.origin), self.origin,
+        inner = DocumentWalk(tree, BaseLayer.holding(self.document_base), self.origin,
                              self.decoding, locator=None, abbreviated=self.abbreviated, comments=self.comments,
                              flags=ordered({*self.extra, Flag.SRCDOC}), depth=self.depth + 1)
         self.out.extend(inner)

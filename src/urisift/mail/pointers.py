@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from email.message import Message
 from urllib.parse import unquote
 
-from ..base import BaseStack, as_base
+from ..base import BaseLayer, as_base
 from ..errors import UriError
 from ..model import Origin
 from .headers import base_value, decoded
@@ -74,12 +74,12 @@ class PartIndex:
         return self.locations.get(target.partition("#")[0])
 
 
-def index_parts(message: Message, stack: BaseStack, origin: Origin) -> PartIndex:
-    """Walk ``message`` once and index its parts (the stack is left as it
-    was; the walk's defects are the scan's to report, not this pass's)."""
+def index_parts(message: Message, layer: BaseLayer, origin: Origin) -> PartIndex:
+    """Walk ``message`` once and index its parts (the walk's defects are the
+    scan's to report, not this pass's)."""
     index = PartIndex()
     messages: list[str] = []  # the paths of the headings around the entity met
-    for item in walk_message(message, stack, origin):
+    for item in walk_message(message, layer, origin):
         if isinstance(item, Heading):
             path = item.path
             while messages and not path.startswith(messages[-1]):
@@ -97,16 +97,16 @@ def index_parts(message: Message, stack: BaseStack, origin: Origin) -> PartIndex
                 index.parts_of.setdefault(owner, {}).setdefault(_key(key), path)
             location = entity.get("Content-Location")
             if location is not None and (value := base_value(str(location))) is not None:
-                _locate(index, value, entity, stack, path)
+                _locate(index, value, entity, item.layer, path)
     return index
 
 
-def _locate(index: PartIndex, value: str, entity: Message, stack: BaseStack, path: str) -> None:
+def _locate(index: PartIndex, value: str, entity: Message, layer: BaseLayer, path: str) -> None:
     """Index a part's Content-Location, made absolute as RFC 2557 §5 says:
-    against the Content-Base of the same heading when there is one (the walk
-    has pushed it: it is the base in force), else against the base around
-    the part (the layer under the one its heading pushed)."""
-    against = stack.current if entity.get("Content-Base") is not None else stack.below
+    against the Content-Base of the same heading when there is one (its
+    layer holds it: it is the base in force), else against the base around
+    the part (the layer under the one its heading added)."""
+    against = layer.current if entity.get("Content-Base") is not None else layer.below
     try:
         absolute = as_base(value, against)
     except UriError:

@@ -1,14 +1,14 @@
 """The MIME walk: every leaf part of a message, with the bases its headings
-set in force (seed 001 §5.1.2; RFC 2110; RFC 2557; DESIGN §4).
+around it (seed 001 §5.1.2; RFC 2110; RFC 2557; DESIGN §4).
 
 Each entity's heading may set a base (``Content-Base``, else
 ``Content-Location``), resolved against the base of the entity around it;
 inner parts inherit it, through ``multipart/*`` and ``message/rfc822`` (a
-forwarded message is an entity with its own heading and base).  The walk
-pushes a layer on the :class:`~urisift.base.BaseStack` for each heading and
-pops it on the way out, so while a part is being scanned the stack holds
-exactly the layers around it: the caller scans each part before the walk
-goes on.
+forwarded message is an entity with its own heading and base).  Each
+heading adds a layer to the frozen chain of the entity around it
+(:class:`~urisift.base.BaseLayer`), and every heading and leaf is yielded
+with its own chain: what is in force for a part does not depend on when,
+or in which order, the parts are scanned.
 
 Part paths are IMAP's (RFC 3501 §6.4.5): a message's body parts are ``1``,
 ``2``, ...; the parts of a ``multipart`` at ``2`` are ``2.1``, ``2.2``; a
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from email.message import Message
 from typing import NamedTuple
 
-from ..base import BaseStack
+from ..base import BaseLayer
 from ..model import BaseSource, Defect, DefectKind, Origin
 from .headers import content_type as content_type_of
 from .headers import heading_base
@@ -38,67 +38,69 @@ MAX_DEPTH = 64
 
 class Heading(NamedTuple):
     """A message's heading (the top one, or an attached message's), yielded
-    with its own base in force: its URI headers resolve against it."""
+    with the chain of bases its own heading sets: its URI headers resolve
+    against it."""
 
     path: str
     entity: Message
+    layer: BaseLayer
 
 
 class Leaf(NamedTuple):
     """A part with content: its path, the entity, its content type (lower
-    case) and its raw Content-Type value (None when absent)."""
+    case), its raw Content-Type value (None when absent), and the chain of
+    bases around it (its own heading's layer on top)."""
 
     path: str
     entity: Message
     content_type: str
-    raw_type: str | None = None
+    raw_type: str | None
+    layer: BaseLayer
 
 
 def _join(prefix: str, index: int) -> str:
     return f"{prefix}.{index}" if prefix else str(index)
 
 
-def walk_message(message: Message, stack: BaseStack, origin: Origin) -> Iterator[Heading | Leaf | Defect]:
-    """The leaves of ``message`` and the defects met on the way, in order;
-    ``stack`` holds the layers around the part just yielded."""
-    yield from _entity(message, "", stack, origin, 0, root=True)
+def walk_message(message: Message, layer: BaseLayer, origin: Origin) -> Iterator[Heading | Leaf | Defect]:
+    """The headings and leaves of ``message`` and the defects met on the way,
+    in document order; ``layer`` is the chain of bases around the message.
 
-
-def _entity(entity: Message, path: str, stack: BaseStack, origin: Origin, depth: int, *, root: bool
-            ) -> Iterator[Heading | Leaf | Defect]:
-    name, value = heading_base(entity)
-    where = f"part {path}" if path else "the message heading"
-    defect = stack.push(value, _SOURCES[name] if name else BaseSource.CONTENT_BASE,
-                        f"{name} of {where}" if name else "")
-    try:
+    Iterative (a list of entities still to visit), so that no nesting depth
+    can exhaust Python's stack; past :data:`MAX_DEPTH` an entity is reported
+    and not walked further."""
+    # (entity, path, the chain around it, depth, whether it has a heading of its own)
+    pending: list[tuple[Message, str, BaseLayer, int, bool]] = [(message, "", layer, 0, True)]
+    while pending:
+        entity, path, around, depth, root = pending.pop()
+        name, value = heading_base(entity)
+        where = f"part {path}" if path else "the message heading"
+        own, defect = around.push(value, _SOURCES[name] if name else BaseSource.CONTENT_BASE,
+                                  f"{name} of {where}" if name else "", origin=origin)
         if defect is not None:
             yield defect
         if root:
-            yield Heading(path, entity)
+            yield Heading(path, entity, own)
         for problem in getattr(entity, "defects", ()):
             yield Defect(DefectKind.BROKEN_MIME, f"{where}: {type(problem).__name__}: {problem}".rstrip(": "),
                          origin)
         content_type, raw_type = content_type_of(entity)
-        if content_type == "multipart/related" and stack.current is None:
-            stack.pop()
-            stack.push(THIS_MESSAGE, BaseSource.DEFAULT, f"RFC 2557 §5, {where} is multipart/related with no base")
+        if content_type == "multipart/related" and own.current is None:
+            own, _ = around.push(THIS_MESSAGE, BaseSource.DEFAULT,
+                                 f"RFC 2557 §5, {where} is multipart/related with no base", origin=origin)
         if depth > MAX_DEPTH:
-            yield Defect(DefectKind.BROKEN_MIME, f"{where}: nested more than {MAX_DEPTH} deep; not walked further",
+            yield Defect(DefectKind.DEEP_NESTING, f"{where}: nested more than {MAX_DEPTH} deep; not walked further",
                          origin)
-            return
+            continue
         if entity.is_multipart():
             children = entity.get_payload()
             assert isinstance(children, list)
             if content_type == "message/rfc822" or not content_type.startswith("multipart/"):
                 # an attached message: its own heading, its body parts under this path
-                for inner in children:
-                    if isinstance(inner, Message):
-                        yield from _entity(inner, path, stack, origin, depth + 1, root=True)
-                return
-            for index, child in enumerate(children, start=1):
-                if isinstance(child, Message):
-                    yield from _entity(child, _join(path, index), stack, origin, depth + 1, root=False)
-            return
-        yield Leaf(_join(path, 1) if root else path, entity, content_type, raw_type)
-    finally:
-        stack.pop()
+                inner = [(child, path, own, depth + 1, True) for child in children if isinstance(child, Message)]
+            else:
+                inner = [(child, _join(path, index), own, depth + 1, False)
+                         for index, child in enumerate(children, start=1) if isinstance(child, Message)]
+            pending.extend(reversed(inner))  # the first child is visited next
+            continue
+        yield Leaf(_join(path, 1) if root else path, entity, content_type, raw_type, own)

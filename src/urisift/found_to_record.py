@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import re
 
-from .base import BaseStack
-from .construct import new_record
+from .base import BaseLayer
 from .delimit.chars import ordered
-from .model import Base, Charset, Flag, Found, Origin, Record, Span, Style
+from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
 from .reference import UriReference
 from .resolve import Joiner, resolve
-from .risk import Risk, plainly_safe, risks
+from .risk import plainly_safe, risks
 
 _parse = UriReference.parse
 # ASCII characters RFC 3986 allows nowhere, which a reference may hold as written
@@ -32,21 +31,22 @@ _SEEN_LIMIT = 4096
 class Tail:
     """Found → record: the base in force, the target, the risk flags.
 
-    One per piece of content; the :class:`BaseStack` may change under it
-    (an HTML ``<base>``), and the record names the layer that was used.
+    One per piece of content and base chain (a frozen
+    :class:`~urisift.base.BaseLayer`: the base in force cannot change under
+    it); the record names the layer that was used.
     """
 
-    __slots__ = ("stack", "origin", "decoding", "_base", "_joiner", "_seen")
+    __slots__ = ("layer", "origin", "decoding", "_base", "_joiner", "_seen")
 
-    def __init__(self, stack: BaseStack, origin: Origin, decoding: Charset | None) -> None:
-        self.stack = stack
+    def __init__(self, layer: BaseLayer, origin: Origin, decoding: Charset | None) -> None:
+        self.layer = layer
         self.origin = origin
         self.decoding = decoding
-        self._base: Base | None = None  # the last base parsed, and its joiner
+        self._base: Base | None = layer.current  # the base in force, parsed into a joiner when first needed
         self._joiner: Joiner | None = None
-        # reference -> what the slow path made of it, under the base in force:
-        # an HTML page names the same few URLs many times ("#", "/", its menus)
-        self._seen: dict[str, tuple[Base | None, str | None, Base | None, tuple[Risk, ...], bool]] = {}
+        # reference -> what the slow path made of it: an HTML page names the
+        # same few URLs many times ("#", "/", its menus)
+        self._seen: dict[str, tuple[str | None, Base | None, tuple[Risk, ...], bool]] = {}
 
     def target(self, found: Found) -> tuple[str | None, Base | None, UriReference | str]:
         """The target (None when relative with no base), the base used, and
@@ -66,12 +66,11 @@ class Tail:
             parsed = _parse(reference)
             target = str(resolve(parsed, parsed))
             return target, None, target
-        base = self.stack.current
+        base = self._base
         if base is None:
             return None, None, _parse(reference)
-        if base is not self._base:
-            self._base, self._joiner = base, Joiner(_parse(base.uri))
-        assert self._joiner is not None  # the stack holds absolute bases only: resolve cannot refuse it
+        if self._joiner is None:
+            self._joiner = Joiner(_parse(base.uri))  # a layer holds absolute bases only: it cannot refuse one
         target = self._joiner.join(reference)
         return target, base, target
 
@@ -87,17 +86,15 @@ class Tail:
             # dot segments the target is the reference itself.
             return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
                               () if plainly_safe(reference) else risks(reference))
-        current = self.stack.current
         seen = self._seen.get(reference)
-        if seen is None or seen[0] is not current or style is _ABBREVIATED:
-            seen = self._work_out(found, current)
-        if seen[4]:
+        if seen is None or style is _ABBREVIATED:
+            seen = self._work_out(found)
+        if seen[3]:
             found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
-        return new_record(found, seen[1], seen[2], self.origin, self.decoding, span, line, column, seen[3])
+        return new_record(found, seen[0], seen[1], self.origin, self.decoding, span, line, column, seen[2])
 
-    def _work_out(self, found: Found, current: Base | None
-                  ) -> tuple[Base | None, str | None, Base | None, tuple[Risk, ...], bool]:
-        """What the record of ``found`` holds under ``current``: the target,
+    def _work_out(self, found: Found) -> tuple[str | None, Base | None, tuple[Risk, ...], bool]:
+        """What the record of ``found`` holds: the target,
         the base used, the risk flags, and whether the target had to be
         percent-encoded; remembered for the next reference spelt the same."""
         target, base, vetted = self.target(found)
@@ -107,7 +104,7 @@ class Tail:
             # target, and the record says so ("|" in a font URL, "^" ...)
             target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
             vetted = target
-        seen = (current, target, base, risks(vetted), encoded)
+        seen = (target, base, risks(vetted), encoded)
         if found.style is not _ABBREVIATED:  # its target is not its spelling's alone
             if len(self._seen) >= _SEEN_LIMIT:
                 self._seen.clear()

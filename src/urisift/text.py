@@ -6,11 +6,10 @@ with 1-based lines and columns."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 
 from .delimit import Scanner, safe_cut
+from .found_to_record import Tail
 from .model import Defect, Record, Span
-from .tail import Tail
 
 _span = tuple.__new__
 
@@ -33,7 +32,7 @@ def text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, firs
             upto = start
         record = tail(found, _span(Span, (start + offset, end + offset)), line, start - line_start + 1)
         if context:
-            record = replace(record, context=text[max(0, start - context):end + context])
+            record = record._replace(context=text[max(0, start - context):end + context])
         yield record
 
 

@@ -20,7 +20,7 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
-from .model import Base, Charset, Defect, Origin, Place, Record
+from ..model import Base, Charset, Defect, Origin, Place, Record
 
 #: JSON keys of a record, in output order (DESIGN §2; never renamed).
 RECORD_KEYS = (

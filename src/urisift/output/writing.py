@@ -1,7 +1,8 @@
-"""The command's output loop (issue 12): records and defects, as they stream
-in from a serial or parallel scan, through ``--scheme``, ``--normalize`` and
-``--unique`` to the writer; defects to standard error; counts for
-``--stats``; progress; and the write errors that end a run."""
+"""The command's write loop (issue 12): records and defects, as they stream
+in from a serial or parallel scan (or batches a worker already wrote out),
+through ``--scheme``, ``--normalize`` and ``--unique`` to the writer;
+defects to standard error; each unit's tally to ``--stats`` and the
+progress bar; and the write errors that end a run."""
 
 from __future__ import annotations
 
@@ -9,10 +10,9 @@ import contextlib
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from .errors import ExitCode, OutputError
-from .model import Defect, DefectKind, Record
-from .normalize import normalize
-from .parallel import Done, Rendered
+from ..errors import ExitCode, OutputError
+from ..model import Defect, DefectKind, Record, Rendered, Tally
+from ..normalize import normalize
 from .stats import Stats
 from .writers import Writer
 
@@ -45,7 +45,7 @@ class Select:
         return True, normalized if self.level != "none" else None
 
 
-def emit(items: Iterable[Record | Defect | Rendered | Done], writer: Writer, select: Select, err: IO[str], *,
+def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Writer, select: Select, err: IO[str], *,
          stats: Stats | None = None, flush: bool = False, progress: Any = None) -> int:
     """Write the items; the exit status they call for (1 if an input could
     not be read).  ``flush``: after every record (a live input, a terminal)."""
@@ -77,8 +77,10 @@ def emit(items: Iterable[Record | Defect | Rendered | Done], writer: Writer, sel
                     if stats is not None:
                         stats.defect(defect)
                 continue
-            if kind is Done:
-                assert isinstance(item, Done)
+            if kind is Tally:
+                assert isinstance(item, Tally)
+                if stats is not None:
+                    stats.tally(item)
                 if progress is not None:
                     progress(item.size)
                 continue

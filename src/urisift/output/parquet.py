@@ -1,21 +1,15 @@
-"""Output for indexers and graph builders (issue 11): Parquet with a fixed
-Arrow schema, and an edge list.
-
-- :data:`SCHEMA` is the record contract of DESIGN §2 as Arrow types, one
-  column a JSON key, in the same order (``normalized`` last when asked for);
-  it does not depend on the data, so files from many runs concatenate.
-  Defects are not rows: they go to standard error, as with CSV.
-- The edge list is ``source<TAB>target``, one line a record that has a
-  target: the source is the page the link stands in (``warc_target_uri``),
-  else the retrieval URI given (``--base``), else the input's file name.
-"""
+"""Parquet for indexers (issue 11): :func:`schema` is the record contract of
+DESIGN §2 as Arrow types, one column a JSON key, in the same order
+(``normalized`` last when asked for); it does not depend on the data, so
+files from many runs concatenate.  Defects are not rows: they go to
+standard error, as with CSV."""
 
 from __future__ import annotations
 
 from typing import IO, Any
 
-from .model import Record
-from .output import RECORD_KEYS
+from ..model import Record
+from .records import RECORD_KEYS
 from .writers import PLAIN, Layout, Writer
 
 #: rows a Parquet row group is written in (bounded memory on any input)
@@ -69,25 +63,3 @@ class ParquetWriter(Writer):
     def close(self) -> None:
         self._flush()
         self._file.close()
-
-
-class EdgeWriter(Writer):
-    """``source<TAB>target`` a line (tabs and line breaks in either escaped)."""
-
-    def __init__(self, out: IO[str], layout: Layout = PLAIN, *, base: str | None = None) -> None:
-        super().__init__(out, layout)
-        self.base = base
-
-    def record(self, record: Record, normalized: str | None = None) -> None:
-        target = normalized if self.layout.normalized and normalized is not None else record.target
-        if target is None:
-            return  # a relative reference with no base: no edge to draw
-        origin = record.origin
-        source = origin.warc_target_uri or self.base or origin.file or "-"
-        self.out.write(f"{_field(source)}\t{_field(target)}\n")
-
-
-def _field(value: str) -> str:
-    if "\t" in value or "\n" in value or "\r" in value:
-        return value.replace("\t", "%09").replace("\n", "%0A").replace("\r", "%0D")
-    return value

@@ -1,11 +1,19 @@
 """The vocabulary of the pipeline (DESIGN §1, §2): what is found, where it came
 from, how its bytes were decoded, which base applied, and what went wrong.
 
-This module imports nothing of the pipeline, so every stage can use it.  The
-values are frozen dataclasses and string enums; a :class:`Record` is composed
-of them, and the parts that every record of one input shares (its
+This module imports nothing of the pipeline or of the URI core, so every
+stage can use it (an import-linter contract holds it to that).  The values
+are frozen: string enums, frozen dataclasses, and named tuples for the two
+built once a reference (:class:`Found`, :class:`Record`).  A record is
+composed of them, and the parts that every record of one input shares (its
 :class:`Origin`, its :class:`Charset`, the :class:`Base` in force) are one
 object each, not copied into every record.
+
+The fast constructors (``new_found``, ``new_place``, ``new_record``,
+``origin_with``, in :mod:`.build`) are the hot path of every scan: they
+build the same objects as the classes' own constructors, in a fraction of
+the time.  The scan's events (:class:`Content` to route, a unit's
+:class:`Tally`, a worker's :class:`Rendered` batch) are in :mod:`.events`.
 
 Undefined is ``None``, empty is ``""``, everywhere.
 """
@@ -13,117 +21,25 @@ Undefined is ``None``, empty is ``""``, everywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import NamedTuple
 
-from .risk import Risk
+from .enums import BaseSource, CharsetSource, DefectKind, Flag, Kind, Style, Unit, Where
 
 
-class Style(StrEnum):
-    """How a reference was delimited or found (DESIGN §2 ``style``)."""
+@dataclass(frozen=True, slots=True)
+class Risk:
+    """One RFC 3986 §7 concern about one URI (the flags are raised by
+    :mod:`urisift.risk`; this is the plain value a record holds)."""
 
-    ANGLE = "angle"  # <http://...>
-    ANGLE_URL = "angle-url"  # <URL:...>
-    QUOTE = "quote"  # "http://..."
-    BARE = "bare"  # whitespace-delimited
-    ABBREVIATED = "abbreviated"  # www.example.com, ftp.example.com (seed 002 Appendix F)
-    ATTRIBUTE = "attribute"
-    SRCSET = "srcset"
-    META_REFRESH = "meta-refresh"
-    CSS = "css"
-    HEADER = "header"
+    flag: str
+    section: str
+    detail: str
 
+    def __str__(self) -> str:
+        return f"{self.flag} (§{self.section}): {self.detail}"
 
-class Where(StrEnum):
-    """The kind of place a reference stood in (DESIGN §2 ``where``)."""
-
-    TEXT = "text"
-    HTML = "html"
-    HEADER = "header"
-
-
-class Flag(StrEnum):
-    """What the delimiting did to the text to get the reference."""
-
-    WRAPPED = "wrapped"  # whitespace inside the delimiters was removed
-    HYPHEN_BREAK = "hyphen-break"  # a line break right after a hyphen (seed 001/002 Appendix E)
-    TRIMMED = "trimmed"  # trailing punctuation left out
-    UNBALANCED = "unbalanced"  # an unbalanced closing bracket left out
-    QUOTE_MARKERS = "quote-markers"  # mail quote markers removed from continuation lines
-    # characters RFC 3986 does not allow ("|", "^", "`", "{", "}", "\\") kept in
-    # ``uri`` as written and percent-encoded in ``target``
-    ENCODED = "encoded"
-    # HTML: a lazy-loading attribute (data-src, data-srcset, data-original ...)
-    # that scripts copy into src; browsers without them do not load it
-    LAZY = "lazy"
-    # HTML: a srcset candidate the WHATWG parser drops (bad descriptors)
-    INVALID = "invalid"
-    # HTML: found in an iframe's srcdoc document, not in the page's own text
-    SRCDOC = "srcdoc"
-    # mail: found in a file uuencoded inside a text part; span and line are
-    # in that file's decoded text
-    UUENCODED = "uuencoded"
-    # WARC: found in a record the crawler cut short (WARC-Truncated): the page
-    # went on past what was kept, and so may its links
-    TRUNCATED = "truncated"
-
-
-class BaseSource(StrEnum):
-    """The layer of seed 001 §5.1 / seed 002 §5.1 a base came from, innermost first."""
-
-    HTML_BASE = "html-base"  # (1) embedded in the content
-    CODEBASE = "codebase"  # (1) an object's or applet's codebase (HTML 4.01 §13.3, §13.4)
-    CONTENT_BASE = "content-base"  # (2) the encapsulating entity's heading
-    CONTENT_LOCATION = "content-location"
-    RETRIEVAL = "retrieval"  # (3) the URI the content was retrieved from
-    DEFAULT = "default"  # (4) the application's default
-
-
-class CharsetSource(StrEnum):
-    """Why a charset was chosen, in the order the chain tries them."""
-
-    BOM = "bom"
-    DECLARED = "declared"
-    META = "meta"
-    DETECTED = "detected"
-    DEFAULT = "default"
-
-
-class DefectKind(StrEnum):
-    """What was wrong with an input that did not stop the scan."""
-
-    UNDECODABLE_BYTES = "undecodable-bytes"  # bytes not in the chosen charset
-    BINARY_CONTENT = "binary-content"  # NUL bytes in what should be text
-    UNKNOWN_CHARSET = "unknown-charset"  # a declared charset Python has no codec for
-    BAD_BASE = "bad-base"  # a base URI that cannot serve (RFC 3986 §5.1)
-    UNREADABLE = "unreadable"  # an input that could not be opened or read
-    NOT_A_FILE = "not-a-file"  # a FIFO, socket or device met while walking a directory
-    CORRUPT_COMPRESSION = "corrupt-compression"  # a .gz/.bz2/.xz stream that ends badly
-    UNSUPPORTED_KIND = "unsupported-kind"  # content of a kind this version cannot read yet
-    BROKEN_MIME = "broken-mime"  # a MIME structure or transfer encoding the parser had to repair
-    DEEP_NESTING = "deep-nesting"  # HTML nested too deep for the HTML5 tree builder: read another way
-    CHARSET_MISMATCH = "charset-mismatch"  # a <meta> charset the bytes are not in (they are UTF-8)
-    BROKEN_WARC = "broken-warc"  # a WARC/ARC record, or its payload, that could not be read
-    SCAN_FAILED = "scan-failed"  # an input the scanner failed on (a bug): the other inputs are still scanned
-
-
-class Kind(StrEnum):
-    """What an input holds, as ``--kind`` names it (``auto``: sniffed)."""
-
-    AUTO = "auto"
-    TEXT = "text"
-    HTML = "html"
-    MAIL = "mail"  # one message (RFC 5322), MHTML included
-    MBOX = "mbox"
-    MAILDIR = "maildir"
-    WARC = "warc"  # WARC and ARC
-
-
-class Unit(StrEnum):
-    """What a defect's ``position`` counts."""
-
-    BYTE = "byte"
-    CHARACTER = "character"
+    def to_json(self) -> dict[str, str]:
+        return {"flag": self.flag, "section": self.section, "detail": self.detail}
 
 
 class Span(NamedTuple):
@@ -218,13 +134,17 @@ class Found(NamedTuple):
     place: Place = TEXT
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(NamedTuple):
     """One URI reference found in the input (DESIGN §2), composed of what was
     found, where it stands, the base it was resolved against and its target.
 
     The flat names of the JSON contract (``uri``, ``file``, ``charset`` ...)
     are properties, so that a record reads the way its JSON line does.
+
+    A named tuple: frozen, and built in 0.18 µs with :func:`new_record`
+    against 0.59 µs for a slotted frozen dataclass set through its slots
+    (1.15 µs through its ``__init__``), measured on Python 3.11.  Change one
+    with ``record._replace(...)``.
     """
 
     found: Found
@@ -375,3 +295,12 @@ class Defect:
         if self.position is not None:
             where += f" at {self.unit} {self.position}"
         return f"{where}: {self.kind}: {self.detail}"
+
+
+# the rest of the vocabulary, imported last: both modules build on the values above
+from .build import new_found, new_place, new_record, origin_with  # noqa: E402
+from .events import Content, Rendered, Tally  # noqa: E402
+
+__all__ = ["NOWHERE", "TEXT", "Base", "BaseSource", "Charset", "CharsetSource", "Content", "Defect", "DefectKind",
+           "Flag", "Found", "Kind", "Origin", "Place", "Record", "Rendered", "Risk", "Span", "Style", "Tally", "Unit",
+           "Where", "new_found", "new_place", "new_record", "origin_with"]

@@ -7,6 +7,9 @@ defects are written, given a :class:`Layout`.
 - ``jsonl``: one JSON object a line, records and ``{"defect": ...}`` lines.
 - ``csv``: a header row, then a row a record (RFC 4180: CRLF, quoted as
   needed); lists are space-separated.
+- ``edges``: ``source<TAB>target``, one line a record that has a target:
+  the source is the page the link stands in (``warc_target_uri``), else the
+  retrieval URI given (``--base``), else the input's file name.
 - ``fields`` chooses and orders the keys of ``jsonl`` and ``csv`` (and
   Parquet's columns); ``context`` adds the ``context`` key, ``normalized``
   the ``normalized`` one, in that order, after the contract's keys.
@@ -21,8 +24,8 @@ import json
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .model import Defect, Record
-from .output import RECORD_KEYS, RecordLines, defect_line, record_json
+from ..model import Defect, Record
+from .records import RECORD_KEYS, RecordLines, defect_line, record_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,4 +141,26 @@ def _csv_cell(value: object) -> str:
     return str(value)
 
 
-WRITERS: dict[str, type[Writer]] = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter}
+class EdgeWriter(Writer):
+    """``source<TAB>target`` a line (tabs and line breaks in either escaped)."""
+
+    def __init__(self, out: IO[str], layout: Layout = PLAIN, *, base: str | None = None) -> None:
+        super().__init__(out, layout)
+        self.base = base
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        target = normalized if self.layout.normalized and normalized is not None else record.target
+        if target is None:
+            return  # a relative reference with no base: no edge to draw
+        origin = record.origin
+        source = origin.warc_target_uri or self.base or origin.file or "-"
+        self.out.write(f"{_field(source)}\t{_field(target)}\n")
+
+
+def _field(value: str) -> str:
+    if "\t" in value or "\n" in value or "\r" in value:
+        return value.replace("\t", "%09").replace("\n", "%0A").replace("\r", "%0D")
+    return value
+
+
+WRITERS: dict[str, type[Writer]] = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter, "edges": EdgeWriter}

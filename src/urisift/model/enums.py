@@ -1,0 +1,114 @@
+"""The vocabulary's string enums: how a reference was found, where it stood,
+what was done to it, where a base came from, how bytes were decoded, what
+went wrong, what an input holds."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Style(StrEnum):
+    """How a reference was delimited or found (DESIGN §2 ``style``)."""
+
+    ANGLE = "angle"  # <http://...>
+    ANGLE_URL = "angle-url"  # <URL:...>
+    QUOTE = "quote"  # "http://..."
+    BARE = "bare"  # whitespace-delimited
+    ABBREVIATED = "abbreviated"  # www.example.com, ftp.example.com (seed 002 Appendix F)
+    ATTRIBUTE = "attribute"
+    SRCSET = "srcset"
+    META_REFRESH = "meta-refresh"
+    CSS = "css"
+    HEADER = "header"
+
+
+class Where(StrEnum):
+    """The kind of place a reference stood in (DESIGN §2 ``where``)."""
+
+    TEXT = "text"
+    HTML = "html"
+    HEADER = "header"
+
+
+class Flag(StrEnum):
+    """What the delimiting did to the text to get the reference."""
+
+    WRAPPED = "wrapped"  # whitespace inside the delimiters was removed
+    HYPHEN_BREAK = "hyphen-break"  # a line break right after a hyphen (seed 001/002 Appendix E)
+    TRIMMED = "trimmed"  # trailing punctuation left out
+    UNBALANCED = "unbalanced"  # an unbalanced closing bracket left out
+    QUOTE_MARKERS = "quote-markers"  # mail quote markers removed from continuation lines
+    # characters RFC 3986 does not allow ("|", "^", "`", "{", "}", "\\") kept in
+    # ``uri`` as written and percent-encoded in ``target``
+    ENCODED = "encoded"
+    # HTML: a lazy-loading attribute (data-src, data-srcset, data-original ...)
+    # that scripts copy into src; browsers without them do not load it
+    LAZY = "lazy"
+    # HTML: a srcset candidate the WHATWG parser drops (bad descriptors)
+    INVALID = "invalid"
+    # HTML: found in an iframe's srcdoc document, not in the page's own text
+    SRCDOC = "srcdoc"
+    # mail: found in a file uuencoded inside a text part; span and line are
+    # in that file's decoded text
+    UUENCODED = "uuencoded"
+    # WARC: found in a record the crawler cut short (WARC-Truncated): the page
+    # went on past what was kept, and so may its links
+    TRUNCATED = "truncated"
+
+
+class BaseSource(StrEnum):
+    """The layer of seed 001 §5.1 / seed 002 §5.1 a base came from, innermost first."""
+
+    HTML_BASE = "html-base"  # (1) embedded in the content
+    CODEBASE = "codebase"  # (1) an object's or applet's codebase (HTML 4.01 §13.3, §13.4)
+    CONTENT_BASE = "content-base"  # (2) the encapsulating entity's heading
+    CONTENT_LOCATION = "content-location"
+    RETRIEVAL = "retrieval"  # (3) the URI the content was retrieved from
+    DEFAULT = "default"  # (4) the application's default
+
+
+class CharsetSource(StrEnum):
+    """Why a charset was chosen, in the order the chain tries them."""
+
+    BOM = "bom"
+    DECLARED = "declared"
+    META = "meta"
+    DETECTED = "detected"
+    DEFAULT = "default"
+
+
+class DefectKind(StrEnum):
+    """What was wrong with an input that did not stop the scan."""
+
+    UNDECODABLE_BYTES = "undecodable-bytes"  # bytes not in the chosen charset
+    BINARY_CONTENT = "binary-content"  # NUL bytes in what should be text
+    UNKNOWN_CHARSET = "unknown-charset"  # a declared charset Python has no codec for
+    BAD_BASE = "bad-base"  # a base URI that cannot serve (RFC 3986 §5.1)
+    UNREADABLE = "unreadable"  # an input that could not be opened or read
+    NOT_A_FILE = "not-a-file"  # a FIFO, socket or device met while walking a directory
+    CORRUPT_COMPRESSION = "corrupt-compression"  # a .gz/.bz2/.xz stream that ends badly
+    UNSUPPORTED_KIND = "unsupported-kind"  # content of a kind this version cannot read yet
+    BROKEN_MIME = "broken-mime"  # a MIME structure or transfer encoding the parser had to repair
+    DEEP_NESTING = "deep-nesting"  # HTML nested too deep for the HTML5 tree builder: read another way
+    CHARSET_MISMATCH = "charset-mismatch"  # a <meta> charset the bytes are not in (they are UTF-8)
+    BROKEN_WARC = "broken-warc"  # a WARC/ARC record, or its payload, that could not be read
+    SCAN_FAILED = "scan-failed"  # an input the scanner failed on (a bug): the other inputs are still scanned
+
+
+class Kind(StrEnum):
+    """What an input holds, as ``--kind`` names it (``auto``: sniffed)."""
+
+    AUTO = "auto"
+    TEXT = "text"
+    HTML = "html"
+    MAIL = "mail"  # one message (RFC 5322), MHTML included
+    MBOX = "mbox"
+    MAILDIR = "maildir"
+    WARC = "warc"  # WARC and ARC
+
+
+class Unit(StrEnum):
+    """What a defect's ``position`` counts."""
+
+    BYTE = "byte"
+    CHARACTER = "character"

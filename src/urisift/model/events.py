@@ -1,0 +1,82 @@
+"""The scan's events (issue 19): the content it routes to a reader, the
+tally that ends each unit of work, and a batch of output a worker process
+already wrote out."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.message import Message
+from typing import TYPE_CHECKING, BinaryIO
+
+from . import Charset, Defect, Flag, Kind, Origin
+
+if TYPE_CHECKING:  # a hint only: the vocabulary imports nothing of the core at run time
+    from ..base import BaseLayer
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """One piece of content for the scan to route to its reader by ``kind``:
+    an input, or what a reader found nested in one (a MIME part, a WARC
+    payload, a file uuencoded in a text part).
+
+    ``body`` is a byte stream, bytes or text already decoded (then
+    ``decoding`` says how); ``layer`` the bases in force around it;
+    ``declared`` the charset its container declares; ``flags`` are added to
+    every record found in it; ``points_to`` names the part of the message
+    around it that a target points to (mail, RFC 2392 / RFC 2557 §8).
+    """
+
+    body: BinaryIO | bytes | str | Message
+    kind: Kind
+    origin: Origin
+    layer: BaseLayer
+    declared: str | None = None
+    decoding: Charset | None = None
+    sniffed: bool = False  # ``kind`` was sniffed rather than asked for
+    live: bool = False  # a pipe or terminal: scanned line by line as it arrives
+    flags: tuple[Flag, ...] = ()
+    points_to: Callable[[str], str | None] | None = None
+
+
+@dataclass(slots=True)
+class Tally:
+    """What the scan of one unit of work read, counted as it went: the last
+    item of every unit's stream (``--stats`` adds them up; the pool
+    renumbers an mbox range's messages by them).  Nothing is read twice to
+    count it.
+
+    ``stored`` is the bytes as read from the input (compressed, if it is);
+    ``decoded`` the bytes after decompression (``None``: not known, e.g. a
+    ``.warc.gz`` read record by record).
+    """
+
+    inputs: int = 0
+    messages: int = 0
+    parts: int = 0
+    warc_types: Counter[str] = field(default_factory=Counter)
+    stored: int = 0
+    decoded: int | None = 0
+    size: int = 0  # the bytes of the unit, as planned (for a progress bar)
+
+    def add(self, other: Tally) -> None:
+        self.inputs += other.inputs
+        self.messages += other.messages
+        self.parts += other.parts
+        self.warc_types.update(other.warc_types)
+        self.stored += other.stored
+        self.decoded = None if self.decoded is None or other.decoded is None else self.decoded + other.decoded
+        self.size += other.size
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A batch of a unit's output already written out in the output format
+    (by a worker process: text is cheaper to send between processes than
+    records), and the defects among it, for standard error and the exit
+    status."""
+
+    text: str
+    defects: tuple[Defect, ...]

@@ -1,0 +1,55 @@
+"""The options of a scan (DESIGN §2): what the scan of an input needs
+besides the input, picklable so that worker processes and Spark tasks get
+the same options as a serial run, and checked before any input is read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .charset import normalize_label
+from .errors import UriError, UsageError
+from .model import Kind
+from .reference import UriReference
+
+
+@dataclass(frozen=True, slots=True)
+class ScanOptions:
+    """What a scan of one input needs besides the input: picklable, so that
+    worker processes get the same options as a serial run."""
+
+    base: str | None = None  # the retrieval URI (RFC 3986 §5.1.3)
+    kind: Kind = Kind.AUTO  # AUTO sniffs the content, then the name
+    abbreviated: bool = True  # www./ftp. forms (seed 002 Appendix F)
+    charset: str | None = None  # a declared charset, below a BOM and above everything else
+    strict: bool = False  # the first defect ends the scan (InputError)
+    chunk_size: int = 1 << 20  # text streams through in pieces of this many bytes
+    comments: bool = False  # HTML: scan the text of comments too
+    # HTML: find where each attribute value stands in the source (span, line,
+    # column); the tree keeps no positions, so this is a search, ~20% of the scan
+    positions: bool = True
+    # WARC: an HTTP response's Content-Location as the base of its body (RFC 2616
+    # had it, RFC 7231 removed it): off unless asked for
+    content_location: bool = False
+    context: int = 0  # records carry this many characters either side of them (their span's text)
+
+
+def checked(options: ScanOptions) -> ScanOptions:
+    """``options``, once they are known to make sense: raises
+    :class:`~urisift.errors.UsageError` (one line) for a retrieval URI that
+    is not absolute (RFC 3986 §5.1 wants a base with a scheme) or a charset
+    label no codec answers to, before any input is read."""
+    if options.base is not None:
+        try:
+            scheme = UriReference.parse(options.base).scheme
+        except UriError as exc:
+            raise UsageError(f"--base {options.base!r} is not a URI: {exc}") from exc
+        if scheme is None:
+            raise UsageError(f"--base must be an absolute URI (RFC 3986 §5.1), with a scheme: {options.base!r}")
+    if options.charset is not None and normalize_label(options.charset) is None:
+        raise UsageError(f"--charset {options.charset!r}: no such charset (try utf-8, latin-1, windows-1252, "
+                         "shift_jis ...)")
+    return options
+
+
+#: the options of a scan nobody configured
+DEFAULTS = ScanOptions()

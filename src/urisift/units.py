@@ -1,0 +1,165 @@
+"""The unit of work (issue 19; DESIGN §1): an input, or a byte range of one,
+and what reading a range needs -- a window on the file with the file's own
+offsets, a counter of the bytes read -- and the renumbering of an mbox
+range's messages after those of the ranges before it.
+
+Small picklable values only: the serial run, the process pool and the Spark
+job map the same units, and only offsets travel, never bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, replace
+from typing import BinaryIO
+
+from .model import Defect, Kind, Origin, Record, Tally, origin_with
+from .sources import Input, file_size
+
+
+@dataclass(frozen=True, slots=True)
+class WorkUnit:
+    """One unit of work: an input, or the byte range ``[start, end)`` of one
+    (``end`` None: to its end), cut where no record can span the cut (an
+    mbox envelope line, a WARC record's start: :mod:`urisift.plan`);
+    ``kind`` is what a range holds.  Small and picklable: only offsets
+    travel to a worker process or a Spark task, never bytes."""
+
+    source: Input
+    start: int | None = None
+    end: int | None = None
+    kind: Kind | None = None
+
+    @property
+    def size(self) -> int:
+        """The bytes the unit covers (0 when unknown: standard input)."""
+        if self.start is None:
+            return file_size(self.source.path)
+        end = self.end if self.end is not None else file_size(self.source.path)
+        return max(0, end - self.start)
+
+
+class Window(io.RawIOBase):
+    """The byte range ``[start, end)`` of a file (``end`` None: to its end),
+    read with the file's own positions, so that every offset a reader
+    reports (records, defects, where a resync resumed) is the file's."""
+
+    def __init__(self, f: BinaryIO, start: int, end: int | None) -> None:
+        self.f = f
+        self.start = start
+        self.end = end
+        f.seek(start)
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        if not self.closed:
+            self.f.close()
+        super().close()
+
+    def tell(self) -> int:
+        return self.f.tell()
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence == io.SEEK_CUR:
+            offset += self.f.tell()
+        elif whence == io.SEEK_END:
+            offset += self.end if self.end is not None else self.f.seek(0, io.SEEK_END)
+        return self.f.seek(max(self.start, offset))
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        size = len(buffer)
+        if self.end is not None:
+            size = max(0, min(size, self.end - self.f.tell()))
+        data = self.f.read(size)
+        buffer[:len(data)] = data
+        return len(data)
+
+
+class Counted(io.RawIOBase):
+    """A stream that counts the bytes read through it (``--stats``: the bytes
+    of an input as stored, before any decompression)."""
+
+    def __init__(self, inner: BinaryIO) -> None:
+        self.inner = inner
+        self.count = 0
+        self.read1 = getattr(inner, "read1", None) and self._read1  # type: ignore[assignment]
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return self.inner.seekable()
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+    def tell(self) -> int:
+        return self.inner.tell()
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self.inner.seek(offset, whence)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.inner.close()
+        super().close()
+
+    def _read1(self, size: int = -1) -> bytes:
+        data = self.inner.read1(size)  # type: ignore[attr-defined]
+        self.count += len(data)
+        return data
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.inner.read(size)
+        self.count += len(data)
+        return data
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self.inner.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self.count += n
+        return n
+
+
+class Renumbering:
+    """Numbers the messages of an mbox range after those of the ranges of
+    the same file before it, in file order (a range at 0, or a whole input,
+    starts afresh): the serial run, the pool and the Spark job alike.
+
+    :meth:`begin` a unit, pass its items through, :meth:`end` it with its
+    tally (which says how many messages it held)."""
+
+    def __init__(self) -> None:
+        self.next = 0
+        self.first = 0
+        self._moved: dict[int, Origin] = {}
+
+    def begin(self, unit: WorkUnit) -> int:
+        """The number of the first message of ``unit``."""
+        if not unit.start:
+            self.next = 0
+        self.first = self.next if unit.start is not None and unit.kind is Kind.MBOX else 0
+        self._moved.clear()
+        return self.first
+
+    def end(self, tally: Tally) -> None:
+        self.next += tally.messages
+
+    def __call__(self, item: Record | Defect) -> Record | Defect:
+        first = self.first
+        origin = item.origin
+        if not first or origin.message is None:
+            return item
+        moved = self._moved  # the records of one message share their origin: one new origin for them
+        new = moved.get(id(origin))
+        if new is None:
+            if len(moved) > 1024:
+                moved.clear()
+            new = moved[id(origin)] = origin_with(origin, message=origin.message + first)
+        return item._replace(origin=new) if type(item) is Record else replace(item, origin=new)  # type: ignore[union-attr,type-var]
