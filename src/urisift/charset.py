@@ -317,24 +317,32 @@ def decode(data: bytes, *, declared: str | None = None, sniff: Sniff | None = No
 
 def decode_stream(stream: BinaryIO, *, declared: str | None = None, sniff: Sniff | None = None,
                   detect: Detect | None = chardet_detect, origin: Origin = NOWHERE,
-                  chunk_size: int = 1 << 20) -> tuple[Choice, Iterator[tuple[str, list[Defect]]]]:
+                  chunk_size: int = 1 << 20, chosen: Charset | None = None, at: int = 0
+                  ) -> tuple[Choice, Iterator[tuple[str, list[Defect]]]]:
     """Decode a binary stream chunk by chunk in constant memory.
 
     Returns the choice and an iterator of (text chunk, defects in that chunk).
+    ``chosen`` and ``at``: the stream is a range of a larger input, starting
+    at byte ``at`` of it (where a text starts: no BOM, no state), whose
+    charset was chosen from the input's first bytes (:func:`stream_choice`);
+    its defects name the input's byte offsets.
     """
     sample = stream.read(SAMPLE_SIZE)
     first = sample + stream.read(max(0, chunk_size - len(sample)))
     complete = len(first) < chunk_size
-    choice = choose(sample, declared=declared, sniff=sniff, detect=detect,
-                    complete=complete and len(first) <= SAMPLE_SIZE)
+    choice = Choice(chosen.name, chosen.source) if chosen is not None else choose(
+        sample, declared=declared, sniff=sniff, detect=detect, complete=complete and len(first) <= SAMPLE_SIZE)
+    if chosen is not None:
+        declared = None  # what was declared was reported with the input's first range
 
     def chunks() -> Iterator[tuple[str, list[Defect]]]:
         decoder = codecs.getincrementaldecoder(choice.codec)(_HANDLER_NAME)
         recorder = _Recorder(origin, choice.name)
-        recorder.defects.extend(_unknown_label(declared, origin) + _overruled(choice, origin))
+        if chosen is None:
+            recorder.defects.extend(_unknown_label(declared, origin) + _overruled(choice, origin))
         data = first[choice.bom_length :]
-        recorder.consumed = choice.bom_length
-        nul = _binary_at(sample, choice)
+        recorder.consumed = at + choice.bom_length
+        nul = _binary_at(sample, choice) if chosen is None else None
         if nul is not None:
             recorder.listed = 0  # reported once, at the end, as a whole
         final = complete
@@ -393,3 +401,31 @@ def decode_lines(stream: BinaryIO, *, declared: str | None = None, origin: Origi
             line = stream.readline()
 
     return choice, lines()
+
+
+#: codecs in which a line feed byte is a line feed and nothing else, with no
+#: state across lines: a text in one of them can be cut after a line break
+_STATEFUL = ("utf_16", "utf_32", "utf_7", "iso2022", "hz")
+
+
+def stream_choice(sample: bytes, declared: str | None) -> Choice | None:
+    """The charset :func:`decode_stream` chooses for a large input starting
+    with ``sample`` (its first :data:`SAMPLE_SIZE` bytes), when the input
+    can be cut into ranges decoded apart: an ASCII-compatible charset
+    without state, and no NUL byte (binary content is reported as a whole).
+    None otherwise."""
+    choice = choose(sample, declared=declared)
+    codec = choice.codec
+    if codec.startswith(_STATEFUL) or "\n\n".encode(codec) != b"\n\n" or b"\x00" in sample:
+        return None
+    return choice
+
+
+def clean_length(data: bytes, codec: str) -> int | None:
+    """How many characters ``data`` decodes to in ``codec``, or None when
+    some of its bytes are not in it (their defects depend on what came
+    before them in the input: such a stretch is not decoded apart)."""
+    try:
+        return len(data.decode(codec))
+    except UnicodeDecodeError:
+        return None

@@ -246,10 +246,10 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
             if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
                 render = _Render(layout, args.base) if select.passthrough and stats is None and args.format in (
                     "text", "jsonl", "csv", "edges") else None
-                items: Any = scan_parallel(plan(sources, options.kind), options, args.jobs, render)
+                items: Any = scan_parallel(plan(sources, options), options, args.jobs, render)
             else:
                 # cut into ranges only for the progress bar's sake (one large file moves it)
-                items = scan_serial(plan(sources, options.kind, cut=bar is not None), options, stdin=stdin)
+                items = scan_serial(plan(sources, options, cut=bar is not None), options, stdin=stdin)
             status = write_all(items, writer, select, err, stats=stats, flush=flush,
                                progress=bar.update if bar is not None else None)
         finally:

@@ -8,7 +8,16 @@ keeps every core busy:
   :func:`~urisift.mail.mbox.split_mbox` would split at), in ranges of about
   :data:`MBOX_RANGE_SIZE` bytes;
 - a WARC or ARC file (a gzip member a record, or plain), at record starts
-  (:func:`~urisift.warc.record_start`), in ranges of :data:`WARC_RANGE_SIZE`.
+  (:func:`~urisift.warc.record_start`), in ranges of :data:`WARC_RANGE_SIZE`;
+- plain text, read as it is in a charset where a line feed byte is one
+  (UTF-8, the ISO 8859 and Windows code pages, the CJK multi-byte sets),
+  at blank lines (no delimiting rule joins across one: DESIGN §3), in
+  ranges of :data:`TEXT_RANGE_SIZE`.  Each range says how many characters
+  and lines come before it and which charset the input's first bytes
+  chose, so a worker gives the records (spans, lines, columns) of a serial
+  run.  A range whose bytes are not all in the charset ends the cutting:
+  the rest of the input is one range, whose undecodable bytes are then
+  reported as a serial run reports them.
 
 Planning is lazy: the units of a file come out as its cuts are found, so a
 scan starts before a large file has been looked through.  The serial run,
@@ -20,8 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
+from .charset import SAMPLE_SIZE, clean_length, stream_choice
 from .mail.mbox import is_envelope
-from .model import Defect, Kind
+from .model import Charset, Defect, Kind
+from .options import DEFAULTS, ScanOptions
 from .sources import Input, file_size, first_cut, open_input
 from .units import WorkUnit
 from .warc import record_start
@@ -30,6 +41,8 @@ from .warc import record_start
 MBOX_RANGE_SIZE = 8 << 20
 #: the size of the ranges of a WARC file (compressed, it holds five times as much to scan)
 WARC_RANGE_SIZE = 2 << 20
+#: the size of the ranges of a plain text file
+TEXT_RANGE_SIZE = 8 << 20
 _FROM = b"\nFrom "
 
 
@@ -50,27 +63,45 @@ def _envelope(window: bytes, base: int) -> tuple[int | None, int]:
     return None, max(0, len(window) - len(_FROM))
 
 
-def plan(sources: Iterable[Input | Defect], kind: Kind = Kind.AUTO, *, cut: bool = True
+def blank_line(f: BinaryIO, near: int, size: int) -> int | None:
+    """Just after the first line feed of the first blank line at or after
+    ``near`` (where :func:`~urisift.delimit.safe_cut` cuts a text)."""
+    return first_cut(f, near, size, _blank)
+
+
+def _blank(window: bytes, base: int) -> tuple[int | None, int]:
+    at = window.find(b"\n\n")
+    crlf = window.find(b"\n\r\n")
+    found = [i for i in (at, crlf) if i != -1]
+    if found:
+        return min(found) + 1, 0
+    return None, max(0, len(window) - 2)
+
+
+def plan(sources: Iterable[Input | Defect], options: ScanOptions = DEFAULTS, *, cut: bool = True
          ) -> Iterator[WorkUnit | Defect]:
     """The units of work for ``sources``, in output order (``cut=False``:
     one unit an input, whatever its size)."""
-    smallest = 2 * min(MBOX_RANGE_SIZE, WARC_RANGE_SIZE)
+    smallest = 2 * min(MBOX_RANGE_SIZE, WARC_RANGE_SIZE, TEXT_RANGE_SIZE)
     for source in sources:
         if isinstance(source, Defect):
             yield source
         elif not cut or source.path == "-" or file_size(source.path) < smallest:
             yield WorkUnit(source)
         else:
-            yield from _ranges(source, kind)
+            yield from _ranges(source, options)
 
 
-def _ranges(source: Input, kind: Kind) -> Iterator[WorkUnit]:
+def _ranges(source: Input, options: ScanOptions) -> Iterator[WorkUnit]:
     size = file_size(source.path)
     try:
-        opened = open_input(source, kind=kind)
+        opened = open_input(source, kind=options.kind)
         opened.stream.close()
     except OSError:
         yield WorkUnit(source)  # its scan reports why it cannot be read
+        return
+    if opened.kind is Kind.TEXT and opened.guard is None:
+        yield from _text_ranges(source, size, options)
         return
     # an mbox read as it is, and a WARC file (the WARC reader reads a
     # compressed one member by member from the file itself) are cut
@@ -91,4 +122,32 @@ def _ranges(source: Input, kind: Kind) -> Iterator[WorkUnit]:
     yield WorkUnit(source, start, None, opened.kind)
 
 
-__all__ = ["MBOX_RANGE_SIZE", "WARC_RANGE_SIZE", "mbox_cut", "plan"]
+def _text_ranges(source: Input, size: int, options: ScanOptions) -> Iterator[WorkUnit]:
+    """A text file's ranges (see the module doc), found as they are needed."""
+    start = characters = lines = 0
+    charset: Charset | None = None
+    try:
+        with open(source.path, "rb") as f:
+            choice = stream_choice(f.read(SAMPLE_SIZE), options.charset)
+            if choice is None or options.context or size < 2 * TEXT_RANGE_SIZE:
+                # (with --context, a serial run's context is cut where its chunks are)
+                yield WorkUnit(source)
+                return
+            charset = Charset(choice.name, choice.source)
+            while (cut := blank_line(f, start + TEXT_RANGE_SIZE, size)) is not None:
+                f.seek(start + (choice.bom_length if start == 0 else 0))
+                data = f.read(cut - f.tell())
+                length = clean_length(data, choice.codec)
+                if length is None:
+                    break  # bytes not in the charset: the rest is one range
+                yield WorkUnit(source, start, cut, Kind.TEXT, characters, lines, charset)
+                start, characters, lines = cut, characters + length, lines + data.count(b"\n")
+    except OSError:
+        pass  # the rest is one range: its scan reports what cannot be read
+    if start == 0:
+        yield WorkUnit(source)
+    else:
+        yield WorkUnit(source, start, None, Kind.TEXT, characters, lines, charset)
+
+
+__all__ = ["MBOX_RANGE_SIZE", "TEXT_RANGE_SIZE", "WARC_RANGE_SIZE", "blank_line", "mbox_cut", "plan"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import email
 import io
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from email.message import Message
@@ -138,6 +139,20 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Items:
                                        chunk_size=options.chunk_size)
     tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source))
     yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
+
+
+def read_text_range(stream: BinaryIO, unit: WorkUnit, layer: BaseLayer, origin: Origin, options: ScanOptions
+                    ) -> Items:
+    """A range of a plain text file (:mod:`urisift.plan`): decoded in the
+    charset the input's first bytes chose, its positions counted on from
+    the characters and lines before it, its defects at the file's offsets."""
+    assert unit.start is not None
+    chosen = unit.charset if unit.start else None
+    choice, pieces = decode_stream(stream, declared=options.charset, origin=origin, chunk_size=options.chunk_size,
+                                   chosen=chosen, at=unit.start)
+    tail = Tail(layer, origin, Charset(choice.name, choice.source))
+    yield from chunked_records(pieces, tail, options.abbreviated, context=options.context, offset=unit.characters,
+                               first_line=unit.lines + 1)
 
 
 def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
@@ -298,6 +313,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         if unit.start is None:
             if source.path == "-":  # its bytes are counted as they come: no size to look up
                 counted = Counted(stdin if stdin is not None else standard_input())
+            elif not os.path.isfile(source.path):  # a FIFO, a device: the same
+                counted = Counted(open(source.path, "rb"))  # noqa: SIM115 - closed with the stream
             opened = open_input(source, kind=options.kind, stdin=counted)
             kind = opened.kind
             stream: BinaryIO = opened.stream
@@ -321,6 +338,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
                     yield from _nested(item, options, tally)  # type: ignore[arg-type]
                 else:
                     yield item  # type: ignore[misc]
+        elif unit.start is not None and kind is Kind.TEXT:
+            yield from read_text_range(stream, unit, layer, origin, options)
         else:
             content = Content(stream, kind, origin, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
                               live=opened is not None and opened.live)
@@ -366,4 +385,4 @@ def messages_in(unit: WorkUnit) -> int:
 
 
 __all__ = ["READERS", "ScanOptions", "checked", "iter_input", "messages_in", "read_html", "read_mbox",
-           "read_message", "read_text", "read_warc", "scan_content", "scan_failed", "scan_unit"]
+           "read_message", "read_text", "read_text_range", "read_warc", "scan_content", "scan_failed", "scan_unit"]

@@ -338,10 +338,13 @@ class Opened:
 def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None = None) -> Opened:
     """Open ``source`` (raises OSError when it cannot be opened): decompressed
     when it is gzip, bzip2 or xz, its kind sniffed unless ``kind`` forces one.
-    The caller closes ``opened.stream``."""
+    ``stdin``: the stream to read rather than opening the path (standard
+    input's, or one the caller opened).  The caller closes ``opened.stream``."""
     origin = Origin(file=source.name)
-    if source.path == "-":  # noqa: SIM108 - one branch opens, one does not
-        raw = stdin if stdin is not None else standard_input()
+    if stdin is not None:  # standard input, or a stream the caller opened (to count its bytes)
+        raw = stdin
+    elif source.path == "-":
+        raw = standard_input()
     else:
         raw = open(source.path, "rb")  # noqa: SIM115 - the caller closes it
     live = source.path == "-" and interactive(raw)

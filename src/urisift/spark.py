@@ -14,7 +14,7 @@ only when the job runs).
 - Each task runs :func:`~urisift.parallel.work` (``scan_input`` for a whole
   file), so the records are the command's, byte for byte in JSONL.
 - ``--output DIR`` gets ``records/`` (JSON lines, or Parquet with the fixed
-  Arrow schema of :mod:`urisift.columnar`) and ``defects/`` (JSON lines, the
+  Arrow schema of :mod:`urisift.output.parquet`) and ``defects/`` (JSON lines, the
   command's defect lines): a broken input, or a task that fails on one, is
   defect rows, never a failed job.  ``edges`` writes ``source<TAB>target``
   lines; ``edge-counts`` (source host, target host, count) rows, as
@@ -65,7 +65,7 @@ def paths_of(inputs: list[str], input_list: str | None = None) -> list[str]:
 
 def plan(paths: list[str], options: ScanOptions) -> list[WorkUnit | Defect]:
     """The units of work, in the command's output order (:mod:`urisift.plan`)."""
-    return list(plan_units(walk(paths), options.kind))
+    return list(plan_units(walk(paths), options))
 
 
 def count_messages(job: tuple[int, WorkUnit | Defect, ScanOptions]) -> tuple[int, int]:
@@ -173,7 +173,7 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
     if fmt == "jsonl":
         records.saveAsTextFile(f"{output}/records")
     elif fmt == "parquet":
-        from .columnar import schema
+        from .output.parquet import schema
 
         arrow = schema()
         frame = spark.createDataFrame(records.map(json.loads).map(

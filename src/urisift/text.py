@@ -37,7 +37,8 @@ def text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, firs
 
 
 def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbreviated: bool, *,
-                    eager: bool = False, context: int = 0) -> Iterator[Record | Defect]:
+                    eager: bool = False, context: int = 0, offset: int = 0, first_line: int = 1
+                    ) -> Iterator[Record | Defect]:
     """Scan text that arrives in pieces, cut where no reference can span the
     cut; offsets and lines are for the whole text.  A piece's defects come
     before the records of the text they were found in.  The last piece is
@@ -47,10 +48,12 @@ def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbr
     ``eager``: scan each piece as soon as it is there, rather than after the
     next one is read to know whether it was the last (a live stream, where
     the next line may be minutes away); the last piece is then the empty one
-    that ends the stream."""
+    that ends the stream.
+
+    ``offset`` and ``first_line``: the text is a range of a larger one that
+    has that many characters, and lines, before it."""
     carry = ""
-    offset = 0
-    line = 1
+    line = first_line
     iterator = iter(pieces)
     ahead = next(iterator, None)
     while ahead is not None:

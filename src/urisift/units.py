@@ -13,7 +13,7 @@ import io
 from dataclasses import dataclass, replace
 from typing import BinaryIO
 
-from .model import Defect, Kind, Origin, Record, Tally, origin_with
+from .model import Charset, Defect, Kind, Origin, Record, Tally, origin_with
 from .sources import Input, file_size
 
 
@@ -21,14 +21,19 @@ from .sources import Input, file_size
 class WorkUnit:
     """One unit of work: an input, or the byte range ``[start, end)`` of one
     (``end`` None: to its end), cut where no record can span the cut (an
-    mbox envelope line, a WARC record's start: :mod:`urisift.plan`);
-    ``kind`` is what a range holds.  Small and picklable: only offsets
+    mbox envelope line, a WARC record's start, a blank line in plain text:
+    :mod:`urisift.plan`); ``kind`` is what a range holds.  Small and picklable: only offsets
     travel to a worker process or a Spark task, never bytes."""
 
     source: Input
     start: int | None = None
     end: int | None = None
     kind: Kind | None = None
+    # a range of plain text past the first: the characters and lines before
+    # it, and the charset chosen from the input's first bytes
+    characters: int = 0
+    lines: int = 0
+    charset: Charset | None = None
 
     @property
     def size(self) -> int:

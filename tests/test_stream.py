@@ -1,0 +1,179 @@
+"""Issue 19: one unit of work, memory bounded by the batches, and the pool's
+output that of a serial run, byte for byte."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from urisift import parallel, plan
+from urisift.cli import main
+from urisift.model import Defect, Kind, Record, Rendered, Tally
+from urisift.options import ScanOptions
+from urisift.output.writers import JsonlWriter, Layout
+from urisift.sources import walk
+from urisift.units import WorkUnit
+
+from .conftest import shared_path
+
+
+def _run(args: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(args, stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _text(lines: int) -> str:
+    """Paragraphs of links, some wrapped across lines inside <...>, some
+    hyphenated at a line end, with non-ASCII words: what a cut must not break."""
+    out = []
+    for i in range(lines):
+        out.append(f"Zürich café {i} http://h{i % 7}.example/a/{i}?q=é and <http://wrap.example/x/\n  {i}/y>\n")
+        if i % 5 == 4:
+            out.append(f"see http://hyphen.example/draft-{i}-\n  tail.txt\n\n")  # a paragraph ends
+    return "".join(out)
+
+
+def test_a_large_text_file_is_cut_at_blank_lines_with_the_serial_records(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    big = tmp_path / "big.txt"
+    big.write_text(_text(3000), "utf-8")
+    monkeypatch.setattr(plan, "TEXT_RANGE_SIZE", 16 << 10)
+    units = list(plan.plan(walk([str(big)])))
+    assert len(units) > 5 and all(isinstance(u, WorkUnit) and u.kind is Kind.TEXT for u in units)
+    data = big.read_bytes()
+    for unit in units[1:]:
+        assert isinstance(unit, WorkUnit) and unit.start is not None
+        assert data[unit.start - 1:unit.start + 1] == b"\n\n" or data[unit.start - 1:unit.start + 2] == b"\n\r\n"
+        assert unit.characters == len(data[:unit.start].decode("utf-8"))
+        assert unit.lines == data[:unit.start].count(b"\n")
+    serial = _run(["--format", "jsonl", "-j1", str(big)])
+    pooled = _run(["--format", "jsonl", "-j2", str(big)])
+    assert pooled == serial and serial[0] == 0
+    records = [json.loads(line) for line in serial[1].splitlines()]
+    assert len(records) == 3000 * 2 + 600
+    text = data.decode("utf-8")
+    for record in records[::97]:  # every span and line is the whole file's
+        start, end = record["span"]
+        assert text.count("\n", 0, start) + 1 == record["line"]
+        assert start - (text.rfind("\n", 0, start) + 1) + 1 == record["column"]
+        assert "".join(text[start:end].split()).replace(">", "") .startswith(record["uri"][:10])
+
+
+def test_bytes_not_in_the_charset_end_the_cutting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    big = tmp_path / "mixed.txt"
+    half = _text(800).encode("utf-8")
+    big.write_bytes(half + b"caf\xe9 http://latin1.example/\n\n" + half)
+    monkeypatch.setattr(plan, "TEXT_RANGE_SIZE", 16 << 10)
+    units = [u for u in plan.plan(walk([str(big)])) if isinstance(u, WorkUnit)]
+    last = units[-1]
+    assert last.end is None and last.start is not None and last.start < len(half) + 30
+    serial = _run(["--format", "jsonl", "-j1", str(big)])
+    assert _run(["--format", "jsonl", "-j2", str(big)]) == serial
+    defects = [json.loads(line) for line in serial[1].splitlines() if '"defect"' in line]
+    assert [(d["defect"], d["position"]) for d in defects] == [("undecodable-bytes", len(half) + 3)]
+
+
+def test_a_text_in_a_charset_with_state_or_a_bom_of_utf16_is_never_cut(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plan, "TEXT_RANGE_SIZE", 4 << 10)
+    wide = tmp_path / "wide.txt"
+    wide.write_bytes(_text(300).encode("utf-16"))
+    assert list(plan.plan(walk([str(wide)]))) == [WorkUnit(walk([str(wide)]).__next__())]  # type: ignore[arg-type]
+
+
+def _sources(tmp_path: Path, count: int) -> list[str]:
+    paths = []
+    for i in range(count):
+        p = tmp_path / f"f{i:03}.txt"
+        p.write_text("".join(f"http://f{i}.example/{j}\n" for j in range(i * 7 % 50)))
+        paths.append(str(p))
+    return paths
+
+
+@pytest.mark.parametrize("render", [False, True])
+def test_the_pool_keeps_input_order_with_tiny_batches_and_little_credit(tmp_path: Path, render: bool,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches of 3 records and a credit of 1: every unit's output waits in
+    the reorder buffer or at a worker, and still comes out in input order."""
+    monkeypatch.setattr(parallel, "BATCH_RECORDS", 3)
+    monkeypatch.setattr(parallel, "CREDIT", 1)
+    paths = _sources(tmp_path, 40)
+    options = ScanOptions()
+    layout = Layout("jsonl")
+    serial = list(parallel.scan_serial(plan.plan(walk(paths)), options))
+    pooled = list(parallel.scan_parallel(plan.plan(walk(paths)), options, 3,
+                                         (lambda out: JsonlWriter(out, layout)) if render else None))
+    assert sum(isinstance(i, Tally) for i in pooled) == 40
+    if render:
+        out = io.StringIO()
+        writer = JsonlWriter(out, layout)
+        for item in serial:
+            if isinstance(item, Record):
+                writer.record(item)
+        assert "".join(i.text for i in pooled if isinstance(i, Rendered)) == out.getvalue()
+    else:
+        assert [i for i in pooled if not isinstance(i, Tally)] == [i for i in serial if not isinstance(i, Tally)]
+
+
+def test_a_worker_that_raises_is_a_defect_and_the_run_goes_on(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = _sources(tmp_path, 4)
+    real = parallel.scan_unit
+
+    def tripping(unit, options, **kw):  # type: ignore[no-untyped-def]
+        if unit.source.path.endswith("f002.txt"):
+            raise MemoryError("pretend")
+        return real(unit, options, **kw)
+
+    monkeypatch.setattr(parallel, "scan_unit", tripping)
+    items = [i for i in parallel.scan_parallel(plan.plan(walk(paths)), ScanOptions(), 2) if not isinstance(i, Tally)]
+    defects = [i for i in items if isinstance(i, Defect)]
+    assert [(d.kind.value, d.file) for d in defects] == [("scan-failed", paths[2])]
+    assert [i.uri for i in items if isinstance(i, Record)][:1] == ["http://f1.example/0"]
+
+
+def test_stats_on_a_fifo_ends_and_counts_what_the_scan_saw(tmp_path: Path) -> None:
+    fifo = tmp_path / "in.fifo"
+    os.mkfifo(fifo)
+    mbox = (b"From a@example.org Mon Jan  1 00:00:00 2024\nSubject: one\n\nhttp://one.example/\n\n"
+            b"From b@example.org Mon Jan  1 00:00:00 2024\nSubject: two\n\nno link\n")
+
+    def feed() -> None:
+        with open(fifo, "wb") as f:
+            f.write(mbox)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    code, out, err = _run(["--stats", "--format", "jsonl", "--kind", "mbox", str(fifo)])
+    writer.join()
+    stats = json.loads(err.splitlines()[-1])["stats"]
+    assert code == 0 and len(out.splitlines()) == 1
+    assert {k: stats[k] for k in ("inputs", "bytes", "bytes_decompressed", "messages", "parts", "records")} == {
+        "inputs": 1, "bytes": len(mbox), "bytes_decompressed": len(mbox), "messages": 2, "parts": 2, "records": 1}
+
+
+def test_stats_count_every_warc_and_arc_record_by_type_and_compressed_bytes(tmp_path: Path) -> None:
+    import gzip
+
+    arc = shared_path("corpora", "warc-samples", "warcio-test-data", "example.arc")
+    arc_gz = shared_path("corpora", "warc-samples", "warcio-test-data", "example.arc.gz")
+    gz = tmp_path / "notes.txt.gz"
+    gz.write_bytes(gzip.compress(b"http://c.example/\n" * 1000))
+    code, _, err = _run(["--stats", "--format", "jsonl", "-j1", str(arc), str(arc_gz), str(gz)])
+    stats = json.loads(err.splitlines()[-1])["stats"]
+    assert code == 0
+    assert stats["warc_record_types"] == {"warcinfo": 2, "response": 2} and stats["warc_records"] == 4
+    assert stats["records"] == 1002 and stats["inputs"] == 3
+    assert stats["bytes"] == arc.stat().st_size + arc_gz.stat().st_size + gz.stat().st_size
+    # an ARC file is read record by record (member by member when compressed): its size after
+    # decompression is not known, and the total says so rather than count it short
+    assert stats["bytes_decompressed"] is None and stats["mb_per_s_decompressed"] is None
+    code, _, err = _run(["--stats", "--format", "jsonl", str(gz)])
+    stats = json.loads(err.splitlines()[-1])["stats"]
+    assert (stats["bytes"], stats["bytes_decompressed"]) == (gz.stat().st_size, 18_000)
