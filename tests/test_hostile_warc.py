@@ -382,3 +382,36 @@ def test_the_command_on_a_broken_warc_file_and_a_broken_warc_gz_on_a_pipe(tmp_pa
         (0, "http://h0.example/p", None), (None, None, "broken-warc"),
         (len(members[0]) + len(members[1]), "http://h2.example/p", None)]
     assert f"resumed at byte {len(members[0]) + len(members[1])}" in err
+
+
+def test_a_content_length_past_the_end_on_a_pipe_resumes_at_the_record_inside(tmp_path: Path) -> None:
+    # a pipe cannot be measured first: the record takes in what follows it (its
+    # payload then holds the next record's header and page: h1's target URI as
+    # text, and its '/p' against h0), and the reader goes back for that record
+    first = record(0, length=b"%d" % 10**18)
+    assert piped(first + record(1)) == [
+        (0, "http://h0.example/p"), (0, "http://h1.example/"), (0, "http://h0.example/p"),
+        ("broken-warc", 0, f"the record at byte 0 (<urn:uuid:0>, http://h0.example/): its Content-Length runs past "
+         f"the end of the input, and a record starts inside it, at byte {len(first)}: what it took in of the "
+         "records after it was scanned as its payload too; resumed there"),
+        (len(first), "http://h1.example/p")]
+
+
+def test_a_content_length_longer_than_its_gzip_member_or_too_short(tmp_path: Path) -> None:
+    members = _members(record(0, length=b"%d" % (len(PAGE) + 40)), record(1))
+    gz = tmp_path / "long-member.warc.gz"
+    gz.write_bytes(b"".join(members))
+    assert scan(gz) == [
+        (0, "http://h0.example/p"),
+        ("broken-warc", 0, f"the record at byte 0 (<urn:uuid:0>, http://h0.example/) is cut short: its "
+         f"Content-Length ({len(PAGE) + 40}) is 36 bytes more than its gzip member holds"),
+        (len(members[0]), "http://h1.example/p")]
+    short = record(0, length=b"%d" % (len(PAGE) - 5))
+    path = tmp_path / "short.warc"
+    path.write_bytes(short + record(1))
+    # the record's last 5 bytes ("x</a>") are left out of it; the next record is still read
+    assert scan(path) == [
+        (0, "http://h0.example/p"),
+        ("broken-warc", 0, "the record at byte 0 (<urn:uuid:0>, http://h0.example/) was not followed by a blank "
+         f"line: its Content-Length is likely wrong; the next record was found at byte {len(short)}"),
+        (len(short), "http://h1.example/p")]

@@ -278,11 +278,18 @@ class WarcReader:
                         yield unit
                 else:
                     last = state.last
-                    yield from self._after(state, file if direct else None, end=True)
+                    ending = list(self._after(state, file if direct else None, end=True))
                     if last is not None and last[0] in state.reported and pipe is not None \
                             and _plain(file, last[0]):
-                        # a pipe: a Content-Length past the end took in whatever followed
+                        # a pipe (a file is measured first: see _within): a Content-Length
+                        # past the end took in whatever followed, scanned as its payload
                         resume = self._resync(file, last[0] + 1)
+                    if resume is not None and ending and last is not None:
+                        ending[-1] = replace(ending[-1], detail=(
+                            f"{_named(last[0], last[1], self.arc)}: its Content-Length runs past the end of the "
+                            f"input, and a record starts inside it, at byte {resume}: what it took in of the records "
+                            "after it was scanned as its payload too; resumed there"))
+                    yield from ending
             except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
                 offset = iterator.offset or offset  # where the record that failed starts
                 detail = _readable(exc)
@@ -624,18 +631,13 @@ class _Payload(io.RawIOBase):
         if self.problem is not None and self.inner is None:
             return 0
         try:
-            # warcio writes a decompression error to standard error and ends the body
-            with contextlib.redirect_stderr(io.StringIO()) as said:
-                data = self.inner.read(len(buffer))
+            data = self.inner.read(len(buffer))
         except Exception as exc:  # noqa: BLE001 - whatever a broken body makes warcio or zlib raise
             reason = str(exc) if isinstance(exc, _Broken) else f"{type(exc).__name__}: {exc}"
             self.problem = (f"the payload could not be decoded past byte {self.done} ({_printable(reason)}); "
                             "what came before was scanned")
             self.inner = None
             return 0
-        if said.getvalue().strip() and self.problem is None:
-            self.problem = (f"the payload could not be decoded past byte {self.done} "
-                            f"({_printable(said.getvalue().strip())}); what came before was scanned")
         n = len(data)
         buffer[:n] = data
         self.done += n
