@@ -177,3 +177,30 @@ def test_stats_count_every_warc_and_arc_record_by_type_and_compressed_bytes(tmp_
     code, _, err = _run(["--stats", "--format", "jsonl", str(gz)])
     stats = json.loads(err.splitlines()[-1])["stats"]
     assert (stats["bytes"], stats["bytes_decompressed"]) == (gz.stat().st_size, 18_000)
+
+
+def test_a_text_without_blank_lines_is_cut_at_safe_line_starts(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """One link a line and no blank line (a log, a link list): cut at line
+    starts, never after a line ending in "-" or "//" nor inside an open "<"."""
+    lines = []
+    for i in range(4000):
+        if i % 50 == 10:
+            lines.append(f"wrapped <http://open.example/{i}/\n   rest/{i}> and http://dash.example/{i}-\n  more\n")
+        else:
+            lines.append(f"log line {i}: fetched http://h{i % 13}.example/p/{i}\n")
+    big = tmp_path / "log.txt"
+    big.write_text("".join(lines), "utf-8")
+    monkeypatch.setattr(plan, "TEXT_RANGE_SIZE", 8 << 10)
+    units = [u for u in plan.plan(walk([str(big)])) if isinstance(u, WorkUnit)]
+    assert len(units) > 10
+    data = big.read_bytes()
+    for unit in units[1:]:
+        assert unit.start is not None and data[unit.start - 1:unit.start] == b"\n"
+        before = data[:unit.start]
+        assert before.rfind(b"<") < before.rfind(b">") and not before.rstrip(b"\n").endswith((b"-", b"//"))
+    serial = _run(["--format", "jsonl", "-j1", str(big)])
+    assert _run(["--format", "jsonl", "-j2", str(big)]) == serial
+    uris = [json.loads(line)["uri"] for line in serial[1].splitlines()]
+    assert "http://open.example/10/rest/10" in uris and "http://dash.example/10-more" in uris
+    assert len(uris) == 4000 + 80

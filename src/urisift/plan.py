@@ -11,8 +11,9 @@ keeps every core busy:
   (:func:`~urisift.warc.record_start`), in ranges of :data:`WARC_RANGE_SIZE`;
 - plain text, read as it is in a charset where a line feed byte is one
   (UTF-8, the ISO 8859 and Windows code pages, the CJK multi-byte sets),
-  at blank lines (no delimiting rule joins across one: DESIGN §3), in
-  ranges of :data:`TEXT_RANGE_SIZE`.  Each range says how many characters
+  where the scanner's own chunks may be cut (:func:`text_cut`: a blank
+  line, else a line start with no "<" open and no "-" or "//" at the end
+  of the line before; DESIGN §3), in ranges of :data:`TEXT_RANGE_SIZE`.  Each range says how many characters
   and lines come before it and which charset the input's first bytes
   chose, so a worker gives the records (spans, lines, columns) of a serial
   run.  A range whose bytes are not all in the charset ends the cutting:
@@ -30,6 +31,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
 from .charset import SAMPLE_SIZE, clean_length, stream_choice
+from .delimit import safe_line_start
 from .mail.mbox import is_envelope
 from .model import Charset, Defect, Kind
 from .options import DEFAULTS, ScanOptions
@@ -63,10 +65,29 @@ def _envelope(window: bytes, base: int) -> tuple[int | None, int]:
     return None, max(0, len(window) - len(_FROM))
 
 
-def blank_line(f: BinaryIO, near: int, size: int) -> int | None:
-    """Just after the first line feed of the first blank line at or after
-    ``near`` (where :func:`~urisift.delimit.safe_cut` cuts a text)."""
-    return first_cut(f, near, size, _blank)
+def text_cut(f: BinaryIO, near: int, size: int) -> int | None:
+    """Where a text may be cut at or after ``near``, by the rules of
+    :func:`~urisift.delimit.safe_cut`: just after the first line feed of a
+    blank line within a megabyte; failing that, the first line start where
+    no "<" is open (in the megabyte before it) and the line before does
+    not end in "-" or "//"; None when there is neither in that megabyte
+    (the rest is then one range)."""
+    blank = first_cut(f, near, min(size, near + _LOOK), _blank)
+    if blank is not None:
+        return blank
+    begin = max(0, near - _LOOK)
+    f.seek(begin)
+    window = f.read(near - begin + _LOOK)
+    at = window.find(b"\n", near - begin - 1)
+    while at != -1 and at + 1 < len(window):
+        if safe_line_start(window[:at + 1]):
+            return begin + at + 1
+        at = window.find(b"\n", at + 1)
+    return None
+
+
+#: how far the text cut looks (ahead for a cut, back for an open "<")
+_LOOK = 1 << 20
 
 
 def _blank(window: bytes, base: int) -> tuple[int | None, int]:
@@ -134,7 +155,7 @@ def _text_ranges(source: Input, size: int, options: ScanOptions) -> Iterator[Wor
                 yield WorkUnit(source)
                 return
             charset = Charset(choice.name, choice.source)
-            while (cut := blank_line(f, start + TEXT_RANGE_SIZE, size)) is not None:
+            while (cut := text_cut(f, start + TEXT_RANGE_SIZE, size)) is not None:
                 f.seek(start + (choice.bom_length if start == 0 else 0))
                 data = f.read(cut - f.tell())
                 length = clean_length(data, choice.codec)
@@ -150,4 +171,4 @@ def _text_ranges(source: Input, size: int, options: ScanOptions) -> Iterator[Wor
         yield WorkUnit(source, start, None, Kind.TEXT, characters, lines, charset)
 
 
-__all__ = ["MBOX_RANGE_SIZE", "TEXT_RANGE_SIZE", "WARC_RANGE_SIZE", "blank_line", "mbox_cut", "plan"]
+__all__ = ["MBOX_RANGE_SIZE", "TEXT_RANGE_SIZE", "WARC_RANGE_SIZE", "mbox_cut", "plan", "text_cut"]

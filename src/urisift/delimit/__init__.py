@@ -152,3 +152,15 @@ def safe_cut(chunk: str, *, patient: bool = False) -> int:
         if chunk[i].isspace():
             return i + 1
     return len(chunk)
+
+
+def safe_line_start(before: bytes) -> bool:
+    """Whether a text may be cut right after ``before`` (the bytes up to a
+    line start, in a charset where ``<``, ``>``, ``-``, ``/`` and a line feed
+    are the ASCII bytes and nothing else), by the rules of :func:`safe_cut`:
+    no "<" left open in it, and its last line ending in neither "-" nor
+    "//".  For cutting a large file into ranges (:mod:`urisift.plan`)
+    without decoding it."""
+    if before.rfind(b"<") > before.rfind(b">"):
+        return False  # the angle rule reads on to the ">"
+    return not before[-4:].rstrip(b"\r\n").endswith((b"-", b"//"))
