@@ -9,14 +9,15 @@ Each piece carries the chain of bases around it
 
 from __future__ import annotations
 
+import quopri
+import re
 from collections.abc import Generator, Iterator
 from email.message import Message
 from typing import NamedTuple
 
 from ..base import BaseLayer
 from ..charset import decode
-from ..model import origin_with
-from ..model import Charset, Defect, DefectKind, Found, Kind, Origin
+from ..model import Charset, Defect, DefectKind, Found, Kind, Origin, origin_with
 from .flowed import unflow
 from .header_uris import header_references
 from .headers import parameter
@@ -69,13 +70,16 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin
             where = top if not item.path else origin_with(top, part=item.path)
             for found in header_references(item.entity):
                 yield HeaderReference(where, found, item.layer)
-        elif item.content_type.startswith("text/") or item.content_type in HTML_TYPES:
-            body = item.entity.get_payload(decode=True)
+        elif item.content_type.startswith(("text/", "multipart/")) or item.content_type in HTML_TYPES:
+            body = transfer_decoded(item.entity)
             if not isinstance(body, bytes):
                 continue
             kind = Kind.HTML if item.content_type in HTML_TYPES else Kind.TEXT
             where = origin_with(top, part=item.path)
             entity, raw_type = item.entity, item.raw_type
+            if item.content_type.startswith("multipart/"):
+                # the parser found no parts (a multipart is never a leaf else)
+                yield _unsplit(item.content_type, entity, raw_type, where)
             charset = _charset(entity, raw_type)
             files: list[TextPart] = []
             if kind is Kind.TEXT and b"begin " in body:
@@ -92,7 +96,42 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin
             yield from files
 
 
-def _lift_uuencoded(body: bytes, where: Origin, layer: BaseLayer) -> Generator[Defect, None, tuple[bytes, list[TextPart]]]:
+def _unsplit(content_type: str, entity: Message, raw_type: str | None, where: Origin) -> Defect:
+    """The defect of a multipart the parser could not split (RFC 2046
+    §5.1.1): it names no boundary, or its boundary never starts a line."""
+    boundary = parameter(entity, raw_type, "boundary", lower=False)
+    why = "names no boundary" if boundary is None else f"has no line '--{boundary}' to start its first part"
+    return Defect(DefectKind.BROKEN_MIME, f"part {where.part}: this {content_type} {why}; its body was read as text",
+                  where)
+
+
+# RFC 2045 §6.7 (3): white space at the end of an encoded line was added in
+# transport and is deleted, so "=" before it is a soft line break.  Only a
+# run's first character may start a match (the look-behind), and the run is
+# taken whole (possessive): linear however long the run.
+_QP_PADDING = re.compile(rb"(?<![ \t])[ \t]++(?=\r?\n|\r|\Z)")
+
+
+def transfer_decoded(entity: Message) -> bytes | None:
+    """The body of a leaf entity with its Content-Transfer-Encoding undone,
+    as ``get_payload(decode=True)`` gives it, but quoted-printable with the
+    transport padding at line ends ignored first (RFC 2045 §6.7 rule 3):
+    the email package leaves ``=`` followed by spaces as it is, so a URI
+    wrapped at such a soft line break was cut in two.  None for a multipart."""
+    cte = entity.get("Content-Transfer-Encoding")
+    payload = getattr(entity, "_payload", None)  # the bytes as received: get_payload() mangles what is not ASCII
+    if cte is None or str(cte).strip().lower() != "quoted-printable" or not isinstance(payload, str):
+        body = entity.get_payload(decode=True)
+        return body if isinstance(body, bytes) else None
+    try:
+        data = payload.encode("ascii", "surrogateescape")
+    except UnicodeEncodeError:  # a message built from text, not parsed from bytes (as the email package does)
+        data = payload.encode("raw-unicode-escape")
+    return quopri.decodestring(_QP_PADDING.sub(b"", data))
+
+
+def _lift_uuencoded(body: bytes, where: Origin, layer: BaseLayer
+                    ) -> Generator[Defect, None, tuple[bytes, list[TextPart]]]:
     """The part's text with its uuencoded blocks blanked, and the text files
     they hold as pieces of their own (:mod:`urisift.mail.uuencode`)."""
     blocks = uu_blocks(body)
@@ -102,5 +141,6 @@ def _lift_uuencoded(body: bytes, where: Origin, layer: BaseLayer) -> Generator[D
             yield Defect(DefectKind.BROKEN_MIME, f"uuencoded file {block.name!r} has no 'end' line: cut short "
                          f"after {len(block.data)} bytes; what there is was read", where, block.start)
         if block.is_text and block.data:
-            files.append(TextPart(where, Kind.HTML if block.is_html else Kind.TEXT, block.data, None, None, layer, True))
+            kind = Kind.HTML if block.is_html else Kind.TEXT
+            files.append(TextPart(where, kind, block.data, None, None, layer, True))
     return (blanked(body, blocks) if blocks else body), files
