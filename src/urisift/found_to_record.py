@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .base import BaseLayer
-from .delimit.chars import ordered
+from .delimit.chars import LEADING_SCHEME, ordered
 from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
 from .reference import UriReference
 from .resolve import Joiner, resolve
@@ -23,7 +23,7 @@ def _percent_encode(m: re.Match[str]) -> str:
 # looked up once: each Style.X costs 0.1 µs in Python 3.11
 _ABBREVIATED, _BARE, _ANGLE = Style.ABBREVIATED, Style.BARE, Style.ANGLE
 # "scheme:" at the start of a reference: it is absolute (RFC 3986 §4.3)
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_SCHEME = LEADING_SCHEME
 #: how many references a tail remembers before it starts afresh (constant memory on long texts)
 _SEEN_LIMIT = 4096
 

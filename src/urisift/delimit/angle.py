@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from ..grammar import SCHEME
 from ..model import Flag, Found, Style
 from .chars import HAS_WS, LEADING_SCHEME, WS, ordered
 from .opaque import opaque_uri
@@ -38,7 +39,7 @@ HYPHEN_AT_BREAK = re.compile(r"-[^\S\n]*+\n")
 # everything but brackets: the content of a "<" on a quoted line
 QUOTED_CONTENT = re.compile(r"(?:[^<>\n]++|\n(?:[ \t]*+(?:>[ \t]?)++(?![\r\n]|\Z))?+)*+")
 # what a "<" that holds a URI starts with: "URL:" or "scheme:" (and "//" or not)
-_OPENING = re.compile(r"\s*+(?:(?P<url>[Uu][Rr][Ll]:)|(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*+):(?P<slashes>//)?+)")
+_OPENING = re.compile(rf"\s*+(?:(?P<url>[Uu][Rr][Ll]:)|(?P<scheme>{SCHEME}+):(?P<slashes>//)?+)")
 # how long a rejected bracket content may be to be remembered, and how many are
 _CACHED_LENGTH, _CACHED_TAGS = 256, 4096
 # a path, a query or an address in what follows a scheme's colon

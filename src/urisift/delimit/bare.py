@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from ..grammar import SCHEME
 from ..model import Flag, Found, Place, Style, new_found
 from .chars import HAS_ALNUM, SCHEME_CHARS, TRAILING_PUNCT, TRIMMABLE, body_end, ordered, trim
 from .opaque import OPAQUE_SYNTAX, opaque_uri
@@ -38,7 +39,7 @@ _ENDS_SPECIALLY = TRIMMABLE | frozenset("*_~-")
 HYPHEN_BREAK = re.compile(r"[ \t]*+\r?\n(?:[ \t]*+[>|])*+[ \t]*+")
 MARGIN_MARKS = re.compile(r"[>|]")
 # a reference that starts at a given place: "scheme:" or "www."/"ftp."
-LEADING_REFERENCE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):|(?:[Ww]{3}|[Ff][Tt][Pp])\.")
+LEADING_REFERENCE = re.compile(rf"(?P<scheme>{SCHEME}):|(?:[Ww]{{3}}|[Ff][Tt][Pp])\.")
 # URN: "urn:" NID ":" NSS, NSS ending at an excluded character (seed 003 §2.5.3)
 #   NID = alphanum 0*31( alphanum / "-" ) ; NSS chars = URN chars or "%" HEXDIG HEXDIG
 #   (parentheses are taken by body_end's bracket rule, the rest by one class)

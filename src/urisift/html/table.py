@@ -23,7 +23,6 @@ class Syntax(Enum):
     COMMA_URLS = "comma-urls"  # URLs separated by commas (applet archive, HTML 4.01 §13.4)
     SRCSET = "srcset"  # image candidate strings (WHATWG §4.8.4.3)
     CSS = "css"  # a style="" declaration block: url(), image-set()
-    REFRESH = "refresh"  # <meta http-equiv=refresh content="5; url=...">
     DOCUMENT = "document"  # iframe srcdoc: a whole HTML document
 
 
@@ -42,8 +41,8 @@ class Rule(NamedTuple):
     lazy: bool = False
 
 
-#: the commonest rule: one URL against the document base (a reader may test it by identity)
-PLAIN_URL = _URL = Rule(Syntax.URL)
+#: the commonest rule: one URL against the document base
+_URL = Rule(Syntax.URL)
 _URLS = Rule(Syntax.URLS)
 _SRCSET = Rule(Syntax.SRCSET)
 _CODEBASE = Rule(Syntax.URL, Against.CODEBASE)
@@ -112,16 +111,5 @@ URL_METADATA = frozenset({
 #: every attribute name some rule reads: an element with none of them is passed over
 NAMES = frozenset({*HTML_ATTRIBUTES, *FOREIGN_ATTRIBUTES, "content"})
 
-#: elements whose text is not running text: scripts and style sheets
-NOT_TEXT = frozenset({"script", "style"})
-
 #: elements whose links carry rel tokens and anchor text (WHATWG §4.6.7)
 LINKS = frozenset({"a", "area", "link"})
-
-
-def rule_for(tag: str, attribute: str) -> Rule | None:
-    """The rule of ``attribute`` on the HTML element ``tag``, or None."""
-    by_element = HTML_ATTRIBUTES.get(attribute)
-    if by_element is None:
-        return None
-    return by_element.get(tag) or by_element.get(ANY)

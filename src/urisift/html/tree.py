@@ -123,48 +123,58 @@ class LexborTree:
         out: list[Element | Text] = []
         root = self.parser.root
         if root is not None:
-            self._walk(root, names, {}, False, comments, out)
+            self._walk(root, names, comments, out)
         return out
 
-    def _walk(self, top: Any, names: frozenset[str], foreign: dict[int, Namespace], in_template: bool,
-              comments: bool, out: list[Element | Text]) -> None:
+    def _walk(self, root: Any, names: frozenset[str], comments: bool, out: list[Element | Text]) -> None:
         # The hot loop of HTML: every node of the page passes here, so it
         # appends to a list (no generator) and tests the cheap things first.
+        # A template's contents are a fragment of their own, walked where the
+        # template stands: its traversal goes on a stack, not into a call, so
+        # templates nested however deep cost no recursion (issue 20).
         html = Namespace.HTML
         disjoint = names.isdisjoint
         append = out.append
-        for node in top.traverse(include_text=True):
-            tag = node.tag
-            if tag == "-text":
-                text = node.text_content
-                # most text nodes are white space or words: a reference needs a
-                # ":" or "www."/"ftp.", a style sheet's url() a ":" (or "@import")
-                holds = ":" in text or ("." in text and may_hold_reference(text))
-                if not holds and "@" not in text:
+        foreign: dict[int, Namespace] = {}
+        walks = [iter(root.traverse(include_text=True))]
+        while walks:
+            in_template = len(walks) > 1
+            for node in walks[-1]:
+                tag = node.tag
+                if tag == "-text":
+                    text = node.text_content
+                    # most text nodes are white space or words: a reference needs a
+                    # ":" or "www."/"ftp.", a style sheet's url() a ":" (or "@import")
+                    holds = ":" in text or ("." in text and may_hold_reference(text))
+                    if not holds and "@" not in text:
+                        continue
+                    parent = node.parent
+                    parent_tag = parent.tag if parent is not None else None  # a fragment's tag is None
+                    parent_tag = parent_tag.lower() if parent_tag and parent_tag[0] != "-" else ""
+                    if parent_tag == "style":
+                        append(Text(text, parent_tag, False, None))
+                    elif holds and parent_tag not in RAW:
+                        append(Text(text, parent_tag, False, _link_around(parent)))
                     continue
-                parent = node.parent
-                parent_tag = parent.tag if parent is not None else None  # a fragment's tag is None
-                parent_tag = parent_tag.lower() if parent_tag and parent_tag[0] != "-" else ""
-                if parent_tag == "style":
-                    append(Text(text, parent_tag, False, None))
-                elif holds and parent_tag not in RAW:
-                    append(Text(text, parent_tag, False, _link_around(parent)))
-                continue
-            if not tag or tag[0] == "-":
-                if tag == "-comment" and comments:
-                    text = node.comment_content or ""
-                    if may_hold_reference(text):
-                        append(Text(text, "", True, None))
-                continue  # the document, a doctype, a template's fragment
-            if (tag == "svg" or tag == "math") and node.mem_id not in foreign:
-                self._mark_foreign(node, foreign)
-            attributes = node.attributes
-            if (attributes and not disjoint(attributes)) or tag == "style":
-                namespace = foreign.get(node.mem_id, html) if foreign else html
-                append(Element(tag.lower(), attributes, namespace, in_template, node))
-            if tag == "template":
-                for fragment in node.template_fragments()[:1]:
-                    self._walk(fragment, names, foreign, True, comments, out)
+                if not tag or tag[0] == "-":
+                    if tag == "-comment" and comments:
+                        text = node.comment_content or ""
+                        if may_hold_reference(text):
+                            append(Text(text, "", True, None))
+                    continue  # the document, a doctype, a template's fragment
+                if (tag == "svg" or tag == "math") and node.mem_id not in foreign:
+                    self._mark_foreign(node, foreign)
+                attributes = node.attributes
+                if (attributes and not disjoint(attributes)) or tag == "style":
+                    namespace = foreign.get(node.mem_id, html) if foreign else html
+                    append(Element(tag.lower(), attributes, namespace, in_template, node))
+                if tag == "template":
+                    fragments = node.template_fragments()
+                    if fragments:
+                        walks.append(iter(fragments[0].traverse(include_text=True)))
+                        break  # on into the contents; this walk resumes after them
+            else:
+                walks.pop()
 
     @staticmethod
     def anchor_text(node: Any) -> str:
