@@ -138,7 +138,6 @@ def test_a_deep_message_in_an_mbox_costs_only_itself() -> None:
         (2, "http://normal.example/2", "http://normal.example/2", "1", 1, 7)]
 
 
-@pytest.mark.xfail(strict=True, reason="until scan.py parses mail with nesting.checked_parse (handed to the lead)")
 def test_the_mbox_scan_gives_the_defect_and_every_other_message() -> None:
     normal = "From a@b Mon Jan  1 00:00:00 2024\nFrom: b@example.com\n\nvisit http://normal.example/{0}\n\n"
     mbox = (normal.format(1).encode() + b"From a@b Mon Jan  1 00:00:00 2024\n" + _deep(1000) + b"\n"

@@ -18,13 +18,11 @@ Lenient by default: a defect is yielded and the scan goes on.  With
 
 from __future__ import annotations
 
-import email
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from email.message import Message
-from email.policy import compat32
 from typing import BinaryIO
 
 from .base import BaseLayer, retrieval_layers
@@ -34,6 +32,7 @@ from .errors import InputError, RunError
 from .found_to_record import Tail
 from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import MboxMessage, split_mbox
+from .mail.nesting import checked_parse
 from .mail.parts import HeaderReference, message_pieces
 from .mail.pointers import index_parts
 from .model import (
@@ -196,8 +195,13 @@ def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterat
     them; in a multipart message, what a target points to among its parts
     (:mod:`urisift.mail.pointers`)."""
     body = content.body
-    message = body if isinstance(body, Message) else email.message_from_bytes(_as_stream(body).read(),
-                                                                               policy=compat32)
+    if isinstance(body, Message):
+        message = body
+    else:
+        # checked before the email package's recursive parser sees it (a
+        # message nested a thousand deep is a defect, not a RecursionError)
+        message, defects = checked_parse(_as_stream(body).read(), content.origin)
+        yield from defects
     yield from message_items(message, content.layer, content.origin, tally)
 
 
@@ -230,7 +234,9 @@ def _mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Or
     for item in messages:
         tally.messages += 1
         where = origin_with(origin, message=item.message, offset=offset + item.offset)
-        yield from message_items(email.message_from_bytes(item.data, policy=compat32), layer, where, tally)
+        message, defects = checked_parse(item.data, where)
+        yield from defects
+        yield from message_items(message, layer, where, tally)
 
 
 def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
