@@ -1,0 +1,168 @@
+"""The seed corpus of each fuzz target, built at run time from the project's
+samples (``corpora/``), the shared real corpora (``../shared/corpora``, read
+where they are and never copied into the project), and the scanner's
+adversarial patterns (``tests/adversarial.py``) at a small size.
+
+``python fuzz/seeds.py --out DIR`` writes ``DIR/<target>/<sha1>`` files;
+``fuzz/run.py`` does it for the target it runs.  A seed longer than
+``max_size`` is cut to its first ``max_size`` bytes: the fuzzer's inputs are
+that short anyway, and a cut-off file is a broken input worth having.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import lzma
+import os
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT / "corpora"
+# the tests' URISIFT_SHARED (tests/conftest.py), if set: where ../shared is
+SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared")) / "corpora"
+
+#: at most this many seeds come from one shared collection, taken evenly
+#: across it, so that the fuzzer's first pass over its corpus stays short
+PER_COLLECTION = 60
+
+
+def _files(root: Path, *patterns: str) -> list[Path]:
+    if not root.is_dir():
+        return []
+    found = {p for pattern in patterns for p in root.glob(pattern) if p.is_file() and p.name != "SOURCE.md"}
+    return sorted(found)
+
+
+def _spread(paths: list[Path], count: int = PER_COLLECTION) -> list[Path]:
+    """``count`` of ``paths`` taken at an even stride (all when fewer)."""
+    if len(paths) <= count:
+        return paths
+    step = len(paths) / count
+    return [paths[int(i * step)] for i in range(count)]
+
+
+def _read(path: Path, max_size: int) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(max_size)
+
+
+def _adversarial(size: int) -> Iterator[bytes]:
+    """The text scanner's backtracking traps (tests/adversarial.py), small."""
+    spec = importlib.util.spec_from_file_location("_urisift_adversarial", ROOT / "tests" / "adversarial.py")
+    if spec is None or spec.loader is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for make in module.ADVERSARIAL.values():
+        yield make(size).encode("utf-8")
+
+
+def _mbox_slices(path: Path, max_size: int, count: int) -> Iterator[bytes]:
+    """Pieces of an xz-compressed mbox, each cut at a ``From `` line, taken
+    from its first megabytes (decompressed as far as needed, no further)."""
+    with lzma.open(path, "rb") as f:
+        head = f.read(max_size * count)
+    starts = [0]
+    at = head.find(b"\nFrom ", 1)
+    while at != -1:
+        if at + 1 - starts[-1] >= max_size // 2:
+            starts.append(at + 1)
+        at = head.find(b"\nFrom ", at + 1)
+    for start in starts[:count]:
+        yield head[start:start + max_size]
+
+
+def _message_mbox(paths: list[Path], max_size: int) -> Iterator[bytes]:
+    """Messages joined into small mbox archives (RFC 4155), a few a file,
+    with the ``From `` lines inside their bodies left as they are, unquoted."""
+    group: list[bytes] = []
+    for path in paths:
+        group.append(b"From fuzz@example.org Thu Jan  1 00:00:00 1970\n" + _read(path, max_size // 4) + b"\n")
+        if len(group) == 3:
+            yield b"".join(group)[:max_size]
+            group = []
+    if group:
+        yield b"".join(group)[:max_size]
+
+
+def seeds(target: str, max_size: int) -> Iterator[bytes]:
+    """Every seed of ``target``, at most ``max_size`` bytes each."""
+    project_messages = _files(PROJECT / "mail", "*.eml", "*.mhtml")
+    shared_messages = (_spread(_files(SHARED / "mime-fixtures", "**/*"))
+                       + _files(SHARED / "base-header-gems", "*.eml")
+                       + _spread(_files(SHARED / "spamassassin-2002", "**/*")))
+    if target == "text":
+        for path in _files(PROJECT / "text", "*.txt"):
+            yield _read(path, max_size)
+        yield from _adversarial(256)
+        for path in _spread(_files(SHARED / "rfc-text", "selected/*.txt"), 20):
+            yield _read(path, max_size)
+        for path in _spread(_files(SHARED / "charset-samples-chardet", "**/*")):
+            yield _read(path, max_size)
+    elif target == "html":
+        for path in _files(PROJECT / "html", "*.html"):
+            yield _read(path, max_size)
+        for path in _spread(_files(SHARED / "html-readability-pages", "*/source.html")):
+            yield _read(path, max_size)
+        for path in _spread(_files(SHARED / "charset-samples-chardet", "**/*.html", "**/*.htm", "**/*.xml"), 20):
+            yield _read(path, max_size)
+    elif target == "message":
+        for path in project_messages + shared_messages:
+            yield _read(path, max_size)
+    elif target == "mbox":
+        for path in _files(PROJECT / "mail", "*.mbox"):
+            yield _read(path, max_size)
+        for path in _files(SHARED / "base-header-gems", "*.mbox"):
+            yield _read(path, max_size)
+        for path in _files(SHARED / "linux-mips-1996-2007", "*.xz"):
+            yield from _mbox_slices(path, max_size, 40)
+        yield from _message_mbox(project_messages + _spread(shared_messages, 30), max_size)
+    elif target == "warc":
+        for path in _files(PROJECT / "warc", "*.warc", "*.warc.gz", "*.arc", "*.arc.gz"):
+            yield _read(path, max_size)
+        for path in _files(SHARED / "warc-samples", "**/*.warc", "**/*.warc.gz", "**/*.arc", "**/*.arc.gz"):
+            yield _read(path, max_size)
+    else:
+        raise ValueError(f"no fuzz target {target!r}")
+
+
+def build(out: Path, target: str, max_size: int, limit: int | None = None) -> int:
+    """Write ``target``'s seeds into ``out/target`` (named by their SHA-1, as
+    libFuzzer names its corpus files, so that a seed is written once);
+    returns how many distinct seeds there are."""
+    directory = out / target
+    directory.mkdir(parents=True, exist_ok=True)
+    names = set()
+    for data in islice(seeds(target, max_size), limit):
+        name = hashlib.sha1(data).hexdigest()
+        if name not in names:
+            names.add(name)
+            path = directory / name
+            if not path.exists():
+                path.write_bytes(data)
+    return len(names)
+
+
+TARGETS = ("text", "html", "message", "mbox", "warc")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("/tmp/urisift-fuzz/seeds"))
+    parser.add_argument("--max-size", type=int, default=65536, help="bytes a seed at most (default 65536)")
+    parser.add_argument("targets", nargs="*", metavar="TARGET", help=f"any of {', '.join(TARGETS)} (default: all)")
+    args = parser.parse_args(argv)
+    unknown = set(args.targets) - set(TARGETS)
+    if unknown:
+        parser.error(f"no fuzz target {', '.join(sorted(unknown))}")
+    for target in args.targets or TARGETS:
+        print(f"{target}: {build(args.out, target, args.max_size)} seeds in {args.out / target}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,172 @@
+"""The fuzz targets (issue 20): one function a reader, each taking the bytes
+of one input and scanning them through the library's public API, as a user
+or the command would.
+
+A target returns normally when the scan kept its contract, and raises when it
+did not: an exception out of the scanner (the contract is that a broken input
+is a :class:`~urisift.Defect` and the scan goes on), a ``scan-failed`` defect
+(the command's name for the same bug), or a record that contradicts its input
+(:class:`ContractError`).  Time and memory are the runner's to watch
+(``fuzz/run.py``); the targets are plain functions, so that the CI smoke test
+can run them on the seed corpus without atheris.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Iterable
+
+from urisift import (
+    Defect,
+    DefectKind,
+    Flag,
+    Kind,
+    Record,
+    ScanOptions,
+    UriReference,
+    iter_input,
+    record_line,
+    scan_html,
+    scan_mbox,
+    scan_message,
+    scan_stream,
+    scan_text,
+)
+
+#: the retrieval URI every target scans under, so that relative references
+#: go through resolution (RFC 3986 §5.2) rather than stay unresolved
+BASE = "http://fuzz.example/dir/page.html?q#f"
+
+#: the flags under which a record's ``uri`` is not its span's text verbatim:
+#: white space, line breaks and quote markers inside the delimiters were removed
+_REWRITTEN = frozenset({Flag.WRAPPED, Flag.HYPHEN_BREAK, Flag.QUOTE_MARKERS})
+_MARKERS = str.maketrans("", "", ">|")
+
+#: text streams through in pieces this size when the text target checks that
+#: a chunked scan finds what a whole one does (small, so that a fuzzed input
+#: of a few KB is cut several times)
+CHUNK = 512
+
+
+class ContractError(AssertionError):
+    """A record or defect that breaks the record contract (DESIGN §2)."""
+
+
+def _check(items: Iterable[Record | Defect], size: int | None = None) -> list[Record]:
+    """The records of ``items``, each checked against the contract that
+    holds whatever the input: JSON-serializable, an absolute target or none,
+    offsets inside the input; defects with a kind and a detail, and never
+    ``scan-failed``, which is a bug by definition."""
+    records = []
+    for item in items:
+        if isinstance(item, Defect):
+            if item.kind is DefectKind.SCAN_FAILED:
+                raise ContractError(f"scan-failed defect: {item.detail}")
+            if not isinstance(item.kind, DefectKind) or not item.detail:
+                raise ContractError(f"defect without a kind or detail: {item!r}")
+            continue
+        if not isinstance(item, Record):
+            raise ContractError(f"neither a record nor a defect: {item!r}")
+        if item.target is not None and UriReference.parse(item.target).scheme is None:
+            # RFC 3986 §5.2.2: a resolved target always has a scheme
+            raise ContractError(f"relative target {item.target!r} for {item.uri!r}")
+        offset = item.origin.offset
+        if size is not None and offset is not None and not 0 <= offset < size:
+            raise ContractError(f"offset {offset} outside the {size}-byte input: {item!r}")
+        json.loads(record_line(item))
+        records.append(item)
+    return records
+
+
+def span_text_matches(raw: str, record: Record) -> bool:
+    """Whether ``raw``, the text a record's span covers, is its ``uri`` as it
+    stands in the text: verbatim, or with the white space inside its
+    delimiters removed when it was wrapped or broken at a hyphen, and the
+    quote markers (``>``, ``|``) of its continuation lines too (DESIGN §3)."""
+    uri = record.uri
+    flags = record.flags
+    if not _REWRITTEN.intersection(flags):
+        return raw == uri
+    joined = "".join(raw.split())
+    if Flag.QUOTE_MARKERS in flags:
+        return joined.translate(_MARKERS) == uri.translate(_MARKERS)
+    return joined == uri
+
+
+def check_text_records(text: str, records: list[Record]) -> None:
+    """The text scanner's promise about positions: each span indexes
+    ``text`` and covers the reference (DESIGN §2 ``span``, ``line``,
+    ``column``); ``line`` and ``column`` are those of its start."""
+    for record in records:
+        span = record.span
+        if span is None:
+            raise ContractError(f"text record without a span: {record!r}")
+        start, end = span
+        if not 0 <= start < end <= len(text):
+            raise ContractError(f"span {span} outside the {len(text)}-character text: {record.uri!r}")
+        raw = text[start:end]
+        if not span_text_matches(raw, record):
+            raise ContractError(f"span {span} holds {raw!r}, not {record.uri!r} ({record.flags})")
+        line = text.count("\n", 0, start) + 1
+        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        if (record.line, record.column) != (line, column):
+            raise ContractError(f"{record.uri!r} at {span} is at line {line} column {column}, "
+                                f"not {record.line}:{record.column}")
+
+
+def _key(record: Record) -> tuple[object, ...]:
+    return record.uri, record.target, tuple(record.span or ()), record.line, record.column, record.flags
+
+
+def text(data: bytes) -> None:
+    """Plain text (DESIGN §3): the bytes as UTF-8 text, whole; and the bytes
+    as a stream, through the charset chain and cut into pieces, which must
+    find the same references at the same places when they are UTF-8."""
+    decoded = data.decode("utf-8", "replace")
+    whole = _check(scan_text(decoded, base=BASE))
+    check_text_records(decoded, whole)
+    _check(scan_stream(io.BytesIO(data), base=BASE, chunk_size=CHUNK))
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    if data.startswith(b"\xef\xbb\xbf"):
+        return  # the stream strips the BOM (a charset signature, not text); the string keeps it
+    declared = _check(scan_stream(io.BytesIO(data), base=BASE, declared="utf-8", chunk_size=CHUNK))
+    if [_key(r) for r in declared] != [_key(r) for r in whole]:
+        raise ContractError(f"chunked scan differs: {[_key(r) for r in declared]} != {[_key(r) for r in whole]}")
+
+
+def html(data: bytes) -> None:
+    """An HTML page's bytes: decoded by the chain, parsed, walked, comments
+    scanned too."""
+    _check(scan_html(data, base=BASE, comments=True))
+
+
+def message(data: bytes) -> None:
+    """One message (RFC 5322, MIME, MHTML)."""
+    _check(scan_message(data, base=BASE))
+
+
+def mbox(data: bytes) -> None:
+    """An mbox archive (RFC 4155): each record's offset is its message's,
+    inside the archive."""
+    _check(scan_mbox(io.BytesIO(data), base=BASE), len(data))
+
+
+def warc(data: bytes) -> None:
+    """A WARC or ARC file, plain or gzip-member compressed, read the way the
+    command reads standard input (``urisift --kind warc -``), from a stream
+    it can seek in to resynchronize after a corrupt record."""
+    options = ScanOptions(kind=Kind.WARC)
+    _check(iter_input("-", options, stdin=io.BytesIO(data)), len(data))
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {
+    "text": text,
+    "html": html,
+    "message": message,
+    "mbox": mbox,
+    "warc": warc,
+}
