@@ -435,3 +435,17 @@ def test_the_bases_of_parts_do_not_depend_on_the_order_they_are_scanned_in() -> 
     assert [(r.origin.part, r.base) for r in alone if isinstance(r, Record)] == [
         ("1", "http://outer.example/dir/"), ("2.1", "http://outer.example/dir/sub/page.html"),
         ("3.1", "http://forwarded.example/")]
+
+
+@pytest.mark.parametrize("multipart", [False, True])
+def test_points_to_means_the_same_in_a_single_part_message(multipart: bool) -> None:
+    """Issue 20: a mid: naming the message itself is "" and a target naming
+    no part is null, whether the message has one part or several."""
+    body = b'<a href="mid:m1@x.example">me</a> <a href="cid:none@x.example">y</a> <a href="http://a.example/">z</a>\n'
+    if multipart:
+        message = (b'From: a@x.example\nMessage-ID: <m1@x.example>\nContent-Type: multipart/mixed; boundary="b"\n\n'
+                   b"--b\nContent-Type: text/html\n\n" + body + b"--b--\n")
+    else:
+        message = b"From: a@x.example\nMessage-ID: <m1@x.example>\nContent-Type: text/html\n\n" + body
+    assert [(r.uri, r.points_to) for r in scan_message(message) if isinstance(r, Record)] == [
+        ("mid:m1@x.example", ""), ("cid:none@x.example", None), ("http://a.example/", None)]

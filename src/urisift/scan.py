@@ -34,7 +34,7 @@ from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import MboxMessage, split_mbox
 from .mail.nesting import checked_parse
 from .mail.parts import HeaderReference, message_pieces
-from .mail.pointers import index_parts
+from .mail.pointers import PartIndex, index_parts
 from .model import (
     BaseSource,
     Charset,
@@ -208,8 +208,7 @@ def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterat
 def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally
                   ) -> Iterator[Record | Defect | Content]:
     """What :func:`read_message` yields, for a message already parsed."""
-    index = index_parts(message, layer, origin) if message.is_multipart() else None
-    points_to = index.points_to if index else None
+    points_to = _part_pointer(message, layer, origin)
     for piece in message_pieces(message, layer, origin):
         if isinstance(piece, Defect):
             yield piece
@@ -222,6 +221,21 @@ def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tal
             tally.parts += 1
             yield Content(piece.body, piece.kind, piece.origin, piece.layer, piece.declared, piece.decoding,
                           flags=(Flag.UUENCODED,) if piece.uuencoded else (), points_to=points_to)
+
+
+def _part_pointer(message: Message, layer: BaseLayer, origin: Origin) -> Callable[[str], str | None]:
+    """What a target points to among the parts of ``message``
+    (:mod:`urisift.mail.pointers`), the same in a single-part message as in
+    a multipart one (a ``mid:`` naming the message itself is ``""``); its
+    parts are indexed when the first record asks."""
+    index: list[PartIndex] = []
+
+    def points_to(target: str) -> str | None:
+        if not index:
+            index.append(index_parts(message, layer, origin))
+        return index[0].points_to(target)
+
+    return points_to
 
 
 def read_mbox(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
