@@ -51,8 +51,9 @@ def test_csv_has_a_header_and_one_row_a_record() -> None:
     lines = out.splitlines()
     assert code == 0
     assert lines[0].startswith("uri,target,alternatives,base,base_source,style,where,")
-    assert lines[1].startswith("http://a.example/x-y,http://a.example/x-y,http://a.example/xy,,,bare,text,")
-    assert lines[2].startswith("www.b.example,http://www.b.example,,,,abbreviated,text,")
+    # issue 20: a list is its JSON text, null an empty field (so that a cell reads back as it was)
+    assert lines[1].startswith('http://a.example/x-y,http://a.example/x-y,"[""http://a.example/xy""]",,,bare,text,')
+    assert lines[2].startswith("www.b.example,http://www.b.example,[],,,abbreviated,text,")
     assert len(lines) == 3
 
 
@@ -233,7 +234,9 @@ def test_csv_risks_and_normalized_columns() -> None:
     code, out, _ = run(["--format", "csv", "--normalize", "syntax"], b"http://u:p@H/%7e\n")
     header, row = out.splitlines()
     assert header.endswith(",charset_source,risks,points_to,normalized")
-    assert row.endswith(",userinfo password,,http://u:p@h/~")
+    assert row.endswith(',"[{""flag"": ""userinfo"", ""section"": ""7.5"", ""detail"": ""\'u:p\' stands before \'@\'; '
+                        'the host is \'H\'""}, {""flag"": ""password"", ""section"": ""7.4"", ""detail"": ""user \'u\' '
+                        'has a password in the URI""}]",,http://u:p@h/~')
 
 
 @pytest.mark.parametrize("argv", [["--normalize", "deep"], ["--scheme", ","]])

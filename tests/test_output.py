@@ -105,8 +105,9 @@ def test_writers(writer: type, expected: str | None) -> None:
     else:
         header, first, second = out.getvalue().splitlines()
         assert header == ",".join(RECORD_KEYS)
-        assert first.startswith("http://a.example/x,http://a.example/x,,,,bare,text,")
-        assert second.startswith("../g,,,,,angle-url,text,")
+        # issue 20: alternatives, a list, is its JSON text ([]); target and base, null, are empty
+        assert first.startswith("http://a.example/x,http://a.example/x,[],,,bare,text,")
+        assert second.startswith("../g,,[],,,angle-url,text,")
 
 
 def test_jsonl_normalized_key_comes_last() -> None:
@@ -117,3 +118,22 @@ def test_jsonl_normalized_key_comes_last() -> None:
     w.record(r, "http://a.example/~")
     row = json.loads(out.getvalue())
     assert list(row)[-1] == "normalized" and row["normalized"] == "http://a.example/~"
+
+
+def test_csv_cells_read_back_as_the_values_they_were() -> None:
+    """Issue 20: null, "" and [] were all an empty cell; now null is empty,
+    "" a quoted empty field and a list its JSON text."""
+    import csv as csv_module
+
+    from urisift import scan_message
+
+    message = (b'From: a@x.example\nMessage-ID: <m1@x.example>\nContent-Type: text/html\n\n'
+               b'<a href="mid:m1@x.example"></a>\n')
+    (record,) = [r for r in scan_message(message) if isinstance(r, Record)]
+    out = io.StringIO()
+    CsvWriter(out, Layout("csv", fields=("uri", "points_to", "text", "rel", "alternatives", "base", "span"))).record(
+        record)
+    row = out.getvalue()
+    assert row == 'uri,points_to,text,rel,alternatives,base,span\r\nmid:m1@x.example,"","",,[],,"[9, 25]"\r\n'
+    header, values = csv_module.reader(io.StringIO(row))
+    assert [json.loads(values[4]), json.loads(values[6])] == [[], [9, 25]]

@@ -6,7 +6,8 @@ defects are written, given a :class:`Layout`.
   with ``null``, NUL-terminated instead of line-terminated (``xargs -0``).
 - ``jsonl``: one JSON object a line, records and ``{"defect": ...}`` lines.
 - ``csv``: a header row, then a row a record (RFC 4180: CRLF, quoted as
-  needed); lists are space-separated.
+  needed); null is an empty field, ``""`` the empty string, a list its JSON
+  text: every cell reads back as the value it was.
 - ``edges``: ``source<TAB>target``, one line a record that has a target:
   the source is the page the link stands in (``warc_target_uri``), else the
   retrieval URI given (``--base``), else the input's file name.
@@ -19,7 +20,6 @@ A layout is picklable: worker processes write a unit's output with the same one.
 
 from __future__ import annotations
 
-import csv
 import json
 from dataclasses import dataclass
 from typing import IO, Any
@@ -121,24 +121,41 @@ class JsonlWriter(Writer):
 
 class CsvWriter(Writer):
     """A header row (unless ``header=False``: a worker's part of the output),
-    then one row a record, RFC 4180 (CRLF line ends)."""
+    then one row a record, RFC 4180 (CRLF line ends; a field quoted when it
+    holds a comma, a quote or a line break, its quotes doubled).
+
+    Every value can be read back as it was: null is an empty field, the
+    empty string a quoted empty field (``""``), a list (``alternatives``,
+    ``span``, ``flags``, ``rel``, ``risks``) its JSON text (``[]`` when
+    empty), a number its digits.  Python's csv module cannot tell the first
+    two apart when writing (``QUOTE_NOTNULL`` came in 3.12), hence the
+    rows are joined here."""
 
     def __init__(self, out: IO[str], layout: Layout = PLAIN, *, header: bool = True) -> None:
         super().__init__(out, layout)
-        self._csv = csv.writer(out, lineterminator="\r\n")
         if header:
-            self._csv.writerow(layout.columns())
+            out.write(",".join(map(_csv_field, layout.columns())) + "\r\n")
 
     def record(self, record: Record, normalized: str | None = None) -> None:
-        self._csv.writerow([_csv_cell(v) for v in self.layout.row(record, normalized).values()])
+        self.out.write(",".join(map(_csv_cell, self.layout.row(record, normalized).values())) + "\r\n")
 
 
 def _csv_cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, list):
-        return " ".join(v["flag"] if isinstance(v, dict) else str(v) for v in value)
-    return str(value)
+        return _csv_field(json.dumps(value, ensure_ascii=False))
+    return _csv_field(str(value))
+
+
+def _csv_field(text: str) -> str:
+    """A field as RFC 4180 §2 writes it (the empty string quoted, so that it
+    stays apart from null)."""
+    if not text:
+        return '""'
+    if "," in text or '"' in text or "\n" in text or "\r" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 class EdgeWriter(Writer):
