@@ -21,9 +21,11 @@ process growing past ``--rss-limit-mb`` (libFuzzer's ``-rss_limit_mb``).
 from __future__ import annotations
 
 import argparse
+import base64
 import math
 import os
 import pkgutil
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -44,6 +46,8 @@ MIN_SECONDS = 1.0
 #: a crash, libFuzzer runs this script again with its own flags, passing on
 #: those it does not know (and warning about them)
 TARGET_FLAG = "-urisift_target="
+# (its value base64-encoded: libFuzzer hands the command line to a shell unquoted)
+TOLERATE_FLAG = "-urisift_tolerate="
 
 
 class Hang(Exception):
@@ -55,16 +59,33 @@ def budget(size: int) -> float:
     return max(MIN_SECONDS, SECONDS_PER_100KB * size / 100_000)
 
 
-def guarded(target: Callable[[bytes], None]) -> Callable[[bytes], None]:
+def guarded(target: Callable[[bytes], None], tolerate: str | None = None) -> Callable[[bytes], None]:
     """``target`` with the hang rule: an input over its budget is run again,
     and fails when it is over budget again (another process on the machine
-    can steal the CPU once; a super-linear path takes the time every time)."""
+    can steal the CPU once; a super-linear path takes the time every time).
+
+    ``tolerate``: a failure already reported, as a regular expression that
+    ``"<exception type>: <message>"`` matches; it is counted on standard
+    error rather than raised, so that a long run goes on looking for others.
+    """
+    pattern = re.compile(tolerate) if tolerate else None
+    tolerated = 0
 
     def one_input(data: bytes) -> None:
+        nonlocal tolerated
         limit = budget(len(data))
         for attempt in (1, 2):
             start = time.process_time()
-            target(data)
+            try:
+                target(data)
+            except Exception as exc:
+                if pattern is None or not pattern.search(f"{type(exc).__name__}: {exc}"):
+                    raise
+                tolerated += 1
+                if tolerated & (tolerated - 1) == 0:  # 1, 2, 4, 8 ...: a count, not a flood
+                    print(f"tolerated failure #{tolerated} ({tolerate}): {type(exc).__name__}: {str(exc)[:200]}",
+                          file=sys.stderr)
+                return
             spent = time.process_time() - start
             if spent <= limit:
                 return
@@ -92,20 +113,22 @@ def instrumented_target(name: str) -> Callable[[bytes], None]:
     return targets.TARGETS[name]
 
 
-def fuzz(target: str, argv: list[str]) -> None:
+def fuzz(target: str, argv: list[str], tolerate: str | None) -> None:
     """Fuzz ``target`` with the libFuzzer command line ``argv``; returns when
     its time or runs are up, exits the process on a failure."""
     import atheris  # type: ignore[import-untyped]  # no stubs; an optional extra (fuzz)
 
-    atheris.Setup(argv, guarded(instrumented_target(target)))
+    atheris.Setup(argv, guarded(instrumented_target(target), tolerate))
     atheris.Fuzz()
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     named = [arg for arg in argv if arg.startswith(TARGET_FLAG)]
-    if named:  # libFuzzer running the script again (-minimize_crash)
-        fuzz(named[0][len(TARGET_FLAG):], [sys.argv[0], *argv])
+    if named:  # libFuzzer running the script again (-minimize_crash, -fork)
+        tolerated = [base64.urlsafe_b64decode(arg[len(TOLERATE_FLAG):]).decode()
+                     for arg in argv if arg.startswith(TOLERATE_FLAG)]
+        fuzz(named[0][len(TARGET_FLAG):], [sys.argv[0], *argv], tolerated[0] if tolerated else None)
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("target", choices=TARGETS)
@@ -120,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minimize", type=Path, metavar="FILE",
                         help="shrink the failing input FILE (libFuzzer's -minimize_crash) for --seconds, "
                              "into FILE.min")
+    parser.add_argument("--tolerate", metavar="REGEX",
+                        help="count rather than raise a failure already reported, when REGEX matches "
+                             "'<exception type>: <message>'")
     parser.add_argument("--libfuzzer", nargs=argparse.REMAINDER, default=[],
                         help="further libFuzzer flags, e.g. --libfuzzer -minimize_crash=1 -runs=1000")
     args = parser.parse_args(argv)
@@ -127,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.reproduce:
         import targets
 
-        one_input = guarded(targets.TARGETS[args.target])
+        one_input = guarded(targets.TARGETS[args.target], args.tolerate)
         for path in args.reproduce:
             one_input(path.read_bytes())  # raises with its traceback
             print(f"{path}: no failure")
@@ -152,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     timeout = 10 * math.ceil(budget(args.max_len))
     flags = [
         TARGET_FLAG + args.target,
+        *([TOLERATE_FLAG + base64.urlsafe_b64encode(args.tolerate.encode()).decode()] if args.tolerate else []),
         f"-max_total_time={args.seconds}",
         f"-runs={args.runs}",
         f"-max_len={args.max_len}",
@@ -163,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         *args.libfuzzer,
     ]
     print(f"fuzzing {args.target} for {args.seconds} s, pid {os.getpid()}: {' '.join(flags)}", file=sys.stderr)
-    fuzz(args.target, [sys.argv[0], *flags, *dirs])
+    fuzz(args.target, [sys.argv[0], *flags, *dirs], args.tolerate)
     return 0
 
 

@@ -80,6 +80,21 @@ def test_the_hang_rule() -> None:
     assert calls == [b"x", b"x"]  # timed twice before it counts
 
 
+def test_a_failure_already_reported_can_be_tolerated(capsys: pytest.CaptureFixture[str]) -> None:
+    def failing(data: bytes) -> None:
+        raise ValueError(f"embedded null character in {data!r}")
+
+    tolerant = run.guarded(failing, r"^ValueError: embedded null character")
+    for _ in range(3):
+        tolerant(b"x")
+    # counted at 1, 2, 4 ...: not a line an input
+    assert capsys.readouterr().err.splitlines() == [
+        f"tolerated failure #{n} (^ValueError: embedded null character): ValueError: embedded null character in b'x'"
+        for n in (1, 2)]
+    with pytest.raises(ValueError, match="embedded null character"):
+        run.guarded(failing, r"^KeyError")(b"x")
+
+
 @pytest.mark.parametrize("target", TARGETS)
 def test_a_few_seconds_of_fuzzing(target: str, tmp_path: Path) -> None:
     pytest.importorskip("atheris")
