@@ -98,7 +98,7 @@ class Scanner:
                 else:
                     end = m.end()
                     if text[end : end + 1] in _BRACKETS:
-                        end = body_end(text, end)  # brackets are paired one by one
+                        end = body_end(text, end, start=start)  # brackets are paired one by one
                     found, resume = scheme.body(start, colon + 1, end)
             elif rule is _SCHEME:
                 found, resume = scheme(start, pos)

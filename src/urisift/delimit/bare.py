@@ -224,7 +224,7 @@ class SchemeRule:
             return None, self._past_names(colon)
         if scheme == "urn":
             return self._urn(start, after)
-        end = body_end(text, after)
+        end = body_end(text, after, start=start)
         if text.startswith("//", after):
             return self.body(start, after, end)
         if scheme not in OPAQUE_SYNTAX:
@@ -337,7 +337,7 @@ class SchemeRule:
         # optional ?+r, ?=q and #f components: they run to the next stop
         # character (the body class admits later components too)
         if URN_COMPONENT.match(text, end):
-            end = body_end(text, end)
+            end = body_end(text, end, start=start)
         end, flags = trim(text, start, end)
         nss_start = text.index(":", start + 4) + 1
         if end <= nss_start:
@@ -374,7 +374,7 @@ class AbbreviatedRule:
             # is no host name: the run is rejected whole, not cut to a shorter host
             return None, _skip_host(text, end)
         if end < len(text) and text[end] in "/?#":
-            end = body_end(text, end)
+            end = body_end(text, end, start=start)
         end, flags = trim(text, start, end)
         if end < len(text) and text[end] in TRAILING_PUNCT:
             flags.add(Flag.TRIMMED)  # the host pattern already stopped before it

@@ -45,7 +45,16 @@ STOP = (
 # is not ASCII (measured: 0.4 µs against 1.2 µs for a 50-character URI as one
 # class).  Both branches are possessive and each step takes at least one
 # character: linear.  Brackets are taken one by one by :func:`body_end`.
-BODY = r"(?:[!#-'*-;=?-Z_a-z|~]++|[^\x00-\x7f" + STOP + r"])*+"
+#
+# The format characters among the stops end a URI (RFC 3987 §4.1: bidi
+# controls must not be in an IRI, and they are how a link is disguised), but
+# the zero-width non-joiner and joiner are letters' business in the scripts
+# that need them -- Persian "می‌خواهم", Malayalam chillu "ന്‍", Indic
+# conjuncts after a virama (RFC 5892 Appendix A.1, A.2): one of them right
+# after a character that is not ASCII (a letter or a virama) and before
+# another URI character is kept.  Between ASCII letters it still ends the URI.
+_JOINER = r"(?<=[^\x00-\x7f" + STOP + r"])[\u200c\u200d](?=[^" + STOP + r"])"
+BODY = r"(?:[!#-'*-;=?-Z_a-z|~]++|[^\x00-\x7f" + STOP + r"]|" + _JOINER + r")*+"
 _BODY = re.compile(BODY)
 # a URI with more brackets than this ends at the next one: no URI has so many,
 # and the bound keeps a megabyte of brackets from costing a Python step each
@@ -68,9 +77,12 @@ TRIMMABLE = TRAILING_PUNCT | frozenset(")]")
 _TRAILING_RUN = re.compile("[" + re.escape("".join(sorted(TRAILING_PUNCT))) + "]*+")
 
 _ORDER = {f: i for i, f in enumerate(Flag)}
+# what another reference starts with: a scheme and its colon, or www./ftp.
+_LEADING_NAME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*+:|(?:[Ww]{3}|[Ff][Tt][Pp])\.")
 
 
-def body_end(text: str, pos: int, run: re.Pattern[str] = _BODY, openers: str = "([") -> int:
+def body_end(text: str, pos: int, run: re.Pattern[str] = _BODY, openers: str = "([", start: int | None = None
+             ) -> int:
     """Where a run of URI characters starting at ``pos`` ends, by the bracket
     rule: a closing ")" or "]" belongs to the URI only when it closes the
     innermost bracket opened inside it (a stack, not a count), and the URI
@@ -79,8 +91,17 @@ def body_end(text: str, pos: int, run: re.Pattern[str] = _BODY, openers: str = "
     at the end of the run, is what keeps ``http://a/b)http://a/b)...`` linear:
     no character is scanned for two URIs.  ``run`` matches URI characters but
     brackets; ``openers`` are the brackets that may open (a URN has "(" only).
+
+    A ")" that closes nothing but is not at the end -- more of the path
+    follows it, ``www.example.com/search?q=(a))+ok`` -- is kept, as GFM's
+    extended autolinks keep it (they trim only trailing unmatched ")"); the
+    URI still ends there when what follows is only trailing punctuation, a
+    bracket, or the scheme of another URI, or when the URI (starting at
+    ``start``) stands right after a "(" that this ")" closes:
+    ``(http://x/a)b``, ``[a](http://x/a)more``.  (URIs in ``run`` only: not URNs.)
     """
     stack: list[str] = []
+    keep_closer = run is _BODY and not (start and text[start - 1] == "(")
     match = run.match
     n = len(text)
     seen = 0
@@ -93,12 +114,21 @@ def body_end(text: str, pos: int, run: re.Pattern[str] = _BODY, openers: str = "
             stack.append(c)
         elif c in ")]" and stack and stack[-1] == _OPENER_OF[c]:
             stack.pop()
-        else:
+        elif not (c == ")" and keep_closer and _path_goes_on(text, pos + 1)):
             return pos
         seen += 1
         if seen > MAX_BRACKETS:
             return pos
         pos += 1
+
+
+def _path_goes_on(text: str, at: int) -> bool:
+    """Whether the URI characters from ``at`` (after a ")" that closes
+    nothing) hold more than trailing punctuation and start no scheme."""
+    end = _BODY.match(text, at).end()  # type: ignore[union-attr]  # "*+" always matches
+    if end == at or _LEADING_NAME.match(text, at, end) is not None:
+        return False
+    return any(c not in TRAILING_PUNCT for c in text[at:end])
 
 
 def ordered(flags: set[Flag] | list[Flag]) -> tuple[Flag, ...]:

@@ -20,13 +20,16 @@ import re
 
 _ADDRESS = r"[^\s@<>()\[\],;:\"]++@[\w-]++(?:\.[\w-]++)++"  # user@host.domain
 _HOST = r"[\w-]++(?:\.[\w-]++)++"  # a dotted host name
+# RFC 6068 §2: mailto takes any addr-spec; its domain may have no dot
+# ("root@localhost", "user@intranet") or be a literal ("postmaster@[192.0.2.1]")
+_MAILBOX = r"[^\s@<>()\[\],;:\"]++@(?:[\w-]++(?:\.[\w-]++)*+|\[[0-9A-Fa-f:.]++\])"
 
 #: scheme -> the syntax the text after its colon must start with
 OPAQUE_SYNTAX: dict[str, re.Pattern[str]] = {
     scheme: re.compile(pattern)
     for schemes, pattern in (
-        # RFC 6068: an address, or only header fields
-        (("mailto",), rf"{_ADDRESS}|\?[\w-]++="),
+        # RFC 6068: an address (any domain), or only header fields
+        (("mailto",), rf"{_MAILBOX}|\?[\w-]++="),
         # RFC 3966 and kin: a global number starts with "+", a local one with a digit
         (("tel", "fax", "modem", "sms", "callto"), r"\+?+[0-9][0-9().\-]*+"),
         # RFC 3261: an address or a host, which examples write as one word

@@ -67,8 +67,8 @@ _ATTRIBUTES = rf"(?:[{_WS}]++|/(?!>)|{_ATTRIBUTE})*+"
 _MARKUP = (rf"<(?=[A-Za-z!?/])(?:(?P<start>{_NAME})(?P<attributes>{_ATTRIBUTES})(?P<closed>/?)>"
            rf"|/(?P<end>{_NAME}){_ATTRIBUTES}/?>"
            r"|(?P<comment>!--)"
-           r"|(?P<bogus>[!?/])"
-           r"|(?P<eof>[A-Za-z]))")  # a tag the input ends inside of
+           r"|(?P<eof>/?[A-Za-z])"  # a tag the input ends inside of
+           r"|(?P<bogus>[!?/]))")
 _ONE_ATTRIBUTE = rf"(?P<name>{_ATTRIBUTE})"
 _COMMENT_END = r"--!?>"
 _SCRIPT = rf"<!--|-->|<(/?)script(?=[{_WS}/>])"
@@ -90,8 +90,10 @@ _FAST = (rf"<(?=[A-Za-z!?/])(?:(?P<raw>(?i:{_RAW_NAMES}))(?=[{_WS}/>]){_FAST_ATT
          rf"|(?P<start>{_NAME}){_FAST_ATTRIBUTES}(?P<closed>/?)>"
          rf"|/(?P<end>{_NAME}){_FAST_ATTRIBUTES}/?>"
          r"|!--(?:-?>|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?)"
-         r"|(?P<other>!\[CDATA\[|(?i:plaintext)|[!?/])[^>]*+>?"
-         r"|(?P<cut>[A-Za-z]))")
+         # a tag cut by the end of the input (or by _ITEMS) ends the pass: were the
+         # next "<" tried, each would scan to the end again
+         r"|(?P<cut>/?[A-Za-z])[\s\S]*+"
+         r"|(?P<other>!\[CDATA\[|[!?/])[^>]*+>?)")
 
 #: elements never put on the stack (§13.1.2 void elements; "image" is read as "img")
 VOID = frozenset({"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
@@ -269,6 +271,12 @@ class _Model:
                 self.pop_if("tr")
                 if name in _SECTION:
                     self.pop_if(_SECTION)
+            # the parents the tree builder opens for a row or a cell in a table
+            # (§13.2.6.4.9, .13): a level each, so a level each here
+            if name != "tbody" and name != "thead" and name != "tfoot" and self.top_is("table"):
+                self.push("tbody", _HTML, False, {})
+            if (name == "td" or name == "th") and self.top_is(_SECTION):
+                self.push("tr", _HTML, False, {})
         return True, _HTML
 
     def end(self, name: str) -> bool | None:
@@ -336,12 +344,16 @@ def _shallow(markup: str | bytes, syntax: _Syntax, end: int | None = None) -> bo
     void, breakout, integration, same_closes, close_p = _FAST_SETS[type(markup)]
     svg_math = (syntax.kind("svg"), syntax.kind("math"))
     p, script, plaintext = syntax.kind("p"), syntax.kind("script"), syntax.kind("plaintext")
+    table, tbody, tr = syntax.kind("table"), syntax.kind("tbody"), syntax.kind("tr")
+    cells = (syntax.kind("td"), syntax.kind("th"))
+    rows_cells = (*cells, tr)
+    sections = (tbody, syntax.kind("thead"), syntax.kind("tfoot"))
     stack: list[Any] = []
     push, pop = stack.append, stack.pop
     foreign = 0  # svg and math elements open
     tokens = syntax.fast.findall(markup) if end is None else syntax.fast.findall(markup, 0, end)
     unsure = None if end is not None else False  # what a reason to look closer is worth
-    for raw, escape, inner, lt, start, closed, end_tag, other, cut in tokens:
+    for raw, escape, inner, lt, start, closed, end_tag, cut, other in tokens:
         if start:
             name = start.lower()
             if name in void:
@@ -351,6 +363,17 @@ def _shallow(markup: str | bytes, syntax: _Syntax, end: int | None = None) -> bo
                     return unsure  # leaves foreign content, or a self-closed HTML element in it
                 if closed:
                     continue  # a self-closed foreign element (§13.2.6.5)
+            elif name in rows_cells:
+                # a cell closes a cell, a row a cell and a row; a row in a table opens a
+                # body, a cell in a body a row (§13.2.6.4.9-15): levels the markup does not show
+                if stack and stack[-1] in cells:
+                    pop()
+                if name == tr and stack and stack[-1] == tr:
+                    pop()
+                if stack and stack[-1] == table:
+                    push(tbody)
+                if name != tr and stack and stack[-1] in sections:
+                    push(tr)
             elif stack and stack[-1] == name and name in same_closes:
                 continue  # closes the current one, opens its like
             elif name in close_p and stack and stack[-1] == p:
@@ -365,8 +388,12 @@ def _shallow(markup: str | bytes, syntax: _Syntax, end: int | None = None) -> bo
             if len(stack) > MAX_DEPTH:
                 return False
         elif end_tag:
-            if stack and stack[-1] == end_tag.lower() and pop() in svg_math:
-                foreign -= 1
+            name = end_tag.lower()
+            if stack and stack[-1] == name:
+                if pop() in svg_math:
+                    foreign -= 1
+            elif name == table and len(stack) > 1 and stack[-1] in sections and stack[-2] == table:
+                del stack[-2:]  # a table and the body it opened for its rows
         elif raw:
             if (foreign and (lt or escape or inner)) or (escape and inner and raw.lower() == script):
                 return unsure
