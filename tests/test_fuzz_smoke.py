@@ -155,6 +155,22 @@ def test_a_declared_charset_with_a_nul_is_an_unknown_charset() -> None:
     assert all(isinstance(i, (Defect, Record)) for i in items)
 
 
+@pytest.mark.xfail(strict=True, reason="charset.normalize_label: codecs.lookup raises ValueError for a label with a "
+                   "NUL, and a WARC record's HTTP Content-Type charset is such a label: the whole file is scan-failed")
+def test_a_warc_records_charset_with_a_nul_is_an_unknown_charset() -> None:
+    from urisift import Defect, DefectKind, Kind, ScanOptions, iter_input
+
+    body = b"<a href=x>y</a>"
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\x00\r\nContent-Length: 15\r\n\r\n" + body
+    record = (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://a.example/\r\n"
+              b"WARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2020-01-01T00:00:00Z\r\n"
+              b"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n" % len(http)
+              + http + b"\r\n\r\n")
+    items = list(iter_input("-", ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(record)))
+    assert [i.kind if isinstance(i, Defect) else (i.uri, i.target) for i in items] == [
+        DefectKind.UNKNOWN_CHARSET, ("x", "http://a.example/x")]
+
+
 @pytest.mark.xfail(strict=True, reason="text.py chunked_records: a piece cut at white space inside a line (a line "
                    "longer than the chunk) counts the next piece's columns from the cut, not from the line start")
 def test_a_line_longer_than_a_chunk_keeps_its_columns() -> None:
