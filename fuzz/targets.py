@@ -97,7 +97,10 @@ def span_text_matches(raw: str, record: Record) -> bool:
 def check_text_records(text: str, records: list[Record]) -> None:
     """The text scanner's promise about positions: each span indexes
     ``text`` and covers the reference (DESIGN §2 ``span``, ``line``,
-    ``column``); ``line`` and ``column`` are those of its start."""
+    ``column``); ``line`` and ``column`` are those of its start.  Lines are
+    counted forward from one record to the next, so that the check is
+    linear, as the scan is (out of order, a record is counted from the top)."""
+    line, line_start, upto = 1, 0, 0
     for record in records:
         span = record.span
         if span is None:
@@ -108,8 +111,14 @@ def check_text_records(text: str, records: list[Record]) -> None:
         raw = text[start:end]
         if not span_text_matches(raw, record):
             raise ContractError(f"span {span} holds {raw!r}, not {record.uri!r} ({record.flags})")
-        line = text.count("\n", 0, start) + 1
-        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        if start < upto:
+            line, line_start, upto = 1, 0, 0
+        newlines = text.count("\n", upto, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", upto, start) + 1
+        upto = start
+        column = start - line_start + 1
         if (record.line, record.column) != (line, column):
             raise ContractError(f"{record.uri!r} at {span} is at line {line} column {column}, "
                                 f"not {record.line}:{record.column}")
