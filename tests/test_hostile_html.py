@@ -36,7 +36,9 @@ def scanned(html: str | bytes) -> tuple[list[tuple[Any, ...]], list[tuple[Defect
 def tree_depth(markup: str | bytes) -> int:
     """The depth of the tree lexbor builds (html is 1)."""
     deepest = 0
-    stack = [(LexborHTMLParser(markup).root, 1)]
+    root = LexborHTMLParser(markup).root
+    assert root is not None
+    stack = [(root, 1)]
     while stack:
         node, depth = stack.pop()
         deepest = max(deepest, depth)
@@ -189,6 +191,26 @@ def test_less_than_signs_and_a_long_value_are_text_and_one_link() -> None:
 def test_a_tag_the_input_ends_in_drops_the_rest() -> None:
     html = '<a href="ok.html">ok</a><div title="never closed <a href=x.html>'
     assert scanned(html) == ([("a", "href", "ok.html", "http://doc.example/p/ok.html", "ok", None)], [])
+
+
+# -- positions -------------------------------------------------------------------------------------
+
+def test_a_value_written_earlier_elsewhere_gets_its_own_span() -> None:
+    # the same URL in a script, a comment, an element the walk passes over and another element's
+    # attribute: the record of the <a> stands in the <a>'s own start tag
+    url = "http://x.example/a"
+    html = (f'<script>var u = "{url}";</script><!-- href="{url}" --><div data-u="{url}"></div>'
+            f'<img alt="{url}">\n<p>text</p><A class=c HREF="{url}">a</A>')
+    at = html.index(f'HREF="{url}"') + 6
+    items = [r for r in scan_html(html, base=DOC) if isinstance(r, Record)]
+    assert [(r.element, r.uri, r.span, r.line, r.column) for r in items] == [
+        ("a", url, (at, at + len(url)), 2, at - html.index("\n"))]
+
+
+def test_an_image_start_tag_is_located_as_the_img_it_becomes() -> None:
+    html = '<p>x</p><image src="pic.png">'
+    assert [(r.element, r.span) for r in scan_html(html, base=DOC) if isinstance(r, Record)] == [
+        ("img", (html.index("pic.png"), html.index("pic.png") + 7))]
 
 
 # -- linear --------------------------------------------------------------------------------------------

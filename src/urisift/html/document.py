@@ -137,7 +137,7 @@ class DocumentWalk:
     def _base_position(self, href: str | None) -> int | None:
         if not href or self.locator is None:
             return None
-        found = Locator(self.locator.text).attribute(href)
+        found = Locator(self.locator.text).attribute(href, "base")
         return None if found is None else found[0].start
 
     def _base_detail(self, position: int | None) -> str:
@@ -196,7 +196,7 @@ class DocumentWalk:
                 flags = (*flags, Flag.WRAPPED)
                 at = None
             else:
-                at = None if locator is None else locator.attribute(url)
+                at = None if locator is None else locator.attribute(url, tag)
             if self.extra:
                 flags = ordered({*flags, *self.extra})
             if tag in LINKS and name == "href":
@@ -237,7 +237,7 @@ class DocumentWalk:
             found = refresh_url(content)
             if found is not None:
                 url, offset = found
-                where = self._locate(content)
+                where = self._locate(content, element.tag)
                 self._one(url, element.tag, "content", Style.META_REFRESH, self.tail, _NO_FLAGS, None, None,
                           None if self.locator is None else self.locator.inside(where, offset, url))
             return
@@ -249,8 +249,8 @@ class DocumentWalk:
 
     # -- values -------------------------------------------------------------------------------------
 
-    def _locate(self, value: str) -> Position | None:
-        return None if self.locator is None else self.locator.attribute(value)
+    def _locate(self, value: str, tag: str) -> Position | None:
+        return None if self.locator is None else self.locator.attribute(value, tag)
 
     def _value(self, element: Element, name: str, value: str, rule: Rule, tail: Tail,
                rel: tuple[str, ...] | None, text: str | None) -> None:
@@ -259,11 +259,11 @@ class DocumentWalk:
         flags = (Flag.LAZY,) if rule.lazy else _NO_FLAGS
         if syntax is Syntax.URL:
             url, wrapped = clean_value(value)
-            where = None if wrapped else self._locate(url)
+            where = None if wrapped else self._locate(url, element.tag)
             self._one(url, element.tag, name, Style.ATTRIBUTE, tail,
                                  (*flags, Flag.WRAPPED) if wrapped else flags, rel, text, where)
         elif syntax is Syntax.SRCSET:
-            where = self._locate(value)
+            where = self._locate(value, element.tag)
             locator = self.locator
             for candidate in parse_srcset(value):
                 marks = flags if candidate.valid else (*flags, Flag.INVALID)
@@ -271,11 +271,11 @@ class DocumentWalk:
                 self._one(candidate.url, element.tag, name, Style.SRCSET, tail, marks, None, None, at)
         elif syntax is Syntax.CSS:
             if may_hold_url(value):
-                self._css(value, element.tag, name, self._locate(value))
+                self._css(value, element.tag, name, self._locate(value, element.tag))
         elif syntax is Syntax.DOCUMENT:
             self._srcdoc(value)
         else:  # URLS, COMMA_URLS
-            where = self._locate(value)
+            where = self._locate(value, element.tag)
             separator = "," if syntax is Syntax.COMMA_URLS else None
             offset = 0
             for token in value.split(separator):
