@@ -125,3 +125,24 @@ def test_without_pyspark_the_message_is_clear(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(builtins, "__import__", no_pyspark)
     with pytest.raises(SystemExit, match=r"pip install 'urisift\[spark\]'"):
         spark.run(["x"], "out")
+
+
+def test_an_existing_output_is_a_usage_error_before_the_job_starts(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 20: one line and exit 2, before Spark is started (it used to run
+    the whole job, then end in a 96-line trace)."""
+    (tmp_path / "out").mkdir()
+    (tmp_path / "a.txt").write_text("http://a.example/\n")
+    assert spark.main([str(tmp_path / "a.txt"), "--output", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == (f"urisift-spark: --output {tmp_path / 'out'} exists; name another, or add "
+                                       "--overwrite to replace it\n")
+
+
+def test_overwrite_replaces_the_output(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "stale.txt").write_text("from an earlier run\n")
+    (tmp_path / "a.txt").write_text("http://a.example/\n")
+    assert spark.main([str(tmp_path / "a.txt"), "--output", str(out), "--overwrite"]) == 0
+    assert not (out / "stale.txt").exists()
+    assert _lines(out / "records") == _cli(str(tmp_path / "a.txt"))

@@ -204,3 +204,19 @@ def test_a_text_without_blank_lines_is_cut_at_safe_line_starts(tmp_path: Path,
     uris = [json.loads(line)["uri"] for line in serial[1].splitlines()]
     assert "http://open.example/10/rest/10" in uris and "http://dash.example/10-more" in uris
     assert len(uris) == 4000 + 80
+
+
+def test_mbox_ranges_are_numbered_on_in_the_pool_as_in_a_serial_run(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Messages streamed through the renumbering one by one (their origins
+    freed as they go: an id() seen before may come back for another one)."""
+    mbox = tmp_path / "big.mbox"
+    mbox.write_bytes(b"".join(b"From u%d@example.org Mon Jan  1 00:00:00 2024\nSubject: m%d\n\nsee http://m.example/%d "
+                              b"and http://n.example/%d\n\n" % (i, i, i, i) for i in range(600)))
+    monkeypatch.setattr(plan, "MBOX_RANGE_SIZE", 2048)
+    assert len(list(plan.plan(walk([str(mbox)])))) > 20
+    serial = _run(["--format", "jsonl", "-j1", str(mbox)])
+    assert _run(["--format", "jsonl", "-j2", str(mbox)]) == serial
+    records = [json.loads(line) for line in serial[1].splitlines()]
+    assert [(r["message"], r["uri"]) for r in records] == [
+        (i, f"http://{host}.example/{i}") for i in range(600) for host in ("m", "n")]

@@ -26,6 +26,8 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import os
+import shutil
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -222,10 +224,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--master", help="the Spark master (local[2] ...); default: what spark-submit gives")
     p.add_argument("--partitions", type=int, help="tasks to cut the work into (default: a unit each)")
     p.add_argument("--base", metavar="URI", help="the retrieval URI of the inputs")
+    p.add_argument("--overwrite", action="store_true", help="replace what --output already holds")
     args = p.parse_args(argv)
     paths = paths_of(args.paths, args.input_list)
     if not paths:
         p.error("name inputs, or a file listing them with --input-list")
+    # checked before the job starts, not after it ran (Spark's own error is a long trace at the end)
+    if os.path.exists(args.output) and not args.overwrite:
+        print(f"urisift-spark: --output {args.output} exists; name another, or add --overwrite to replace it",
+              file=sys.stderr)
+        return 2
+    if os.path.isdir(args.output):
+        shutil.rmtree(args.output)
+    elif os.path.exists(args.output):
+        os.remove(args.output)
     counts = run(paths, args.output, fmt=args.format, master=args.master, options=ScanOptions(base=args.base),
                  partitions=args.partitions)
     print(json.dumps(counts), file=sys.stderr)

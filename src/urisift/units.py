@@ -143,7 +143,7 @@ class Renumbering:
     def __init__(self) -> None:
         self.next = 0
         self.first = 0
-        self._moved: dict[int, Origin] = {}
+        self._moved: dict[int, tuple[Origin, Origin]] = {}
 
     def begin(self, unit: WorkUnit) -> int:
         """The number of the first message of ``unit``."""
@@ -161,10 +161,16 @@ class Renumbering:
         origin = item.origin
         if not first or origin.message is None:
             return item
-        moved = self._moved  # the records of one message share their origin: one new origin for them
-        new = moved.get(id(origin))
-        if new is None:
+        # the records of one message share their origin: one new origin for
+        # them.  The old origin is kept with it, alive: an id is only unique
+        # among live objects, and records stream by (their origins are freed)
+        moved = self._moved
+        seen = moved.get(id(origin))
+        if seen is not None and seen[0] is origin:
+            new = seen[1]
+        else:
             if len(moved) > 1024:
                 moved.clear()
-            new = moved[id(origin)] = origin_with(origin, message=origin.message + first)
+            new = origin_with(origin, message=origin.message + first)
+            moved[id(origin)] = (origin, new)
         return item._replace(origin=new) if type(item) is Record else replace(item, origin=new)  # type: ignore[union-attr,type-var]
