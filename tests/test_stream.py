@@ -220,3 +220,29 @@ def test_mbox_ranges_are_numbered_on_in_the_pool_as_in_a_serial_run(tmp_path: Pa
     records = [json.loads(line) for line in serial[1].splitlines()]
     assert [(r["message"], r["uri"]) for r in records] == [
         (i, f"http://{host}.example/{i}") for i in range(600) for host in ("m", "n")]
+
+
+def test_symbolic_links_to_directories_are_said_and_followed_once_with_follow(tmp_path: Path) -> None:
+    """Issue 20: a linked directory was skipped without a word; --follow
+    walks it (as find -L), each directory once, a loop stopped."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "a.txt").write_text("http://a.example/\n")
+    (tmp_path / "top.txt").write_text("http://top.example/\n")
+    (tmp_path / "real" / "up").symlink_to(tmp_path)  # a loop
+    (tmp_path / "zlink").symlink_to(tmp_path / "real")  # a second way to real/
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "b.txt").write_text("http://b.example/\n")
+    (tmp_path / "alias").symlink_to(tmp_path / "elsewhere")
+    code, out, err = _run(["-n", str(tmp_path)])
+    assert (code, out) == (0, "http://top.example/\nhttp://b.example/\nhttp://a.example/\n")
+    said = "not-a-file: a symbolic link to a directory; not walked (--follow walks it)"
+    assert err == (f"urisift: {tmp_path / 'alias'}: {said}\nurisift: {tmp_path / 'zlink'}: {said}\n"
+                   f"urisift: {tmp_path / 'real' / 'up'}: {said}\n")
+    code, out, err = _run(["--follow", str(tmp_path)])
+    assert (code, out) == (0, f"{tmp_path / 'top.txt'}:1:1:http://top.example/\n"
+                              f"{tmp_path / 'alias' / 'b.txt'}:1:1:http://b.example/\n"
+                              f"{tmp_path / 'real' / 'a.txt'}:1:1:http://a.example/\n")
+    again = "walked already (a loop, or a second way to it); not walked again"
+    assert err == (f"urisift: {tmp_path / 'elsewhere'}: not-a-file: a directory {again}\n"
+                   f"urisift: {tmp_path / 'zlink'}: not-a-file: a symbolic link to a directory {again}\n"
+                   f"urisift: {tmp_path / 'real' / 'up'}: not-a-file: a symbolic link to a directory {again}\n")

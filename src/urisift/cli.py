@@ -98,6 +98,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="WARC: an HTTP response's Content-Location is the base of its body (RFC 2616 §14.14 "
                            "said so; RFC 7231 §3.1.4.2 took it back, so it is off by default)")
     read.add_argument("--hidden", action="store_true", help="walk hidden files and directories (.git, .venv) too")
+    read.add_argument("--follow", "-L", action="store_true",
+                      help="walk symbolic links to directories too (each directory once: no loops); without it they "
+                           "are skipped, and said so on standard error")
     read.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
     run_ = p.add_argument_group("running")
     run_.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1, metavar="N",
@@ -236,7 +239,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     stats = Stats() if args.stats else None
     status: int = ExitCode.OK
     try:
-        sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR))
+        sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR, follow=args.follow))
         live = paths == ["-"] and _live_stdin(stdin)
         if live and not args.quiet and stdin is None and sys.stdin is not None and sys.stdin.isatty():
             err.write("urisift: reading standard input (end with Ctrl-D; urisift --help for more)\n")

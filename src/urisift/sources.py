@@ -81,17 +81,24 @@ def unreadable(path: str, error: OSError) -> Defect:
     return Defect(DefectKind.UNREADABLE, error.strerror or str(error), Origin(file=printable_name(path)))
 
 
-def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False) -> Iterator[Input | Defect]:
+def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follow: bool = False
+         ) -> Iterator[Input | Defect]:
     """The inputs the paths name, in order; defects for what cannot be walked.
     A Maildir's messages (in ``cur/`` and ``new/``, as maildir(5) lays
     them out; ``tmp/`` is skipped) are known to be mail; with
-    ``maildir``, every file under the paths is taken for a message."""
+    ``maildir``, every file under the paths is taken for a message.
+
+    A symbolic link to a directory is walked only with ``follow`` (as
+    ``find -L`` and ``rg -L`` do), each directory once however many links
+    lead to it (a link to a directory above it would loop); without
+    ``follow`` it is skipped with a ``not-a-file`` defect that says so."""
     for path in paths:
         if path == "-" or not os.path.isdir(path):
             yield Input(path)
             continue
         errors: list[OSError] = []
-        for root, dirs, files in os.walk(path, onerror=errors.append):
+        walked: set[tuple[int, int]] = set()  # (device, inode) of the directories walked
+        for root, dirs, files in os.walk(path, onerror=errors.append, followlinks=follow):
             while errors:
                 error = errors.pop(0)
                 yield unreadable(str(error.filename or root), error)
@@ -100,6 +107,7 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False) -> It
             if {"cur", "new", "tmp"} <= set(dirs):
                 dirs.remove("tmp")  # a Maildir: tmp/ holds messages still being delivered
             dirs.sort()
+            skipped = _linked_dirs(root, dirs, walked, follow)
             parent = os.path.dirname(root)
             in_maildir = maildir or os.path.basename(root) in ("cur", "new") and all(
                 os.path.isdir(os.path.join(parent, d)) for d in ("cur", "new", "tmp"))
@@ -112,8 +120,42 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False) -> It
                     yield problem
                 else:
                     yield Input(full, Kind.MAIL if in_maildir else None)
+            yield from skipped
         for error in errors:
             yield unreadable(str(error.filename or path), error)
+
+
+def _linked_dirs(root: str, dirs: list[str], walked: set[tuple[int, int]], follow: bool) -> list[Defect]:
+    """Take out of ``dirs`` what is not to be walked: symbolic links to
+    directories unless ``follow``; with it, a directory walked already (a
+    loop, or a second link to it).  The defects saying so."""
+    try:
+        here = os.stat(root)
+        walked.add((here.st_dev, here.st_ino))
+    except OSError:
+        pass
+    defects = []
+    for name in list(dirs):
+        full = os.path.join(root, name)
+        link = os.path.islink(full)
+        if not follow:
+            if link:
+                dirs.remove(name)
+                defects.append(Defect(DefectKind.NOT_A_FILE, "a symbolic link to a directory; not walked "
+                                      "(--follow walks it)", Origin(file=printable_name(full))))
+            continue
+        try:
+            target = os.stat(full)
+        except OSError:
+            continue  # os.walk reports what it cannot list
+        if (target.st_dev, target.st_ino) in walked:
+            dirs.remove(name)
+            what = "a symbolic link to a directory" if link else "a directory"
+            defects.append(Defect(DefectKind.NOT_A_FILE, f"{what} walked already (a loop, or a second way to it); "
+                                  "not walked again", Origin(file=printable_name(full))))
+        else:
+            walked.add((target.st_dev, target.st_ino))
+    return defects
 
 
 def _not_regular(path: str) -> Defect | None:
