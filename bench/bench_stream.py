@@ -91,7 +91,8 @@ import resource, subprocess, time
 start = time.perf_counter()
 subprocess.run({COMMAND + [str(path), "-o", os.devnull]!r}, check=True)
 wall = time.perf_counter() - start
-print({{"wall_s": round(wall, 2), "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)}})
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print({{"wall_s": round(wall, 2), "peak_rss_mb": round(peak, 1)}})
 """
     return _child(code)
 

@@ -21,8 +21,7 @@ from urisift import (
     Style,
     Where,
 )
-from urisift.model import new_found, new_record, origin_with
-from urisift.model import TEXT, Unit
+from urisift.model import TEXT, Unit, new_found, new_record, origin_with
 
 
 def _record() -> Record:

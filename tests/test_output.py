@@ -29,8 +29,8 @@ from urisift import (
     scan_text,
 )
 from urisift.output import DEFECT_KEYS, RECORD_KEYS, RecordLines, defect_line
-from urisift.risk import Risk
 from urisift.output.writers import CsvWriter, JsonlWriter, Layout, TextWriter
+from urisift.risk import Risk
 
 from .conftest import ROOT
 

@@ -27,9 +27,9 @@ from urisift import (
     risks,
     scan_stream,
 )
+from urisift.found_to_record import Tail
 from urisift.model import Content
 from urisift.scan import scan_content
-from urisift.found_to_record import Tail
 
 from .conftest import ROOT
 

@@ -27,6 +27,7 @@ format (:func:`~urisift.scan.scan_unit` does, in the worker).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import io
 import multiprocessing
@@ -34,8 +35,9 @@ import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from multiprocessing.connection import Connection, wait
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from .model import Defect, Kind, Record, Rendered, Tally
 from .scan import ScanOptions, scan_failed, scan_unit
@@ -71,10 +73,8 @@ def _worker(conn: Connection, options: ScanOptions, render: Render | None, inher
         # before it: held open here, they would keep a worker from seeing the
         # parent go (and blocked on a full pipe for ever)
         other.close()
-    try:
+    with contextlib.suppress(EOFError, OSError):
         _serve(conn, options, render)
-    except (EOFError, OSError):
-        pass
 
 
 def _serve(conn: Connection, options: ScanOptions, render: Render | None) -> None:
@@ -98,15 +98,18 @@ def _serve(conn: Connection, options: ScanOptions, render: Render | None) -> Non
             owed -= 1
             continue
         index, unit = message
-        _work(unit, options, render if not _ranged_mbox(unit) else None,
-              lambda batch, index=index: send(("batch", index, batch)))
+        _work(unit, options, render if not _ranged_mbox(unit) else None, partial(_batch, send, index))
         conn.send(("done", index, None))
+
+
+def _batch(send: Callable[[tuple[Any, ...]], None], index: int, batch: Any) -> None:
+    send(("batch", index, batch))
 
 
 def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Callable[[Any], None]) -> None:
     """Scan ``unit``, sending its output in batches; the last is its tally
     (a unit that trips the scanner is a scan-failed defect, never a dead worker)."""
-    out = io.StringIO() if render is not None else None
+    out = io.StringIO()
     writer = render(out) if render is not None else None
     items: list[Record | Defect] = []
     defects: list[Defect] = []
@@ -115,7 +118,7 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
 
     def flush() -> None:
         nonlocal items, defects, count
-        if out is not None:
+        if writer is not None:
             if count:
                 send(Rendered(out.getvalue(), tuple(defects)))
                 out.seek(0)
@@ -141,7 +144,7 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
                 else:
                     writer.defect(item)
                     defects.append(item)  # type: ignore[arg-type]
-                full = out.tell() >= BATCH_BYTES  # type: ignore[union-attr]
+                full = out.tell() >= BATCH_BYTES
             else:
                 items.append(item)  # type: ignore[arg-type]
                 full = False
@@ -161,7 +164,7 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
     each unit followed by its tally, scanned by ``jobs`` worker processes,
     in the order and numbering of a serial run (see the module doc)."""
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     # the parent's objects stay where they are in the workers' copies of its
     # memory: a collection there would write to them (and copy their pages)
     gc.freeze()
@@ -251,8 +254,8 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
             head_begun = False
             continue
         # wait for more
-        for conn in wait(list(busy)):
-            assert isinstance(conn, Connection)
+        for ready in wait(list(busy)):
+            conn = cast(Connection, ready)
             try:
                 what, unit_index, batch = conn.recv()
             except EOFError as exc:

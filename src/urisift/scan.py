@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from email.message import Message
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from .base import BaseLayer, retrieval_layers
 from .charset import decode, decode_lines, decode_stream
@@ -105,8 +105,10 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
         yield item
 
 
-def _as_stream(body: BinaryIO | bytes | str) -> BinaryIO:
+def _as_stream(body: BinaryIO | bytes | str | Message) -> BinaryIO:
     """Mail and archives are bytes: a body handed in as text is taken as its UTF-8."""
+    if isinstance(body, Message):
+        raise TypeError("a parsed message is content of kind mail only")
     if isinstance(body, str):
         body = body.encode("utf-8")
     return io.BytesIO(body) if isinstance(body, bytes) else body
@@ -119,6 +121,8 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Items:
     scanner in pieces cut where no reference can span the cut."""
     body = content.body
     declared = content.declared or options.charset
+    if isinstance(body, Message):
+        raise TypeError("a parsed message is content of kind mail only")
     if isinstance(body, str):
         yield from text_records(body, Tail(content.layer, content.origin, content.decoding), options.abbreviated,
                                 context=options.context)
@@ -160,6 +164,8 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     body = content.body
     decoding = None
     markup: str | bytes
+    if isinstance(body, Message):
+        raise TypeError("a parsed message is content of kind mail only")
     if isinstance(body, str):
         text = markup = body
     else:
@@ -335,7 +341,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
                 counted = Counted(stdin if stdin is not None else standard_input())
             elif not os.path.isfile(source.path):  # a FIFO, a device: the same
                 counted = Counted(open(source.path, "rb"))  # noqa: SIM115 - closed with the stream
-            opened = open_input(source, kind=options.kind, stdin=counted)
+            opened = open_input(source, kind=options.kind, stdin=cast(BinaryIO, counted))
             kind = opened.kind
             stream: BinaryIO = opened.stream
         else:

@@ -115,7 +115,7 @@ class Counted(io.RawIOBase):
         super().close()
 
     def _read1(self, size: int = -1) -> bytes:
-        data = self.inner.read1(size)  # type: ignore[attr-defined]
+        data: bytes = self.inner.read1(size)  # type: ignore[attr-defined]
         self.count += len(data)
         return data
 
