@@ -9,6 +9,7 @@
     python bench/bench.py html               # scan_html vs lxml (and parse-only rows) on 130 real pages
     python bench/bench.py mail               # scan_mbox vs urlscan and a stdlib floor on 30 MB of linux-mips
     python bench/bench.py warc               # a 50 MB WARC of saved pages vs warcio + lxml
+    python bench/bench.py stream             # peak RSS, first record, | head -1 on 123 MB text, 1 GB mbox and WARC
     python bench/bench.py all
 
 Peers are imported from the running environment or from bench/.peers (where
@@ -370,12 +371,15 @@ def bench_normalize(rounds: int, repeat: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
-                                         "warc", "parallel", "all"])
+                                         "warc", "parallel", "stream", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
     parser.add_argument("--sizes", default="10000,100000,1000000", help="adversarial input sizes")
     parser.add_argument("--urls", type=int, default=1_000_000, help="URLs in the link-dense input of 'records'")
+    parser.add_argument("--stream-inputs", default="text,mbox,warc",
+                        help="the large inputs of 'stream' (built once in bench/.data: 123 MB of text, "
+                             "1 GB mbox, 1 GB WARC)")
     parser.add_argument("--install-peers", action="store_true", help="pip-install the peers into bench/.peers first")
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON document on standard output (the tables go to stderr)")
@@ -416,6 +420,11 @@ def main(argv: list[str] | None = None) -> int:
             from bench_parallel import bench_parallel
 
             bench_parallel(max(1, args.rounds // 2), SHARED, table)
+        elif case == "stream":
+            from bench_stream import bench_stream
+
+            for kind, row in bench_stream(args.stream_inputs.split(",")).items():
+                RESULTS.append({"case": f"stream {kind}", **row})
     summary()
     if args.json:
         sys.stdout = real_stdout

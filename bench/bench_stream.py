@@ -18,7 +18,6 @@ The inputs are built once in ``bench/.data`` (not in the repository).
 
 from __future__ import annotations
 
-import gzip
 import os
 import resource
 import subprocess
@@ -44,16 +43,13 @@ def text_input() -> Path:
 
 
 def mbox_input() -> Path:
-    """1 GB: the linux-mips archive, again and again."""
+    """1 GB: the linux-mips archive (124 MB), again and again."""
     path = DATA / "linux-mips-1G.mbox"
     if not path.exists():
-        source = next((SHARED / "corpora" / "linux-mips-1996-2007").glob("*mbox*"))
-        opener = gzip.open if source.suffix == ".gz" else open
-        with opener(source, "rb") as f:
-            data = f.read()
-        if source.suffix == ".xz":
-            import lzma
-            data = lzma.decompress(data)
+        import lzma
+
+        source = SHARED / "corpora" / "linux-mips-1996-2007" / "linux-mips-1996-2007.mboxrd.xz"
+        data = lzma.decompress(source.read_bytes())
         DATA.mkdir(exist_ok=True)
         with open(path, "wb") as out:
             while out.tell() < GB:
@@ -62,11 +58,14 @@ def mbox_input() -> Path:
 
 
 def warc_input() -> Path:
-    """1 GB: the shared WARC samples, uncompressed and gzip members alike, again and again."""
-    path = DATA / "samples-1G.warc.gz"
+    """1 GB: the 130 saved pages as response records, a gzip member each
+    (``bench_warc``'s 50 MB crawl), again and again."""
+    path = DATA / "pages-1G.warc.gz"
     if not path.exists():
-        samples = sorted(p for p in (SHARED / "corpora" / "warc-samples").rglob("*.warc.gz"))
-        blob = b"".join(p.read_bytes() for p in samples)
+        sys.path.insert(0, str(HERE))
+        from bench_warc import build
+
+        blob = build(SHARED)
         DATA.mkdir(exist_ok=True)
         with open(path, "wb") as out:
             while out.tell() < GB:
