@@ -7,10 +7,11 @@ format (:func:`~urisift.scan.scan_unit` does, in the worker).
 
 - Units are handed out in input order, one at a time, to whichever worker
   is free (:mod:`urisift.plan` cut large files into ranges).
-- A worker sends a unit's output back in batches as it goes
-  (:data:`BATCH_RECORDS` records, :data:`BATCH_BYTES` bytes of output, or
-  :data:`BATCH_SECONDS` since the batch's first item, whichever comes
-  first), then the unit's :class:`~urisift.model.Tally`.
+- A worker sends a unit's output back in batches as it goes (its first
+  item at once, then :data:`BATCH_RECORDS` records, :data:`BATCH_BYTES`
+  characters of output, or what came within :data:`BATCH_SECONDS` of a
+  batch's first item, whichever comes first), then the unit's
+  :class:`~urisift.model.Tally`.
 - The parent writes the batches of the unit at the head of the input order
   as they arrive, and keeps those of later units until their turn: a
   reorder buffer.  Back-pressure bounds it: a worker may have at most
@@ -115,6 +116,7 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
     defects: list[Defect] = []
     count = 0
     first = 0.0
+    started = False
 
     def flush() -> None:
         nonlocal items, defects, count
@@ -148,8 +150,11 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
             else:
                 items.append(item)  # type: ignore[arg-type]
                 full = False
-            if full or count >= BATCH_RECORDS or time.monotonic() - first >= BATCH_SECONDS:
+            # a unit's first item goes at once (the first record of a run on a
+            # pipe, however sparse the links), the rest in batches
+            if full or count >= BATCH_RECORDS or not started or time.monotonic() - first >= BATCH_SECONDS:
                 flush()
+                started = True
     except Exception as exc:  # noqa: BLE001 - one unit that trips the scanner must not cost the run
         flush()
         send([scan_failed(unit, exc)])
