@@ -415,3 +415,19 @@ def test_a_content_length_longer_than_its_gzip_member_or_too_short(tmp_path: Pat
         ("broken-warc", 0, "the record at byte 0 (<urn:uuid:0>, http://h0.example/) was not followed by a blank "
          f"line: its Content-Length is likely wrong; the next record was found at byte {len(short)}"),
         (len(short), "http://h1.example/p")]
+
+
+@pytest.mark.parametrize("shape", ["line", "folded"])
+def test_long_or_folded_http_header_lines_stay_linear(tmp_path: Path, shape: str) -> None:
+    # warcio grew a line with += a block at a time, and a folded field with +=
+    # a line at a time: a 40 MB line took 47 s, 10 MB of folded lines ten minutes
+    timings = []
+    for size in (250_000, 1_000_000):
+        lines = b"X: " + b"a" * size + b"\r\n" if shape == "line" else b"X: a\r\n" + b" a\r\n" * (size // 4)
+        path = tmp_path / f"{shape}{size}.warc"
+        path.write_bytes(record(0, http(lines, b"<a href='/p'>x</a>")) + record(1))
+        start = time.perf_counter()
+        assert scan(path) == [(0, "http://h0.example/p"),
+                              (len(path.read_bytes()) - len(record(1)), "http://h1.example/p")]
+        timings.append(time.perf_counter() - start)
+    assert timings[1] < 4 * timings[0] + 1.0, timings
