@@ -358,3 +358,24 @@ def test_a_later_messages_content_length_is_not_read_as_this_ones() -> None:
     mbox = ENVELOPE + b"A: b\n" + ENVELOPE + b"Content-Length: 3\n\nabc\n"
     assert [(m.message, m.offset, m.data) for m in split_mbox(io.BytesIO(mbox), chunk_size=7)] == [
         (0, 0, b"A: b"), (1, 39, b"Content-Length: 3\n\nabc")]  # and no empty message after it
+
+
+def test_a_parameter_pythons_codecs_refuse_costs_one_message_not_the_archive() -> None:
+    # RFC 2231 (boundary*=charset'lang'value) with a NUL in the charset: the
+    # parser's get_boundary raised ValueError and the rest of the archive was lost
+    mbox = (ENVELOPE + b"Subject: one\n\nhttp://one.example/\n\n" + ENVELOPE
+            + b"Content-Type: multipart/mixed; boundary*=a\x00''x\n\n--x\n\nhttp://nul.example/\n--x--\n\n"
+            + ENVELOPE + b"Subject: three\n\nhttp://three.example/\n")
+    items = list(scan_mbox(io.BytesIO(mbox)))
+    assert [(i.origin.message, i.uri, i.origin.part, i.line) if isinstance(i, Record)
+            else (i.origin.message, i.kind, i.detail) for i in items] == [
+        (0, "http://one.example/", "1", 1),
+        (1, DefectKind.BROKEN_MIME, "the MIME parser failed on this message (ValueError: embedded null character): "
+                                    "its heading was read, and its whole body as text"),
+        (1, "http://nul.example/", "1", 3),
+        (2, "http://three.example/", "1", 1)]
+
+
+def test_a_charset_parameter_pythons_codecs_refuse_is_no_charset() -> None:
+    data = b"Content-Type: text/plain; charset*=a\x00''x\n\nhttp://a.example/\n"
+    assert _items(data) == [("http://a.example/", "http://a.example/", "1", 1, 1)]

@@ -161,10 +161,14 @@ def parameter(entity: Message, raw: str | None, name: str, *, lower: bool = True
     if "*" in raw and len(raw) <= MAX_PARAMETERS_LENGTH:
         # (the email package's parameter parser slices the rest of the value
         # for each parameter: quadratic, so a value past the bound is read here)
-        value = entity.get_param(name)
-        if isinstance(value, tuple):
-            value = email.utils.collapse_rfc2231_value(value)
-        return None if value is None else str(value).lower() if lower else str(value)
+        try:
+            value = entity.get_param(name)
+            if isinstance(value, tuple):
+                value = email.utils.collapse_rfc2231_value(value)
+        except (ValueError, LookupError, UnicodeError):
+            pass  # a charset*=a\x00''... that Python's codecs refuse: only the plain forms are read, below
+        else:
+            return None if value is None else str(value).lower() if lower else str(value)
     for m in _PARAMETER.finditer(raw):
         if m.group(1).lower() == name:
             quoted = m.group(2)

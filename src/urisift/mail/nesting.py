@@ -36,6 +36,7 @@ from __future__ import annotations
 import io
 import re
 from email import message_from_bytes
+from email.errors import MessageError
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.policy import compat32
@@ -66,7 +67,7 @@ KEPT_PARAMETERS = ("boundary", "charset", "format", "delsp")
 def checked_parse(data: bytes, origin: Origin) -> tuple[Message, list[Defect]]:
     """The message in ``data`` as ``email.message_from_bytes(data,
     policy=compat32)`` parses it, and the defects met doing so; never
-    raises ``RecursionError``.
+    raises.
 
     A message nested deeper than :data:`MAX_DEPTH` levels comes back with
     its deepest containers turned into ``text/plain`` parts (their content,
@@ -75,10 +76,33 @@ def checked_parse(data: bytes, origin: Origin) -> tuple[Message, list[Defect]]:
     A Content-Type field longer than
     :data:`~urisift.mail.headers.MAX_PARAMETERS_LENGTH` keeps only its type
     and :data:`KEPT_PARAMETERS` (the email package's parameter parser is
-    quadratic), with a ``broken-mime`` defect.  ``origin`` is the message's
+    quadratic), with a ``broken-mime`` defect.  Should the parser fail all
+    the same (``RecursionError`` past this reading, a codec error on an
+    RFC 2231 parameter), the heading is parsed alone and the whole body is
+    one text part, with a defect saying so.  ``origin`` is the message's
     (the defects' origin).
     """
     defects: list[Defect] = []
+    try:
+        return _parsed(data, origin, defects), defects
+    except RecursionError:
+        # a depth this module's reading did not foresee
+        problem = Defect(DefectKind.DEEP_NESTING, "the MIME parser ran out of stack on this message's nesting: "
+                         "its heading was read, and its whole body as text", origin, None)
+    except (ValueError, LookupError, UnicodeError, MessageError) as exc:
+        # the parser reads RFC 2231 parameters with Python's codecs: a
+        # boundary*=a\x00''x raises ValueError out of it
+        problem = Defect(DefectKind.BROKEN_MIME, f"the MIME parser failed on this message ({type(exc).__name__}: "
+                         f"{exc}): its heading was read, and its whole body as text", origin, None)
+    # the heading alone is parsed (no recursion, no parameters), the body is one text part
+    message = BytesHeaderParser(policy=compat32).parsebytes(data)
+    if message.get("Content-Type") is not None:
+        message.replace_header("Content-Type", "text/plain")
+    return message, [problem]
+
+
+def _parsed(data: bytes, origin: Origin, defects: list[Defect]) -> Message:
+    """The parse of :func:`checked_parse`, its defects added to ``defects``."""
     if _needs_reading(data):
         shaped = reshaped(data)
         data = shaped.data
@@ -95,18 +119,7 @@ def checked_parse(data: bytes, origin: Origin) -> tuple[Message, list[Defect]]:
                 f"MIME entities nested more than {MAX_DEPTH} levels deep: the {first.content_type} at level "
                 f"{first.depth} was read as text/plain, with all it holds, so its links are still found "
                 f"but not its parts' own bases{more}", origin, first.position))
-    try:
-        return message_from_bytes(data, policy=compat32), defects
-    except RecursionError:
-        # a depth this module's reading did not foresee: the heading alone
-        # is parsed (no recursion), the body is one text part
-        message = BytesHeaderParser(policy=compat32).parsebytes(data)
-        if message.get("Content-Type") is not None:
-            message.replace_header("Content-Type", "text/plain")
-        defects.append(Defect(DefectKind.DEEP_NESTING,
-                              "the MIME parser ran out of stack on this message's nesting: its heading was "
-                              "read, and its whole body as text", origin, None))
-        return message, defects
+    return message_from_bytes(data, policy=compat32)
 
 
 def _needs_reading(data: bytes) -> bool:
