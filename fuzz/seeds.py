@@ -89,26 +89,32 @@ def _message_mbox(paths: list[Path], max_size: int) -> Iterator[bytes]:
         yield b"".join(group)[:max_size]
 
 
-def seeds(target: str, max_size: int) -> Iterator[bytes]:
-    """Every seed of ``target``, at most ``max_size`` bytes each."""
+def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
+    """Every seed of ``target``, at most ``max_size`` bytes each; the
+    project's own alone when ``shared`` is false (the same on every machine)."""
+    home = SHARED if shared else None
+
+    def there(collection: str, *patterns: str) -> list[Path]:
+        return _files(home / collection, *patterns) if home is not None else []
+
     project_messages = _files(PROJECT / "mail", "*.eml", "*.mhtml")
-    shared_messages = (_spread(_files(SHARED / "mime-fixtures", "**/*"))
-                       + _files(SHARED / "base-header-gems", "*.eml")
-                       + _spread(_files(SHARED / "spamassassin-2002", "**/*")))
+    shared_messages = (_spread(there("mime-fixtures", "**/*"))
+                       + there("base-header-gems", "*.eml")
+                       + _spread(there("spamassassin-2002", "**/*")))
     if target == "text":
         for path in _files(PROJECT / "text", "*.txt"):
             yield _read(path, max_size)
         yield from _adversarial(256)
-        for path in _spread(_files(SHARED / "rfc-text", "selected/*.txt"), 20):
+        for path in _spread(there("rfc-text", "selected/*.txt"), 20):
             yield _read(path, max_size)
-        for path in _spread(_files(SHARED / "charset-samples-chardet", "**/*")):
+        for path in _spread(there("charset-samples-chardet", "**/*")):
             yield _read(path, max_size)
     elif target == "html":
         for path in _files(PROJECT / "html", "*.html"):
             yield _read(path, max_size)
-        for path in _spread(_files(SHARED / "html-readability-pages", "*/source.html")):
+        for path in _spread(there("html-readability-pages", "*/source.html")):
             yield _read(path, max_size)
-        for path in _spread(_files(SHARED / "charset-samples-chardet", "**/*.html", "**/*.htm", "**/*.xml"), 20):
+        for path in _spread(there("charset-samples-chardet", "**/*.html", "**/*.htm", "**/*.xml"), 20):
             yield _read(path, max_size)
     elif target == "message":
         for path in project_messages + shared_messages:
@@ -116,15 +122,15 @@ def seeds(target: str, max_size: int) -> Iterator[bytes]:
     elif target == "mbox":
         for path in _files(PROJECT / "mail", "*.mbox"):
             yield _read(path, max_size)
-        for path in _files(SHARED / "base-header-gems", "*.mbox"):
+        for path in there("base-header-gems", "*.mbox"):
             yield _read(path, max_size)
-        for path in _files(SHARED / "linux-mips-1996-2007", "*.xz"):
+        for path in there("linux-mips-1996-2007", "*.xz"):
             yield from _mbox_slices(path, max_size, 40)
         yield from _message_mbox(project_messages + _spread(shared_messages, 30), max_size)
     elif target == "warc":
         for path in _files(PROJECT / "warc", "*.warc", "*.warc.gz", "*.arc", "*.arc.gz"):
             yield _read(path, max_size)
-        for path in _files(SHARED / "warc-samples", "**/*.warc", "**/*.warc.gz", "**/*.arc", "**/*.arc.gz"):
+        for path in there("warc-samples", "**/*.warc", "**/*.warc.gz", "**/*.arc", "**/*.arc.gz"):
             yield _read(path, max_size)
     else:
         raise ValueError(f"no fuzz target {target!r}")
