@@ -379,3 +379,14 @@ def test_a_parameter_pythons_codecs_refuse_costs_one_message_not_the_archive() -
 def test_a_charset_parameter_pythons_codecs_refuse_is_no_charset() -> None:
     data = b"Content-Type: text/plain; charset*=a\x00''x\n\nhttp://a.example/\n"
     assert _items(data) == [("http://a.example/", "http://a.example/", "1", 1, 1)]
+
+
+@pytest.mark.parametrize("label", ["quoted-printable", "base64", "rot13"])
+def test_a_charset_that_names_a_codec_but_no_charset_is_unknown(label: str) -> None:
+    # Python has codecs by these names, but no text encodings: bytes.decode
+    # raised LookupError out of the scan (one such part cost the archive)
+    data = f"Content-Type: text/plain; charset={label}\n\nhttp://a.example/\n".encode()
+    assert _items(data) == [
+        (DefectKind.UNKNOWN_CHARSET, f"declared charset {label!r} is not one Python can decode; detected instead",
+         None),
+        ("http://a.example/", "http://a.example/", "1", 1, 1)]

@@ -81,9 +81,12 @@ def normalize_label(label: str) -> str | None:
     if not label:
         return None
     try:
-        name = codecs.lookup(label).name
+        info = codecs.lookup(label)
     except LookupError:
         return None
+    if not getattr(info, "_is_text_encoding", True):
+        return None  # a codec that is no charset (base64, quopri, hex, rot13, zlib): bytes.decode refuses it
+    name = info.name
     if name in _REGISTERED_NAMES:
         return _REGISTERED_NAMES[name]
     if name.startswith("cp125"):
