@@ -260,9 +260,15 @@ class Defect:
     """Something wrong with the input that did not stop the scan: bytes that
     are not in the charset, a base that cannot serve, a broken MIME part ...
 
-    ``position`` is a byte offset into the file (or part) when the defect is
-    about bytes, a code-point offset into the decoded text otherwise, as
-    ``unit`` says; None when the defect is about the whole input.
+    ``position`` has one meaning: an offset from the start of the smallest
+    thing ``origin`` names, in bytes or code points as ``unit`` says, None
+    when the defect is about that thing as a whole.  With a ``part``: into
+    the part's bytes once its transfer encoding is undone (or its decoded
+    text); with a ``message`` and no part: into the message as it stands in
+    the archive (``origin.offset`` is where it starts in the file);
+    otherwise into the input: its bytes as stored (a WARC/ARC record's
+    position is where the record starts), or after decompression for a
+    compressed input of another kind, or its decoded text.
     """
 
     kind: DefectKind
