@@ -449,3 +449,17 @@ def test_many_small_broken_records_stay_linear(tmp_path: Path) -> None:
                             f"§5.3 requires one): where it ends is unknown; its payload is not read; resumed at "
                             f"byte {len(broken)}")
     assert timings[1] < 6 * timings[0] + 0.5, timings
+
+
+def test_a_response_without_a_target_uri_is_named_once_and_the_next_record_read(tmp_path: Path) -> None:
+    # (warcio fails on it with an AttributeError; the resync found the record
+    # itself again, and said so twice)
+    untargeted = (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:7>\r\nContent-Length: %d\r\n\r\n"
+                  % len(PAGE) + PAGE + b"\r\n\r\n")
+    path = tmp_path / "untargeted.warc"
+    path.write_bytes(record(0) + untargeted + record(1))
+    assert scan(path) == [
+        (0, "http://h0.example/p"),
+        ("broken-warc", len(record(0)), "a record could not be read (a response record without a WARC-Target-URI, "
+         f"which ISO 28500 §5.14 requires of it); resumed at byte {len(record(0)) + len(untargeted)}"),
+        (len(record(0)) + len(untargeted), "http://h1.example/p")]

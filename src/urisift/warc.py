@@ -2,9 +2,11 @@
 
 Read with warcio, which reads WARC (ISO 28500) and ARC, record-by-record
 gzip or plain, strips the ``<…>`` that WARC 1.0 writers put around
-``WARC-Target-URI``, parses the HTTP status line and headers leniently, and
-undoes ``Transfer-Encoding: chunked`` and ``Content-Encoding`` (gzip,
-deflate, br) in ``content_stream()``.
+``WARC-Target-URI``, and parses the HTTP status line and headers leniently
+(through a reader and a header parser of ours that stay linear on hostile
+header lines).  The payload's codings are undone here (RFC 9112 §6.1,
+RFC 9110 §8.4): every Transfer-Encoding coding, last first (``gzip,
+chunked``), then the Content-Encoding's.
 
 - ``response``, ``resource`` and ``revisit`` records are units: their
   retrieval URI is the record's own ``WARC-Target-URI``.  ``request``,
@@ -12,9 +14,13 @@ deflate, br) in ``content_stream()``.
 - A unit's payload is scanned by its media type (the HTTP ``Content-Type``;
   for a ``resource``, the record's own): HTML and plain text, with the HTTP
   charset as the declared one; anything else is counted and skipped unread.
-- A record that cannot be read is a defect; on a file the reader can seek
-  in, the scan resumes at the next record (the next gzip member, or the next
-  ``WARC/`` line), so nothing after a corrupt record is lost.
+- A broken record (issue 20) is a ``broken-warc`` defect naming it (its
+  offset, record ID and target URI): a corrupt gzip member, a missing or
+  malformed Content-Length, one that runs past the end of the file or
+  short of it, a payload whose coding breaks.  The scan goes on at the next
+  record (the next gzip member, or the next ``WARC/`` header at a line
+  start), in a file or on standard input alike, so nothing after a broken
+  record is lost.
 """
 
 from __future__ import annotations
@@ -104,12 +110,12 @@ def _is_arc(stream: BinaryIO) -> bool:
 #: how many of the last bytes read a forward-only stream (a pipe) keeps, to
 #: seek back in for the next record after a broken one (the finder reads a
 #: megabyte at a time, and warcio reads ahead of the record it parses)
-HISTORY = 1 << 23
+_HISTORY = 1 << 23
 
 
 class _Rewind(io.RawIOBase):
     """A forward-only stream (standard input) that can seek back within the
-    last :data:`HISTORY` bytes it gave, and forward by reading on: enough
+    last :data:`_HISTORY` bytes it gave, and forward by reading on: enough
     for the reader to go on at the next record after a broken one, as it
     does in a file, in bounded memory.  Positions count from its start."""
 
@@ -144,8 +150,8 @@ class _Rewind(io.RawIOBase):
     def _more(self) -> bool:
         data = self._read(1 << 16)
         self.kept += data
-        if len(self.kept) > 2 * HISTORY:  # dropped in large steps: linear
-            drop = min(len(self.kept) - HISTORY, self.position - self.low)
+        if len(self.kept) > 2 * _HISTORY:  # dropped in large steps: linear
+            drop = min(len(self.kept) - _HISTORY, self.position - self.low)
             del self.kept[:drop]
             self.low += drop
         return bool(data)
@@ -158,6 +164,10 @@ class _Rewind(io.RawIOBase):
         buffer[:n] = self.kept[at: at + n]
         self.position += n
         return n
+
+
+class _NoTarget(Exception):
+    """A record of a type that must name its target has none."""
 
 
 @functools.cache
@@ -243,6 +253,16 @@ def _iterator_class() -> Any:
             for name in ("warc_parser", "http_parser", "http_req_parser"):
                 parser = getattr(loader, name)
                 setattr(loader, name, HeaderParser(parser.statuslist, parser.verify))
+            http_headers = loader.load_http_headers
+
+            def load_http_headers(rec_type: str, uri: str | None, stream: Any, length: int | None) -> Any:
+                # warcio fails with an AttributeError on a record without a target URI
+                if uri is None and length and rec_type in loader.HTTP_RECORDS:
+                    raise _NoTarget(f"a {rec_type} record without a WARC-Target-URI, which ISO 28500 §5.14 "
+                                    "requires of it")
+                return http_headers(rec_type, uri, stream, length)
+
+            loader.load_http_headers = load_http_headers
 
     return Iterator
 
@@ -402,6 +422,8 @@ class WarcReader:
                     gzipped = _plain(file, offset) is False
                     start = max(floor, offset + 1 if gzipped else offset - _BACK, pipe.low if pipe else 0)
                     resume = self._resync(file, start)
+                    if resume == offset:  # the record that failed starts there: the next one, then
+                        resume = self._resync(file, offset + 1)
                 tail = (f"; resumed at byte {resume}" if resume is not None
                         else "; nothing after it could be read")
                 if resume is not None and resume < offset and state.last is not None:
@@ -787,6 +809,8 @@ def _readable(exc: Exception) -> str:
     if text.startswith("Unknown archive format"):
         text = "not a WARC or ARC record here: a corrupt gzip member or a wrong Content-Length before it"
     text = "".join(c if c.isprintable() else "?" for c in text)
+    if isinstance(exc, _NoTarget):
+        return text  # our own words
     return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
