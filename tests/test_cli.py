@@ -359,7 +359,7 @@ def test_kind_is_honoured(tmp_path: Path) -> None:
     assert run(["--base", "http://h.example/", str(page)]) == (0, "http://x.example/\nhttp://h.example/a.html\n", "")
     assert run(["--kind", "text", str(page)]) == (0, "http://x.example/\n", "")
     warc = tmp_path / "a.warc"
-    warc.write_bytes(b"WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\nsee http://x.example/\n")
+    warc.write_bytes(b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 22\r\n\r\nsee http://x.example/\n")
     # sniffed as WARC by its first line, and --kind warc alike: a warcinfo record is skipped
     assert run(["--format", "jsonl", str(warc)]) == (0, "", "")
     assert run(["--kind", "warc", "--format", "jsonl", str(warc)]) == (0, "", "")

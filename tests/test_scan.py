@@ -85,7 +85,7 @@ def test_a_sniffed_kind_that_is_not_built_is_reported_and_scanned_as_text() -> N
 
 def test_a_sniffed_warc_file_is_read_as_warc(tmp_path: Path) -> None:
     f = tmp_path / "archive.warc"
-    f.write_bytes(b"WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\nsee http://x.example/\n")
+    f.write_bytes(b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 22\r\n\r\nsee http://x.example/\n")
     assert list(iter_input(str(f))) == []  # a warcinfo record is skipped
     # --kind text: the same bytes as text
     assert [type(i).__name__ for i in iter_input(str(f), ScanOptions(kind=Kind.TEXT))] == ["Record"]

@@ -1,0 +1,312 @@
+"""The reader: the units of a WARC or ARC stream, and a defect naming each
+broken record, the scan going on at the next record (issue 20)."""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import io
+import logging
+import re
+import sys
+import zlib
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any, BinaryIO, cast
+
+from ..model import Defect, DefectKind, Kind, Origin
+from ..sources import Replay
+from .codings import Payload, decoded
+from .parsing import archive_iterator, quiet, readable
+from .resync import Growing, Rewind, end_of, member_cut_short, plain_at, record_start, rewound, seekable
+from .unit import HTML_TYPES, TEXT_TYPES, UNIT_TYPES, WarcUnit, media_type, printable, sniffed
+
+# warcio logs a warning for each target URI with spaces: the record already
+# says what it holds; a library must not print on its own (the stdlib advice)
+logging.getLogger("warcio").addHandler(logging.NullHandler())
+
+
+def _is_arc(stream: BinaryIO) -> bool:
+    """Whether the stream is an ARC file (its first record, gzipped or not,
+    is the ``filedesc://`` header); read without moving the stream."""
+    head: bytes
+    try:
+        if hasattr(stream, "peek"):
+            head = bytes(stream.peek(4096)[:4096])
+        elif stream.seekable():
+            where = stream.tell()
+            head = stream.read(4096)
+            stream.seek(where)
+        else:
+            return False
+    except (OSError, ValueError):
+        return False
+    if head.startswith(b"\x1f\x8b"):
+        try:
+            head = zlib.decompressobj(31).decompress(head, 64)
+        except zlib.error:
+            return False
+    return bool(head.lstrip().startswith(b"filedesc://"))
+
+
+def _named(offset: int, record: Any, arc: bool) -> str:
+    """The record at ``offset`` as a defect names it: its offset, ID (an ARC
+    record has none: not the one warcio makes up) and target URI when known."""
+    fields = ("WARC-Target-URI",) if arc else ("WARC-Record-ID", "WARC-Target-URI")
+    known = [v for v in map(record.rec_headers.get_header, fields) if v]
+    return f"the record at byte {offset}" + (f" ({', '.join(printable(v) for v in known)})" if known else "")
+
+
+#: how far before a plain record that could not be parsed the next one is looked for
+#: (a Content-Length too long ended the last record inside the next one's header)
+_BACK = 1 << 16
+
+# ISO 28500 §5.3 (WARC 1.1 §5.3): Content-Length is mandatory, "1*DIGIT"
+_LENGTH = re.compile(r"[0-9]{1,30}")
+
+
+def _length_problem(record: Any) -> str | None:
+    """What is wrong with a record's Content-Length, None when nothing."""
+    value = record.rec_headers.get_header("Content-Length")
+    if value is None:
+        # not one field of the WARC header: what follows "WARC/1.0" is junk, or lost
+        return "it has no Content-Length (ISO 28500 §5.3 requires one): where it ends is unknown"
+    if _LENGTH.fullmatch(value.strip()) is None:
+        return f"its Content-Length {printable(value)!r} is not a number of bytes (ISO 28500 §5.3)"
+    return None
+
+
+class _State:
+    """What the reader remembers across the records of one pass."""
+
+    def __init__(self) -> None:
+        self.last: tuple[int, Any] | None = None  # the last record read, and where it starts
+        self.reported: set[int] = set()  # records already said to be cut short
+        self.payload: Payload | None = None  # the last unit's payload
+
+
+class WarcReader:
+    """The units of one WARC or ARC stream; ``types`` counts every record
+    read by its type, those skipped included.
+
+    A broken record is a ``broken-warc`` defect that names it, and the
+    reader goes on at the next record start (:func:`record_start`): after a
+    corrupt gzip member, the next member; in a plain WARC, the next
+    ``WARC/1.x`` header after the last record read (a Content-Length a
+    little too long had the reader parse from inside the next record's
+    header).  A forward-only stream (a pipe) is read through :class:`Rewind`,
+    so standard input resumes as a file does."""
+
+    def __init__(self, stream: BinaryIO, origin: Origin) -> None:
+        self.stream = stream
+        self.origin = origin
+        self.types: collections.Counter[str] = collections.Counter()
+        # ARC records have no record ID (warcio makes up a random one when it
+        # converts them): theirs is None, so that every run gives the same records
+        self.arc = _is_arc(stream)
+
+    def __iter__(self) -> Iterator[WarcUnit | Defect]:
+        pipe = None if seekable(self.stream) else Rewind(self.stream)
+        file = self.stream if pipe is None else cast(BinaryIO, pipe)
+        stream = file  # what warcio reads: the file, or one gzip stream around it all
+        size = end_of(file) if pipe is None else None
+        state = _State()
+        skip = 0  # records already read, when the file is read again from its start
+        floor = 0  # a search for the next record starts here at least: it only goes forward
+        while True:
+            iterator = archive_iterator(stream)
+            direct = stream is file  # offsets are the file's, and the reader may seek in it
+            errors = seen = 0
+            offset = stream.tell()
+            resume: int | None = None
+            try:
+                for record in quiet(iterator):
+                    # where this record starts, in the file: warcio counts from the
+                    # stream's position (get_record_offset() would read the record first)
+                    offset = iterator.offset
+                    seen += 1
+                    if seen <= skip:
+                        continue
+                    yield from self._after(state, file if direct else None)
+                    if iterator.err_count > errors:
+                        errors = iterator.err_count
+                        before = "the record before" if state.last is None else _named(*state.last, self.arc)
+                        yield Defect(DefectKind.BROKEN_WARC, f"{before} was not followed by a blank line: its "
+                                     f"Content-Length is likely wrong; the next record was found at byte {offset}",
+                                     self.origin, offset if state.last is None else state.last[0])
+                    state.last = (offset, record)
+                    floor = max(floor, offset + 1)
+                    self.types[record.rec_type or "unknown"] += 1
+                    problem = _length_problem(record)
+                    if problem is not None and direct:
+                        # read on, and warcio takes the rest of the file (or a wrong
+                        # stretch of it) for this record: look for the next one instead
+                        state.last = None
+                        resume = self._resync(file, offset + 1)
+                        tail = f"; resumed at byte {resume}" if resume is not None else ""
+                        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: {problem}; "
+                                     f"its payload is not read{tail}", self.origin, offset)
+                        break
+                    if direct and size is not None and iterator.reader.decompressor is None:
+                        yield from self._within(file, iterator, record, offset, size, state)
+                    unit = self._unit(record, offset, state)
+                    if unit is not None:
+                        yield unit
+                else:
+                    last = state.last
+                    ending = list(self._after(state, file if direct else None, end=True))
+                    if last is not None and last[0] in state.reported and pipe is not None \
+                            and plain_at(file, last[0]):
+                        # a pipe (a file is measured first: see _within): a Content-Length
+                        # past the end took in whatever followed, scanned as its payload
+                        resume = self._resync(file, last[0] + 1)
+                    if resume is not None and ending and last is not None:
+                        ending[-1] = replace(ending[-1], detail=(
+                            f"{_named(last[0], last[1], self.arc)}: its Content-Length runs past the end of the "
+                            f"input, and a record starts inside it, at byte {resume}: what it took in of the records "
+                            "after it was scanned as its payload too; resumed there"))
+                    yield from ending
+            except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
+                offset = iterator.offset or offset  # where the record that failed starts
+                detail = readable(exc)
+                if "non-chunked gzip" in detail and skip == 0 and direct and rewound(file):
+                    # one gzip stream around many records (not a member a record):
+                    # read again through a decompressor, past the records already read
+                    yield Defect(DefectKind.BROKEN_WARC, "the file is one gzip stream, not a gzip member a record; "
+                                 "read whole, and offsets count in the decompressed data", self.origin, None)
+                    stream = gzip.GzipFile(fileobj=file)  # type: ignore[assignment]
+                    skip = seen
+                    state = _State()
+                    continue
+                if state.payload is not None and state.payload.problem is not None and state.last is not None \
+                        and state.last[0] == offset:
+                    detail = state.payload.problem  # the record whose payload broke: said once
+                state.payload = None
+                if direct:
+                    # after a corrupt gzip member, the next member; in a plain file, a
+                    # record header a little before where warcio looked for one, too
+                    gzipped = plain_at(file, offset) is False
+                    start = max(floor, offset + 1 if gzipped else offset - _BACK, pipe.low if pipe else 0)
+                    resume = self._resync(file, start)
+                    if resume == offset:  # the record that failed starts there: the next one, then
+                        resume = self._resync(file, offset + 1)
+                tail = (f"; resumed at byte {resume}" if resume is not None
+                        else "; nothing after it could be read")
+                if resume is not None and resume < offset and state.last is not None:
+                    # the next record starts before where warcio looked for it
+                    tail += (f" ({_named(*state.last, self.arc)} ran on into it: its Content-Length is likely "
+                             "too long)")
+                yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
+                             self.origin, offset)
+            if resume is None:
+                return
+            skip = 0
+            floor = resume + 1
+            state = _State()
+            file.seek(resume)
+            stream = file
+
+    @staticmethod
+    def _resync(file: BinaryIO, start: int) -> int | None:
+        """The offset of the next record at or after ``start`` (see
+        :func:`record_start`); None when there is none, or it cannot be looked for."""
+        try:
+            return record_start(cast(BinaryIO, Growing(file)), start, sys.maxsize)
+        except (OSError, ValueError):
+            return None
+
+    def _after(self, state: _State, file: BinaryIO | None, end: bool = False) -> Iterator[Defect]:
+        """The defects of the last record, now that warcio has read past it:
+        its payload could not be decoded, or it ended before its Content-Length
+        did.  ``file`` is the file it was read from (None when that was through
+        one gzip stream around the whole file)."""
+        payload, state.payload = state.payload, None
+        if state.last is None:
+            return
+        offset, record = state.last
+        if payload is not None and payload.problem is not None:
+            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: {payload.problem}",
+                         self.origin, offset)
+        if offset in state.reported or file is None:
+            return
+        missing = getattr(record.raw_stream, "limit", 0)
+        if missing <= 0 and not end:
+            return
+        gzipped = plain_at(file, offset) is False
+        declared = record.rec_headers.get_header("Content-Length")
+        if end and gzipped and member_cut_short(file, offset):
+            detail = "the file ends inside its gzip member (a truncated download?)"
+        elif missing > 0 and gzipped:
+            detail = f"its Content-Length ({declared}) is {missing} bytes more than its gzip member holds"
+        elif missing > 0:
+            detail = (f"the file ends {missing} bytes before the end its Content-Length ({declared}) gives "
+                      "(a truncated download?)")
+        else:
+            return
+        state.reported.add(offset)
+        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)} is cut short: {detail}",
+                     self.origin, offset)
+
+    def _within(self, file: BinaryIO, iterator: Any, record: Any, offset: int, size: int, state: _State
+                ) -> Iterator[Defect]:
+        """In a plain WARC file, a record whose Content-Length runs past the
+        end of the file: read up to the next record start inside that
+        stretch, if there is one (the length is wrong, not the file cut)."""
+        reader = iterator.reader
+        limited = record.raw_stream
+        missing = getattr(limited, "limit", None)
+        if reader is None or not isinstance(missing, int):
+            return
+        here = file.tell()
+        position = here - reader.rem_length()  # the next byte warcio gives, in the file
+        if position + missing <= size:
+            return
+        state.reported.add(offset)
+        try:
+            after = record_start(cast(BinaryIO, Growing(file)), offset + 1, size)
+            blank = 0
+            if after is not None:
+                file.seek(max(0, after - 4))
+                before = file.read(4)
+                blank = 4 if before == b"\r\n\r\n" else 2
+        finally:
+            file.seek(here)
+        declared = record.rec_headers.get_header("Content-Length")
+        if after is None or after - blank < position:
+            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)} is cut short: the file ends "
+                         f"{position + missing - size} bytes before the end its Content-Length ({declared}) "
+                         "gives (a truncated download?)", self.origin, offset)
+            return
+        limited.limit = after - blank - position
+        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: its Content-Length ({declared}) "
+                     f"runs past the end of the file ({size} bytes); read up to the next record, at byte {after}",
+                     self.origin, offset)
+
+    def _unit(self, record: Any, offset: int, state: _State) -> WarcUnit | Defect | None:
+        record_type = record.rec_type or "unknown"
+        if record_type not in UNIT_TYPES:
+            return None
+        headers = record.rec_headers
+        http = record.http_headers
+        pairs: tuple[tuple[str, str], ...] = tuple(http.headers) if http is not None else ()
+        if http is not None and record_type != "resource":
+            media, charset = media_type(http.get_header("Content-Type"))
+            status = http.get_statuscode()
+        else:
+            media, charset = media_type(headers.get_header("Content-Type"))
+            status = None
+        record_id = None if self.arc else headers.get_header("WARC-Record-ID")
+        unit = WarcUnit(record_type, record_id, headers.get_header("WARC-Target-URI"),
+                        headers.get_header("WARC-Date"), offset, headers.get_header("WARC-Truncated"), status,
+                        pairs, media, charset, None, None)
+        if media is not None and media not in HTML_TYPES and media not in TEXT_TYPES:
+            return unit  # its payload is not read
+        stream, unknown = decoded(record)
+        payload = state.payload = Payload(stream)
+        if unknown is not None:
+            payload.problem = unknown
+        head = payload.read(4096) if media is None else b""
+        kind = Kind.HTML if media in HTML_TYPES else Kind.TEXT if media in TEXT_TYPES else sniffed(head)
+        # the bytes read to sniff the kind are put back in front
+        body: Any = io.BufferedReader(Replay(head, cast(BinaryIO, payload)) if head else payload)
+        return replace(unit, kind=kind, payload=body)
