@@ -158,9 +158,6 @@ def test_an_encoded_word_python_cannot_decode_is_left_as_written(minimized: byte
         ("http://a.example/", 0), ("http://b.example/", 0), ("http://c.example/", 1)]
 
 
-@pytest.mark.xfail(strict=True, reason="charset.normalize_label catches LookupError only; codecs.lookup raises "
-                   "ValueError ('embedded null character') for a label with a NUL: scan_message raises it (the CLI: "
-                   "scan-failed), and so does scan_stream(declared='a\\x00')")
 def test_a_declared_charset_with_a_nul_is_an_unknown_charset() -> None:
     from urisift import Defect, DefectKind, Origin, Record, scan_message
 
@@ -173,8 +170,6 @@ def test_a_declared_charset_with_a_nul_is_an_unknown_charset() -> None:
     assert all(isinstance(i, (Defect, Record)) for i in items)
 
 
-@pytest.mark.xfail(strict=True, reason="charset.normalize_label: codecs.lookup raises ValueError for a label with a "
-                   "NUL, and a WARC record's HTTP Content-Type charset is such a label: the whole file is scan-failed")
 def test_a_warc_records_charset_with_a_nul_is_an_unknown_charset() -> None:
     from urisift import Defect, DefectKind, Kind, ScanOptions, iter_input
 
@@ -189,8 +184,6 @@ def test_a_warc_records_charset_with_a_nul_is_an_unknown_charset() -> None:
         DefectKind.UNKNOWN_CHARSET, ("x", "http://a.example/x")]
 
 
-@pytest.mark.xfail(strict=True, reason="text.py chunked_records: a piece cut at white space inside a line (a line "
-                   "longer than the chunk) counts the next piece's columns from the cut, not from the line start")
 def test_a_line_longer_than_a_chunk_keeps_its_columns() -> None:
     from urisift import Record, scan_stream, scan_text
 

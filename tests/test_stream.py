@@ -246,3 +246,20 @@ def test_symbolic_links_to_directories_are_said_and_followed_once_with_follow(tm
     assert err == (f"urisift: {tmp_path / 'elsewhere'}: not-a-file: a directory {again}\n"
                    f"urisift: {tmp_path / 'zlink'}: not-a-file: a symbolic link to a directory {again}\n"
                    f"urisift: {tmp_path / 'real' / 'up'}: not-a-file: a symbolic link to a directory {again}\n")
+
+
+def test_pieces_cut_inside_long_lines_keep_the_whole_texts_positions() -> None:
+    """Lines longer than a chunk are cut at white space: the columns of the
+    next piece go on from the cut (found by the fuzz helper)."""
+    import random
+
+    from urisift import scan_stream, scan_text
+
+    rng = random.Random(1)
+    text = "".join("w" * rng.randint(0, 900) + f" http://h{i}.example/p " + ("\n" if rng.random() < 0.3 else "")
+                   for i in range(3000))
+    whole = [(r.uri, r.span, r.line, r.column) for r in scan_text(text) if isinstance(r, Record)]
+    assert len(whole) == 3000
+    for chunk_size in (512, 4096):
+        pieces = scan_stream(io.BytesIO(text.encode()), chunk_size=chunk_size)
+        assert [(r.uri, r.span, r.line, r.column) for r in pieces if isinstance(r, Record)] == whole

@@ -82,7 +82,7 @@ def normalize_label(label: str) -> str | None:
         return None
     try:
         info = codecs.lookup(label)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL in the label (RFC 2231 lets one through)
         return None
     if not getattr(info, "_is_text_encoding", True):
         return None  # a codec that is no charset (base64, quopri, hex, rot13, zlib): bytes.decode refuses it

@@ -15,12 +15,14 @@ _span = tuple.__new__
 
 
 def text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, first_line: int = 1,
-                 context: int = 0) -> Iterator[Record]:
+                 context: int = 0, first_column: int = 1) -> Iterator[Record]:
     """The records of one piece of plain text: the hot loop, one record a
     reference.  Lines are counted forward only, from the last reference to
-    the next, so the whole text is counted once."""
+    the next, so the whole text is counted once.  ``offset``,
+    ``first_line`` and ``first_column``: where the piece starts in the
+    whole text (a piece may start inside a line)."""
     count, rfind = text.count, text.rfind
-    line, line_start, upto = first_line, 0, 0
+    line, line_start, upto = first_line, 1 - first_column, 0
     for found in Scanner(text, abbreviated=abbreviated):
         start, end = found.start, found.end
         assert start is not None and end is not None
@@ -54,6 +56,7 @@ def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbr
     has that many characters, and lines, before it."""
     carry = ""
     line = first_line
+    column = 1
     iterator = iter(pieces)
     ahead = next(iterator, None)
     while ahead is not None:
@@ -66,8 +69,12 @@ def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbr
         cut = len(chunk) if last else safe_cut(chunk, patient=eager)
         head, carry = chunk[:cut], chunk[cut:]
         # (the context of a reference near a cut is cut there too)
-        yield from text_records(head, tail, abbreviated, offset, line, context)
+        yield from text_records(head, tail, abbreviated, offset, line, context, column)
         offset += len(head)
-        line += head.count("\n")
+        newlines = head.count("\n")
+        line += newlines
+        # a cut at white space inside a line (one longer than a chunk): the
+        # next piece's columns go on from the cut
+        column = len(head) - head.rfind("\n") if newlines else column + len(head)
         if eager:
             ahead = next(iterator, None)

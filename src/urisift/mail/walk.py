@@ -19,6 +19,7 @@ single-part message's body is ``1``; the body of a message attached at
 from __future__ import annotations
 
 from collections.abc import Iterator
+from email import errors
 from email.message import Message
 from typing import NamedTuple
 
@@ -27,6 +28,10 @@ from ..model import BaseSource, Defect, DefectKind, Origin
 from .headers import content_type as content_type_of
 from .headers import heading_base
 
+#: what the email package says of a multipart it could not split (no boundary
+#: line, or no boundary named): mail.parts reads its body as text and says so
+_UNSPLIT = (errors.StartBoundaryNotFoundDefect, errors.MultipartInvariantViolationDefect,
+            errors.NoBoundaryInMultipartDefect)
 _SOURCES = {"Content-Base": BaseSource.CONTENT_BASE, "Content-Location": BaseSource.CONTENT_LOCATION,
             "Snapshot-Content-Location": BaseSource.CONTENT_LOCATION}
 #: RFC 2557 §5: inside multipart/related with no base at all, relative
@@ -81,10 +86,13 @@ def walk_message(message: Message, layer: BaseLayer, origin: Origin) -> Iterator
             yield defect
         if root:
             yield Heading(path, entity, own)
+        content_type, raw_type = content_type_of(entity)
+        unsplit = content_type.startswith("multipart/") and not entity.is_multipart()
         for problem in getattr(entity, "defects", ()):
+            if unsplit and isinstance(problem, _UNSPLIT):
+                continue  # a multipart the parser could not split: its body is read as text, and said so once
             yield Defect(DefectKind.BROKEN_MIME, f"{where}: {type(problem).__name__}: {problem}".rstrip(": "),
                          origin)
-        content_type, raw_type = content_type_of(entity)
         if content_type == "multipart/related" and own.current is None:
             own, _ = around.push(THIS_MESSAGE, BaseSource.DEFAULT,
                                  f"RFC 2557 §5, {where} is multipart/related with no base", origin=origin)

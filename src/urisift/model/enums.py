@@ -89,7 +89,7 @@ class DefectKind(StrEnum):
     CORRUPT_COMPRESSION = "corrupt-compression"  # a .gz/.bz2/.xz stream that ends badly
     UNSUPPORTED_KIND = "unsupported-kind"  # content of a kind this version cannot read yet
     BROKEN_MIME = "broken-mime"  # a MIME structure or transfer encoding the parser had to repair
-    DEEP_NESTING = "deep-nesting"  # HTML nested too deep for the HTML5 tree builder: read another way
+    DEEP_NESTING = "deep-nesting"  # HTML or MIME nested deeper than is parsed: capped, what is inside still read
     CHARSET_MISMATCH = "charset-mismatch"  # a <meta> charset the bytes are not in (they are UTF-8)
     BROKEN_WARC = "broken-warc"  # a WARC/ARC record, or its payload, that could not be read
     SCAN_FAILED = "scan-failed"  # an input the scanner failed on (a bug): the other inputs are still scanned
