@@ -129,3 +129,13 @@ ADVERSARIAL: dict[str, Callable[[int], object]] = {
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_the_new_rules_are_linear(name: str) -> None:
     assert_linear(ADVERSARIAL[name])
+
+
+@pytest.mark.parametrize("text, expected", [
+    # SpamAssassin easy_ham (a Python snippet in a mail): the "(" before the quote opened that ")"
+    ("urllib.urlopen('http://weblog.burningbird.net/').read()", ["http://weblog.burningbird.net/"]),
+    ('f("http://q.example/p")x', ["http://q.example/p"]),
+    ("(\u201chttp://q.example/p\u201d)more", ["http://q.example/p"]),
+])
+def test_a_paren_opened_before_the_quotes_of_a_uri_still_closes_there(text: str, expected: list[str]) -> None:
+    assert [r.uri for r in scan_text(text) if isinstance(r, Record)] == expected

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 
+from ..grammar import SCHEME
 from ..model import Flag
 
 
@@ -64,7 +65,7 @@ _OPENER_OF = {")": "(", "]": "["}
 # scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
 SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
 # a scheme at the start of a delimited string
-LEADING_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+LEADING_SCHEME = re.compile(f"{SCHEME}:")
 # white space (any, including line breaks)
 WS = re.compile(r"\s+")
 HAS_WS = re.compile(r"\s")
@@ -78,7 +79,7 @@ _TRAILING_RUN = re.compile("[" + re.escape("".join(sorted(TRAILING_PUNCT))) + "]
 
 _ORDER = {f: i for i, f in enumerate(Flag)}
 # what another reference starts with: a scheme and its colon, or www./ftp.
-_LEADING_NAME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*+:|(?:[Ww]{3}|[Ff][Tt][Pp])\.")
+_LEADING_NAME = re.compile(rf"{SCHEME}+:|(?:[Ww]{{3}}|[Ff][Tt][Pp])\.")
 
 
 def body_end(text: str, pos: int, run: re.Pattern[str] = _BODY, openers: str = "([", start: int | None = None
@@ -97,11 +98,12 @@ def body_end(text: str, pos: int, run: re.Pattern[str] = _BODY, openers: str = "
     extended autolinks keep it (they trim only trailing unmatched ")"); the
     URI still ends there when what follows is only trailing punctuation, a
     bracket, or the scheme of another URI, or when the URI (starting at
-    ``start``) stands right after a "(" that this ")" closes:
-    ``(http://x/a)b``, ``[a](http://x/a)more``.  (URIs in ``run`` only: not URNs.)
+    ``start``) stands right after a "(" that this ")" closes, quotes
+    between them or not: ``(http://x/a)b``, ``[a](http://x/a)more``,
+    ``urlopen('http://x/').read()``.  (URIs in ``run`` only: not URNs.)
     """
     stack: list[str] = []
-    keep_closer = run is _BODY and not (start and text[start - 1] == "(")
+    keep_closer = run is _BODY and not _opened_before(text, start)
     match = run.match
     n = len(text)
     seen = 0
@@ -120,6 +122,21 @@ def body_end(text: str, pos: int, run: re.Pattern[str] = _BODY, openers: str = "
         if seen > MAX_BRACKETS:
             return pos
         pos += 1
+
+
+def _opened_before(text: str, start: int | None) -> bool:
+    """Whether a "(" stands right before the URI starting at ``start``, or
+    before the quotes that open it: ``(http://x/a)b``,
+    ``urlopen('http://x/').read()``."""
+    if not start:
+        return False
+    at = start - 1
+    while at > 0 and text[at] in _OPENING_QUOTES:
+        at -= 1
+    return text[at] == "("
+
+
+_OPENING_QUOTES = "'\"\u2018\u201c"
 
 
 def _path_goes_on(text: str, at: int) -> bool:
