@@ -177,9 +177,9 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
         # is spared encoding it again (measured: a third of the parse time)
         markup = data if choice.codec == "utf-8" and not defects else text
         yield from defects
-    tree, fallback = parse(markup)
-    if fallback is not None:
-        yield Defect(DefectKind.DEEP_NESTING, fallback, content.origin, None)
+    tree, capped = parse(markup)
+    if capped is not None:  # what the guard capped before the parser saw it (issue 20)
+        yield Defect(DefectKind.DEEP_NESTING, capped, content.origin, None)
     records = DocumentWalk(tree, content.layer, content.origin, decoding,
                            locator=Locator(text) if options.positions else None,
                            abbreviated=options.abbreviated, comments=options.comments)

@@ -306,9 +306,9 @@ class DocumentWalk:
             return
         from .parse import parse  # the parser is chosen there; imported here to keep the walk parser-free
 
-        tree, fallback = parse(document)
-        if fallback is not None:
-            self.out.append(Defect(DefectKind.DEEP_NESTING, f"iframe srcdoc: {fallback}", self.origin, None))
+        tree, capped = parse(document)
+        if capped is not None:
+            self.out.append(Defect(DefectKind.DEEP_NESTING, f"iframe srcdoc: {capped}", self.origin, None))
         inner = DocumentWalk(tree, BaseLayer.holding(self.document_base), self.origin,
                              self.decoding, locator=None, abbreviated=self.abbreviated, comments=self.comments,
                              flags=ordered({*self.extra, Flag.SRCDOC}), depth=self.depth + 1)
