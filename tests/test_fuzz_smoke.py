@@ -192,3 +192,31 @@ def test_a_line_longer_than_a_chunk_keeps_its_columns() -> None:
     assert whole == [("http://a/", (601, 610), 1, 602)]
     pieces = scan_stream(io.BytesIO(data), chunk_size=512)
     assert [(r.uri, r.span, r.line, r.column) for r in pieces if isinstance(r, Record)] == whole
+
+
+def test_a_reference_longer_than_a_piece_is_cut_by_design() -> None:
+    """The text target compares a chunked scan with a whole one only where
+    DESIGN §3's safe cut never has to fall back; the fuzzer's first text
+    failure was such a fallback (a quoted "<" continued over a line longer
+    than the piece), which the cut's documentation owns to."""
+    from urisift import Record, scan_stream, scan_text
+
+    data = b"> <http://a/\n" + b">" * 100 + b"C" * 500 + b">"
+    whole = [(r.uri, r.span) for r in scan_text(data.decode()) if isinstance(r, Record)]
+    assert whole == [("http://a/" + "C" * 500, (3, 613))]
+    pieces = scan_stream(io.BytesIO(data), declared="utf-8", chunk_size=512)
+    assert [(r.uri, r.span) for r in pieces if isinstance(r, Record)] == [("http://a/", (3, 12))]
+    assert targets.cut_may_split_a_reference(data.decode())
+    targets.text(data)
+
+
+@pytest.mark.parametrize("text, may", [
+    ("a\nb http://a/\n", False),
+    ("x" * 128, True),  # a line of a quarter piece: the cut falls back to white space
+    ("<" + "a\n" * 128 + ">", True),  # a "<" whose ">" is half a piece on
+    ("<a>\n" * 200, False),
+    ("a-\n" * 43, True),  # continued lines over a quarter piece
+    ("a-\nb\n" * 100, False),
+])
+def test_where_a_cut_may_split_a_reference(text: str, may: bool) -> None:
+    assert targets.cut_may_split_a_reference(text) is may
