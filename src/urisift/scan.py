@@ -101,7 +101,9 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
                 found = item.found
                 item = item._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
             if points_to is not None:
-                item = item._replace(points_to=points_to(item.target or item.uri))
+                path = points_to(item.target or item.uri)
+                if path is not None:
+                    item = item._replace(points_to=path)
         yield item
 
 
@@ -220,9 +222,8 @@ def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tal
             yield piece
         elif isinstance(piece, HeaderReference):
             record = Tail(piece.layer, piece.origin, None)(piece.found)
-            if points_to is not None:
-                record = record._replace(points_to=points_to(record.target or record.uri))
-            yield record
+            path = points_to(record.target or record.uri)
+            yield record if path is None else record._replace(points_to=path)
         else:
             tally.parts += 1
             yield Content(piece.body, piece.kind, piece.origin, piece.layer, piece.declared, piece.decoding,
