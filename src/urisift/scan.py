@@ -234,10 +234,15 @@ def _part_pointer(message: Message, layer: BaseLayer, origin: Origin) -> Callabl
     """What a target points to among the parts of ``message``
     (:mod:`urisift.mail.pointers`), the same in a single-part message as in
     a multipart one (a ``mid:`` naming the message itself is ``""``); its
-    parts are indexed when the first record asks."""
+    parts are indexed when the first record asks.  A single part with no
+    Content-Location can only be named by ``cid:`` or ``mid:``: other
+    targets are not looked up (most messages of an archive)."""
     index: list[PartIndex] = []
+    located = message.is_multipart() or message.get("Content-Location") is not None
 
     def points_to(target: str) -> str | None:
+        if not located and target[:4].lower() not in ("cid:", "mid:"):
+            return None
         if not index:
             index.append(index_parts(message, layer, origin))
         return index[0].points_to(target)
