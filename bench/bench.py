@@ -10,6 +10,7 @@
     python bench/bench.py mail               # scan_mbox vs urlscan and a stdlib floor on 30 MB of linux-mips
     python bench/bench.py warc               # a 50 MB WARC of saved pages vs warcio + lxml
     python bench/bench.py stream             # peak RSS, first record, | head -1 on 123 MB text, 1 GB mbox and WARC
+    python bench/bench.py hostile            # MB/s and peak RSS on each hostile HTML, mail and WARC shape
     python bench/bench.py all
 
 Peers are imported from the running environment or from bench/.peers (where
@@ -91,6 +92,8 @@ def timeit(fn: Callable[[], object], rounds: int) -> float:
 
 #: every row of every table of the run, for the summary and --json
 RESULTS: list[dict[str, Any]] = []
+#: the stream case's rows (input -> wall, peak RSS, first record, | head -1), for --json
+STREAM: dict[str, dict[str, float]] = {}
 
 
 def table(title: str, unit: str, amount: float, rows: list[tuple[str, float | None, str]], ours: str) -> None:
@@ -371,7 +374,7 @@ def bench_normalize(rounds: int, repeat: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
-                                         "warc", "parallel", "stream", "all"])
+                                         "warc", "parallel", "stream", "hostile", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -420,16 +423,19 @@ def main(argv: list[str] | None = None) -> int:
             from bench_parallel import bench_parallel
 
             bench_parallel(max(1, args.rounds // 2), SHARED, table)
+        elif case == "hostile":
+            from bench_hostile import main as bench_hostile
+
+            bench_hostile([])
         elif case == "stream":
             from bench_stream import bench_stream
 
-            for kind, row in bench_stream(args.stream_inputs.split(",")).items():
-                RESULTS.append({"case": f"stream {kind}", **row})
+            STREAM.update(bench_stream(args.stream_inputs.split(",")))
     summary()
     if args.json:
         sys.stdout = real_stdout
         print(json.dumps({"when": when, "python": sys.version.split()[0], "cores": os.cpu_count(),
-                          "results": RESULTS}, indent=1))
+                          "results": RESULTS, "stream": STREAM}, indent=1))
     return 0
 
 

@@ -18,7 +18,7 @@ from email.policy import compat32
 import pytest
 
 from urisift import scan_mbox, scan_message
-from urisift.mail import nesting
+from urisift.mail import nesting, reading
 from urisift.mail.headers import base_value, decoded
 from urisift.mail.mbox import split_mbox
 from urisift.mail.nesting import MAX_DEPTH, checked_parse
@@ -193,9 +193,9 @@ def _structure(message: Message, depth: int = 0) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("name", sorted(SHAPES))
 def test_the_reading_splits_a_message_as_the_parser_does(name: str) -> None:
     data = SHAPES[name]
-    reading = nesting._Reading(data.decode("ascii", "surrogateescape"), 10**9)
-    reading.run()
-    assert reading.entities == _structure(email.message_from_bytes(data, policy=compat32))
+    walk = reading._Reading(data.decode("ascii", "surrogateescape"), 10**9)
+    walk.run()
+    assert walk.entities == _structure(email.message_from_bytes(data, policy=compat32))
 
 
 def test_the_reading_splits_real_mail_as_the_parser_does() -> None:
@@ -208,9 +208,9 @@ def test_the_reading_splits_real_mail_as_the_parser_does() -> None:
                     continue
                 with open(os.path.join(root, name), "rb") as f:
                     data = f.read()
-                reading = nesting._Reading(data.decode("ascii", "surrogateescape"), 10**9)
-                reading.run()
-                assert reading.entities == _structure(email.message_from_bytes(data, policy=compat32)), name
+                walk = reading._Reading(data.decode("ascii", "surrogateescape"), 10**9)
+                walk.run()
+                assert walk.entities == _structure(email.message_from_bytes(data, policy=compat32)), name
                 count += 1
     assert count > 3000
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from .charset_labels import CODEC_FOR, normalize_label
 from .detect import MIN_CONFIDENCE, bomless_utf16_32, chardet_detect, iso_2022, utf8_prefix_ok
 from .model import NOWHERE, Charset, CharsetSource, Defect, DefectKind, Origin
 
@@ -61,43 +62,7 @@ class Choice(Charset):
 
     @property
     def codec(self) -> str:
-        return codecs.lookup(_CODEC_FOR.get(self.name, self.name)).name
-
-
-# Python codec names whose registered (IANA / WHATWG) spelling differs, and back.
-_REGISTERED_NAMES = {
-    "cp932": "windows-31j", "cp949": "windows-949", "cp874": "windows-874", "mac-roman": "macintosh",
-    "mac-cyrillic": "x-mac-cyrillic", "shift_jis": "shift_jis", "utf-16-le": "utf-16le",
-    "utf-16-be": "utf-16be", "utf-32-le": "utf-32le", "utf-32-be": "utf-32be", "ascii": "us-ascii",
-}
-_CODEC_FOR = {registered: codec for codec, registered in _REGISTERED_NAMES.items()}
-
-
-def normalize_label(label: str) -> str | None:
-    """The name urisift reports for a charset label: the registered spelling,
-    lower case (``windows-1252``, ``iso-8859-15``, ``euc-jp``, ``ibm866``),
-    or None when Python has no codec for the label."""
-    label = label.strip().strip("\"'").lower()
-    if not label:
-        return None
-    try:
-        info = codecs.lookup(label)
-    except (LookupError, ValueError):  # ValueError: a NUL in the label (RFC 2231 lets one through)
-        return None
-    if not getattr(info, "_is_text_encoding", True):
-        return None  # a codec that is no charset (base64, quopri, hex, rot13, zlib): bytes.decode refuses it
-    name = info.name
-    if name in _REGISTERED_NAMES:
-        return _REGISTERED_NAMES[name]
-    if name.startswith("cp125"):
-        return "windows-" + name[2:]
-    if name.startswith("iso8859-"):
-        return "iso-8859-" + name[8:]
-    if name.startswith("iso2022_"):
-        return "iso-2022-" + name[8:].replace("_", "-")
-    if name[:2] == "cp" and name[2:].isdigit():
-        return "ibm" + name[2:]  # cp437, cp855, cp866 ... are IBM code pages
-    return name.replace("_", "-")
+        return codecs.lookup(CODEC_FOR.get(self.name, self.name)).name
 
 
 # windows-1252 as the WHATWG Encoding Standard reads it: Python's cp1252, with
@@ -325,18 +290,16 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, sniff: Sniff
     """Decode a binary stream chunk by chunk in constant memory.
 
     Returns the choice and an iterator of (text chunk, defects in that chunk).
-    ``chosen`` and ``at``: the stream is a range of a larger input, starting
-    at byte ``at`` of it (where a text starts: no BOM, no state), whose
-    charset was chosen from the input's first bytes (:func:`stream_choice`);
-    its defects name the input's byte offsets.
+    ``chosen`` and ``at``: the stream is a range of a larger input from its
+    byte ``at`` (no BOM, no state there), in the charset the input's first
+    bytes chose (:func:`urisift.plan.stream_choice`); defects name the
+    input's byte offsets.
     """
     sample = stream.read(SAMPLE_SIZE)
     first = sample + stream.read(max(0, chunk_size - len(sample)))
     complete = len(first) < chunk_size
     choice = Choice(chosen.name, chosen.source) if chosen is not None else choose(
         sample, declared=declared, sniff=sniff, detect=detect, complete=complete and len(first) <= SAMPLE_SIZE)
-    if chosen is not None:
-        declared = None  # what was declared was reported with the input's first range
 
     def chunks() -> Iterator[tuple[str, list[Defect]]]:
         decoder = codecs.getincrementaldecoder(choice.codec)(_HANDLER_NAME)
@@ -404,31 +367,3 @@ def decode_lines(stream: BinaryIO, *, declared: str | None = None, origin: Origi
             line = stream.readline()
 
     return choice, lines()
-
-
-#: codecs in which a line feed byte is a line feed and nothing else, with no
-#: state across lines: a text in one of them can be cut after a line break
-_STATEFUL = ("utf_16", "utf_32", "utf_7", "iso2022", "hz")
-
-
-def stream_choice(sample: bytes, declared: str | None) -> Choice | None:
-    """The charset :func:`decode_stream` chooses for a large input starting
-    with ``sample`` (its first :data:`SAMPLE_SIZE` bytes), when the input
-    can be cut into ranges decoded apart: an ASCII-compatible charset
-    without state, and no NUL byte (binary content is reported as a whole).
-    None otherwise."""
-    choice = choose(sample, declared=declared)
-    codec = choice.codec
-    if codec.startswith(_STATEFUL) or "\n\n".encode(codec) != b"\n\n" or b"\x00" in sample:
-        return None
-    return choice
-
-
-def clean_length(data: bytes, codec: str) -> int | None:
-    """How many characters ``data`` decodes to in ``codec``, or None when
-    some of its bytes are not in it (their defects depend on what came
-    before them in the input: such a stretch is not decoded apart)."""
-    try:
-        return len(data.decode(codec))
-    except UnicodeDecodeError:
-        return None

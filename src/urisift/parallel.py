@@ -47,7 +47,7 @@ from .units import Renumbering, WorkUnit
 #: a batch is sent when it holds this many records ...
 BATCH_RECORDS = 10_000
 #: ... or this many characters of rendered output ...
-BATCH_BYTES = 4 << 20
+BATCH_BYTES = 1 << 20
 #: ... or when its first item has waited this long (the first record of a sparse input comes out soon)
 BATCH_SECONDS = 0.25
 #: batches a worker may have sent that the parent has not written yet

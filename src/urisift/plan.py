@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
-from .charset import SAMPLE_SIZE, clean_length, stream_choice
+from .charset import SAMPLE_SIZE, Choice, choose
 from .delimit import safe_line_start
 from .mail.mbox import is_envelope
 from .model import Charset, Defect, Kind
@@ -169,6 +169,34 @@ def _text_ranges(source: Input, size: int, options: ScanOptions) -> Iterator[Wor
         yield WorkUnit(source)
     else:
         yield WorkUnit(source, start, None, Kind.TEXT, characters, lines, charset)
+
+
+#: codecs in which a line feed byte is a line feed and nothing else, with no
+#: state across lines: a text in one of them can be cut after a line break
+_STATEFUL = ("utf_16", "utf_32", "utf_7", "iso2022", "hz")
+
+
+def stream_choice(sample: bytes, declared: str | None) -> Choice | None:
+    """The charset :func:`decode_stream` chooses for a large input starting
+    with ``sample`` (its first :data:`SAMPLE_SIZE` bytes), when the input
+    can be cut into ranges decoded apart: an ASCII-compatible charset
+    without state, and no NUL byte (binary content is reported as a whole).
+    None otherwise."""
+    choice = choose(sample, declared=declared)  # as decode_stream chooses for the first range
+    codec = choice.codec
+    if codec.startswith(_STATEFUL) or "\n\n".encode(codec) != b"\n\n" or b"\x00" in sample:
+        return None
+    return choice
+
+
+def clean_length(data: bytes, codec: str) -> int | None:
+    """How many characters ``data`` decodes to in ``codec``, or None when
+    some of its bytes are not in it (their defects depend on what came
+    before them in the input: such a stretch is not decoded apart)."""
+    try:
+        return len(data.decode(codec))
+    except UnicodeDecodeError:
+        return None
 
 
 __all__ = ["MBOX_RANGE_SIZE", "TEXT_RANGE_SIZE", "WARC_RANGE_SIZE", "mbox_cut", "plan", "text_cut"]

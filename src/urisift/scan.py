@@ -8,9 +8,14 @@
   :class:`~urisift.model.Tally`; nothing here builds a list of a unit's
   records.
 - :func:`scan_content` routes one piece of :class:`~urisift.model.Content`
-  to its reader by kind, through one table (:data:`READERS`); the readers
-  yield records, defects, and content nested in theirs (a MIME part, a WARC
-  payload), which comes back here to be routed in turn.
+  to its reader by kind, through one table (:data:`READERS`): each
+  reader's front door (:func:`~urisift.text.read_text`,
+  :func:`read_html`, :func:`~urisift.mail.reader.read_message` and
+  ``read_mbox``, :func:`~urisift.warc.records.read_warc`) yields records,
+  defects, and content nested in its own (a MIME part, a WARC payload),
+  which comes back here to be routed in turn.  The HTML door is here, not
+  in :mod:`urisift.html`, because it is where the decoder and the
+  ``<meta>`` prescan meet (the two never import each other).
 
 Lenient by default: a defect is yielded and the scan goes on.  With
 ``strict=True`` the first defect raises :class:`~urisift.errors.InputError`.
@@ -25,38 +30,19 @@ from dataclasses import replace
 from email.message import Message
 from typing import BinaryIO, cast
 
-from .base import BaseLayer, retrieval_layers
-from .charset import decode, decode_lines, decode_stream
+from .base import retrieval_layers
+from .charset import decode
 from .delimit.chars import ordered
 from .errors import InputError, RunError
-from .found_to_record import Tail
 from .html import DocumentWalk, Locator, parse, prescan
-from .mail.mbox import MboxMessage, split_mbox
-from .mail.nesting import checked_parse
-from .mail.parts import HeaderReference, message_pieces
-from .mail.pointers import PartIndex, index_parts
-from .model import (
-    BaseSource,
-    Charset,
-    Content,
-    Defect,
-    DefectKind,
-    Flag,
-    Kind,
-    Origin,
-    Record,
-    Style,
-    Tally,
-    Where,
-    new_found,
-    new_place,
-    origin_with,
-)
+from .mail.mbox import split_mbox
+from .mail.reader import mbox_messages, read_mbox, read_message
+from .model import Charset, Content, Defect, DefectKind, Kind, Origin, Record, Tally
 from .options import DEFAULTS, ScanOptions, checked
 from .sources import BUILT_KINDS, Input, Opened, open_input, standard_input, unreadable
-from .text import chunked_records, text_records
+from .text import read_text, read_text_range
 from .units import Counted, Window, WorkUnit
-from .warc import WarcReader, content_location, http_references
+from .warc.records import read_warc
 
 Items = Iterator[Record | Defect]
 #: a reader: content in, records and defects out, and content nested in it for the scan to route
@@ -107,58 +93,7 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
         yield item
 
 
-def _as_stream(body: BinaryIO | bytes | str | Message) -> BinaryIO:
-    """Mail and archives are bytes: a body handed in as text is taken as its UTF-8."""
-    if isinstance(body, Message):
-        raise TypeError("a parsed message is content of kind mail only")
-    if isinstance(body, str):
-        body = body.encode("utf-8")
-    return io.BytesIO(body) if isinstance(body, bytes) else body
-
-
 # -- the readers' front doors ----------------------------------------------------------------
-
-def read_text(content: Content, options: ScanOptions, tally: Tally) -> Items:
-    """Plain text: decoded by the charset chain, streamed through the
-    scanner in pieces cut where no reference can span the cut."""
-    body = content.body
-    declared = content.declared or options.charset
-    if isinstance(body, Message):
-        raise TypeError("a parsed message is content of kind mail only")
-    if isinstance(body, str):
-        yield from text_records(body, Tail(content.layer, content.origin, content.decoding), options.abbreviated,
-                                context=options.context)
-        return
-    if isinstance(body, bytes) and len(body) <= options.chunk_size:
-        # a body held whole already (a mail part): decoded in one step, no stream machinery
-        text, choice, defects = decode(body, declared=declared, origin=content.origin)
-        yield from defects
-        yield from text_records(text, Tail(content.layer, content.origin, Charset(choice.name, choice.source)),
-                                options.abbreviated, context=options.context)
-        return
-    stream = io.BytesIO(body) if isinstance(body, bytes) else body
-    if content.live:
-        choice, pieces = decode_lines(stream, declared=declared, origin=content.origin)
-    else:
-        choice, pieces = decode_stream(stream, declared=declared, origin=content.origin,
-                                       chunk_size=options.chunk_size)
-    tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source))
-    yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
-
-
-def read_text_range(stream: BinaryIO, unit: WorkUnit, layer: BaseLayer, origin: Origin, options: ScanOptions
-                    ) -> Items:
-    """A range of a plain text file (:mod:`urisift.plan`): decoded in the
-    charset the input's first bytes chose, its positions counted on from
-    the characters and lines before it, its defects at the file's offsets."""
-    assert unit.start is not None
-    chosen = unit.charset if unit.start else None
-    choice, pieces = decode_stream(stream, declared=options.charset, origin=origin, chunk_size=options.chunk_size,
-                                   chosen=chosen, at=unit.start)
-    tail = Tail(layer, origin, Charset(choice.name, choice.source))
-    yield from chunked_records(pieces, tail, options.abbreviated, context=options.context, offset=unit.characters,
-                               first_line=unit.lines + 1)
-
 
 def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     """A whole HTML document: decoded by the chain with the <meta> prescan
@@ -195,113 +130,6 @@ def _with_context(items: Iterable[Record | Defect], text: str, context: int) -> 
             start, end = item.span  # type: ignore[union-attr]
             item = item._replace(context=text[max(0, start - context):end + context])  # type: ignore[union-attr]
         yield item
-
-
-def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
-    """One message (RFC 5322, MIME): its headings' references as records, its
-    text parts as nested content with the bases of the headings around
-    them; in a multipart message, what a target points to among its parts
-    (:mod:`urisift.mail.pointers`)."""
-    body = content.body
-    if isinstance(body, Message):
-        message = body
-    else:
-        # checked before the email package's recursive parser sees it (a
-        # message nested a thousand deep is a defect, not a RecursionError)
-        message, defects = checked_parse(_as_stream(body).read(), content.origin)
-        yield from defects
-    yield from message_items(message, content.layer, content.origin, tally)
-
-
-def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally
-                  ) -> Iterator[Record | Defect | Content]:
-    """What :func:`read_message` yields, for a message already parsed."""
-    points_to = _part_pointer(message, layer, origin)
-    for piece in message_pieces(message, layer, origin):
-        if isinstance(piece, Defect):
-            yield piece
-        elif isinstance(piece, HeaderReference):
-            record = Tail(piece.layer, piece.origin, None)(piece.found)
-            path = points_to(record.target or record.uri)
-            yield record if path is None else record._replace(points_to=path)
-        else:
-            tally.parts += 1
-            yield Content(piece.body, piece.kind, piece.origin, piece.layer, piece.declared, piece.decoding,
-                          flags=(Flag.UUENCODED,) if piece.uuencoded else (), points_to=points_to)
-
-
-def _part_pointer(message: Message, layer: BaseLayer, origin: Origin) -> Callable[[str], str | None]:
-    """What a target points to among the parts of ``message``
-    (:mod:`urisift.mail.pointers`), the same in a single-part message as in
-    a multipart one (a ``mid:`` naming the message itself is ``""``); its
-    parts are indexed when the first record asks.  A single part with no
-    Content-Location can only be named by ``cid:`` or ``mid:``: other
-    targets are not looked up (most messages of an archive)."""
-    index: list[PartIndex] = []
-    located = message.is_multipart() or message.get("Content-Location") is not None
-
-    def points_to(target: str) -> str | None:
-        if not located and target[:4].lower() not in ("cid:", "mid:"):
-            return None
-        if not index:
-            index.append(index_parts(message, layer, origin))
-        return index[0].points_to(target)
-
-    return points_to
-
-
-def read_mbox(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
-    """Each message of an mbox archive in turn, as it is split off the stream."""
-    yield from _mbox_messages(split_mbox(_as_stream(content.body)), content.layer, content.origin, 0, tally)
-
-
-def _mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Origin, offset: int, tally: Tally
-                   ) -> Iterator[Record | Defect | Content]:
-    for item in messages:
-        tally.messages += 1
-        where = origin_with(origin, message=item.message, offset=offset + item.offset)
-        message, defects = checked_parse(item.data, where)
-        yield from defects
-        yield from message_items(message, layer, where, tally)
-
-
-def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
-    """The records of every ``response``, ``resource`` and ``revisit`` of a
-    WARC or ARC stream (:mod:`urisift.warc`): its HTTP ``Location`` and
-    ``Link`` targets against its ``WARC-Target-URI`` alone, its payload
-    (nested content) against that URI under whatever base the payload sets."""
-    reader = WarcReader(_as_stream(content.body), content.origin)
-    origin = content.origin
-    try:
-        for unit in reader:
-            if isinstance(unit, Defect):
-                yield unit
-                continue
-            where = origin_with(origin, offset=unit.offset, warc_record_id=unit.record_id,
-                                warc_target_uri=unit.target_uri, warc_date=unit.date)
-            layer, defect = content.layer.push(unit.target_uri, BaseSource.RETRIEVAL, "WARC-Target-URI", origin=where)
-            if defect is not None:
-                yield defect
-            tail = Tail(layer, where, None)
-            flags = (Flag.TRUNCATED,) if unit.truncated else ()
-            for name, reference, rel in http_references(unit):
-                place = new_place(Where.HEADER, None, None, name, rel, None)
-                record = tail(new_found(reference, None, None, Style.HEADER, (), (), None, place))
-                if flags:
-                    found = record.found
-                    record = record._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
-                yield record
-            if unit.kind is None or unit.payload is None:
-                continue
-            # RFC 2616 §14.14 made Content-Location a base for the body; RFC 7231
-            # §3.1.4.2 took that back: only on request
-            location = content_location(unit) if options.content_location else None
-            layer, defect = layer.push(location, BaseSource.CONTENT_LOCATION, "HTTP Content-Location", origin=where)
-            if defect is not None:
-                yield defect
-            yield Content(unit.payload, unit.kind, where, layer, unit.charset, flags=flags)
-    finally:
-        tally.warc_types.update(reader.types)
 
 
 #: media type -> reader: the one table (DESIGN §1)
@@ -363,7 +191,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     try:
         if unit.start is not None and kind is Kind.MBOX:
             # a range of an mbox: its messages numbered from 0, its offsets the file's
-            items: Iterator[Record | Defect | Content] = _mbox_messages(
+            items: Iterator[Record | Defect | Content] = mbox_messages(
                 split_mbox(stream, followed=unit.end is not None), layer, origin, unit.start, tally)
             for item in items:
                 if type(item) is Content:
@@ -371,7 +199,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
                 else:
                     yield item  # type: ignore[misc]
         elif unit.start is not None and kind is Kind.TEXT:
-            yield from read_text_range(stream, unit, layer, origin, options)
+            yield from read_text_range(stream, unit.start, unit.characters, unit.lines, unit.charset, layer, origin,
+                                       options)
         else:
             content = Content(stream, kind, origin, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
                               live=opened is not None and opened.live)
@@ -416,5 +245,5 @@ def messages_in(unit: WorkUnit) -> int:
         return sum(1 for _ in split_mbox(stream, followed=unit.end is not None))
 
 
-__all__ = ["READERS", "ScanOptions", "checked", "iter_input", "messages_in", "read_html", "read_mbox",
-           "read_message", "read_text", "read_text_range", "read_warc", "scan_content", "scan_failed", "scan_unit"]
+__all__ = ["READERS", "ScanOptions", "checked", "iter_input", "messages_in", "read_html", "scan_content",
+           "scan_failed", "scan_unit"]

@@ -1,15 +1,22 @@
-"""Plain text → records: the scanner's hot loop over a text held whole, and
-over a text that arrives in decoded pieces cut where no reference can span
-the cut (DESIGN §3).  Positions are code-point offsets into the whole text,
-with 1-based lines and columns."""
+"""Plain text's front door and its hot loop (DESIGN §1, §3): bytes decoded
+by the charset chain, scanned whole or as they arrive in decoded pieces cut
+where no reference can span the cut (and a range of a large file, cut the
+same way).  Positions are code-point offsets into the whole text, with
+1-based lines and columns."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Iterator
+from email.message import Message
+from typing import BinaryIO
 
+from .base import BaseLayer
+from .charset import decode, decode_lines, decode_stream
 from .delimit import Scanner, safe_cut
 from .found_to_record import Tail
-from .model import Defect, Record, Span
+from .model import Charset, Content, Defect, Origin, Record, Span, Tally
+from .options import ScanOptions
 
 _span = tuple.__new__
 
@@ -78,3 +85,45 @@ def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbr
         column = len(head) - head.rfind("\n") if newlines else column + len(head)
         if eager:
             ahead = next(iterator, None)
+
+
+def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect]:
+    """Plain text: decoded by the charset chain, streamed through the
+    scanner in pieces cut where no reference can span the cut."""
+    body = content.body
+    declared = content.declared or options.charset
+    if isinstance(body, Message):
+        raise TypeError("a parsed message is content of kind mail only")
+    if isinstance(body, str):
+        yield from text_records(body, Tail(content.layer, content.origin, content.decoding), options.abbreviated,
+                                context=options.context)
+        return
+    if isinstance(body, bytes) and len(body) <= options.chunk_size:
+        # a body held whole already (a mail part): decoded in one step, no stream machinery
+        text, choice, defects = decode(body, declared=declared, origin=content.origin)
+        yield from defects
+        yield from text_records(text, Tail(content.layer, content.origin, Charset(choice.name, choice.source)),
+                                options.abbreviated, context=options.context)
+        return
+    stream = io.BytesIO(body) if isinstance(body, bytes) else body
+    if content.live:
+        choice, pieces = decode_lines(stream, declared=declared, origin=content.origin)
+    else:
+        choice, pieces = decode_stream(stream, declared=declared, origin=content.origin,
+                                       chunk_size=options.chunk_size)
+    tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source))
+    yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
+
+
+def read_text_range(stream: BinaryIO, start: int, characters: int, lines: int, chosen: Charset | None,
+                    layer: BaseLayer, origin: Origin, options: ScanOptions) -> Iterator[Record | Defect]:
+    """The range of a plain text file that starts at byte ``start``
+    (:mod:`urisift.plan`), with ``characters`` and ``lines`` before it:
+    decoded in the charset ``chosen`` from the input's first bytes (None
+    for the first range, which chooses it), its positions counted on from
+    there, its defects at the file's byte offsets."""
+    choice, pieces = decode_stream(stream, declared=options.charset, origin=origin, chunk_size=options.chunk_size,
+                                   chosen=chosen if start else None, at=start)
+    tail = Tail(layer, origin, Charset(choice.name, choice.source))
+    yield from chunked_records(pieces, tail, options.abbreviated, context=options.context, offset=characters,
+                               first_line=lines + 1)

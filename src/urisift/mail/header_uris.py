@@ -20,9 +20,8 @@ import re
 from collections.abc import Iterator
 from email.message import Message
 
-from ..construct import new_found
 from ..delimit import Scanner
-from ..model import Found, Place, Style, Where
+from ..model import Found, Place, Style, Where, new_found
 from .headers import decoded, header_text
 
 LIST_HEADERS = frozenset({"list-help", "list-subscribe", "list-unsubscribe", "list-post", "list-owner",

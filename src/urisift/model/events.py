@@ -4,6 +4,7 @@ already wrote out."""
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +40,16 @@ class Content:
     live: bool = False  # a pipe or terminal: scanned line by line as it arrives
     flags: tuple[Flag, ...] = ()
     points_to: Callable[[str], str | None] | None = None
+
+    def stream(self) -> BinaryIO:
+        """The body as a byte stream (mail and archives are bytes: a body
+        handed in as text is taken as its UTF-8)."""
+        body = self.body
+        if isinstance(body, Message):
+            raise TypeError("a parsed message is content of kind mail only")
+        if isinstance(body, str):
+            body = body.encode("utf-8")
+        return io.BytesIO(body) if isinstance(body, bytes) else body
 
 
 @dataclass(slots=True)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Hostile HTML shapes (issue 20): throughput and peak memory of scan_html.
+"""Hostile shapes of HTML, mail and WARC (issue 20): throughput and peak
+memory of the scan on each.
 
-    python bench/bench_hostile_html.py            # every shape
-    python bench/bench_hostile_html.py --only "closed nesting"
+    python bench/bench_hostile.py            # every shape (or: python bench/bench.py hostile)
+    python bench/bench_hostile.py --only "closed nesting"
 
 Each shape is built and scanned in a child process of its own (every record
 and defect read), so that its peak resident memory (``ru_maxrss``) is that
@@ -10,7 +11,10 @@ shape's alone; the child also reports the resident memory before the scan
 (the interpreter, its imports and the input).  Wall and CPU time are both
 shown: on a shared machine the CPU time is the steadier.  The target is 2 MB/s or more
 for every shape: the shapes on which an HTML5 tree builder is quadratic
-(depth, attributes) are capped by html/guard.py before lexbor sees them.
+(depth, attributes) are capped by html/guard.py before lexbor sees them; a
+message's nesting is checked before the email package's recursive parser
+sees it (mail/nesting.py); header lines and folded fields are read in
+linear time (mail/headers.py, warc/parsing.py).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: name -> Python expression building the page (str), evaluated in the child
+#: name -> Python expression building the page (str), evaluated in the child, scanned by scan_html
 SHAPES = {
     # 100,000 nested <div>, all closed (1.1 MB): lexbor alone took 21.5 s
     "closed nesting": "'<div>' * 100_000 + '<a href=\"x.html\">x</a>' + '</div>' * 100_000",
@@ -43,29 +47,59 @@ SHAPES = {
     "span around div": "'<span><div></span>' * 55_000",
 }
 
+#: name -> Python expression building a message (bytes), scanned by scan_message
+MAIL = {
+    # one header line of 10 MB (a Subject of words)
+    "10 MB header line":
+        "b'From: a@example.com\\nSubject: ' + b'word ' * 2_000_000 + b'\\n\\nhttp://body.example/\\n'",
+    # a References field folded over 10 MB of continuation lines
+    "10 MB folded header":
+        "b'From: a@example.com\\nReferences: ' + b'<id@example.com>\\n ' * 550_000 + b'x\\n\\nhi\\n'",
+    # 20,000 nested multiparts, 1.3 MB (1,000 raised RecursionError in the stdlib parser before)
+    "20,000-deep MIME":
+        "b'From: a@example.com\\n' + b''.join(b'Content-Type: multipart/mixed; boundary=\"b%d\"\\n\\n--b%d\\n' "
+        "% (i, i) for i in range(20_000)) + b'\\nhttp://deep.example/\\n'",
+}
+#: name -> Python expression building a WARC file (bytes), scanned as --kind warc from a stream
+WARC = {
+    # a WARC header line of 10 MB
+    "10 MB WARC header line":
+        "b'WARC/1.0\\r\\nWARC-Type: response\\r\\nX-Long: ' + b'a' * 10_000_000 "
+        "+ b'\\r\\nContent-Length: 0\\r\\n\\r\\n\\r\\n\\r\\n'",
+}
+
+_SCAN = {
+    "html": "scan_html(page, base='http://example.com/d/p.html')",
+    "mail": "scan_message(page)",
+    "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
+}
+
 _CHILD = r"""
-import json, resource, sys, time
+import io, json, resource, sys, time
 sys.path.insert(0, {src!r})
-from urisift import scan_html
+from urisift import Kind, ScanOptions, iter_input, scan_html, scan_message
 from urisift.model import Defect
 page = {expr}
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0, c0 = time.perf_counter(), time.process_time()
 records = defects = 0
-for item in scan_html(page, base="http://example.com/d/p.html"):
+for item in {scan}:
     if isinstance(item, Defect):
         defects += 1
     else:
         records += 1
 seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({{"mb": len(page.encode()) / 1e6, "seconds": seconds, "cpu": cpu, "records": records,
+size = len(page if isinstance(page, bytes) else page.encode())
+print(json.dumps({{"mb": size / 1e6, "seconds": seconds, "cpu": cpu, "records": records,
                   "defects": defects, "rss_before": before / 1024, "rss_peak": peak / 1024}}))
 """
 
 
 def run(name: str) -> dict[str, float]:
-    code = _CHILD.format(src=str(ROOT / "src"), expr=SHAPES[name])
+    kind, expr = ("html", SHAPES[name]) if name in SHAPES else ("mail", MAIL[name]) if name in MAIL else (
+        "warc", WARC[name])
+    code = _CHILD.format(src=str(ROOT / "src"), expr=expr, scan=_SCAN[kind])
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600)
     result: dict[str, float] = json.loads(done.stdout)
     return result
@@ -73,11 +107,11 @@ def run(name: str) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=sorted(SHAPES), action="append")
+    parser.add_argument("--only", choices=sorted({**SHAPES, **MAIL, **WARC}), action="append")
     args = parser.parse_args(argv)
     print("| shape | MB | seconds | MB/s | CPU s | MB/CPU s | records | defects | RSS before MiB | peak RSS MiB |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for name in args.only or SHAPES:
+    for name in args.only or [*SHAPES, *MAIL, *WARC]:
         r = run(name)
         print(f"| {name} | {r['mb']:.1f} | {r['seconds']:.2f} | {r['mb'] / r['seconds']:.1f} | {r['cpu']:.2f} "
               f"| {r['mb'] / r['cpu']:.1f} | {r['records']:,} "

@@ -1,0 +1,42 @@
+"""Charset labels (DESIGN §1, stage 1): the name urisift reports for a
+label a container or the content declares, and the Python codec behind a
+registered name (the IANA / WHATWG spellings where Python's differ)."""
+
+from __future__ import annotations
+
+import codecs
+
+# Python codec names whose registered (IANA / WHATWG) spelling differs, and back.
+_REGISTERED_NAMES = {
+    "cp932": "windows-31j", "cp949": "windows-949", "cp874": "windows-874", "mac-roman": "macintosh",
+    "mac-cyrillic": "x-mac-cyrillic", "shift_jis": "shift_jis", "utf-16-le": "utf-16le",
+    "utf-16-be": "utf-16be", "utf-32-le": "utf-32le", "utf-32-be": "utf-32be", "ascii": "us-ascii",
+}
+CODEC_FOR = {registered: codec for codec, registered in _REGISTERED_NAMES.items()}
+
+
+def normalize_label(label: str) -> str | None:
+    """The name urisift reports for a charset label: the registered spelling,
+    lower case (``windows-1252``, ``iso-8859-15``, ``euc-jp``, ``ibm866``),
+    or None when Python has no codec for the label."""
+    label = label.strip().strip("\"'").lower()
+    if not label:
+        return None
+    try:
+        info = codecs.lookup(label)
+    except (LookupError, ValueError):  # ValueError: a NUL in the label (RFC 2231 lets one through)
+        return None
+    if not getattr(info, "_is_text_encoding", True):
+        return None  # a codec that is no charset (base64, quopri, hex, rot13, zlib): bytes.decode refuses it
+    name = info.name
+    if name in _REGISTERED_NAMES:
+        return _REGISTERED_NAMES[name]
+    if name.startswith("cp125"):
+        return "windows-" + name[2:]
+    if name.startswith("iso8859-"):
+        return "iso-8859-" + name[8:]
+    if name.startswith("iso2022_"):
+        return "iso-2022-" + name[8:].replace("_", "-")
+    if name[:2] == "cp" and name[2:].isdigit():
+        return "ibm" + name[2:]  # cp437, cp855, cp866 ... are IBM code pages
+    return name.replace("_", "-")

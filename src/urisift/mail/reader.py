@@ -1,0 +1,93 @@
+"""Mail's front door (DESIGN §1): a message or an mbox archive in, its
+headings' references as records, and its text parts out as nested content
+(each with the bases of the headings around it, RFC 2557 / seed 001
+§5.1.2) for the scan to route to the reader of their kind.
+
+A message is parsed through :func:`~urisift.mail.nesting.checked_parse`,
+never by the email package's recursive parser alone (issue 20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from email.message import Message
+
+from ..base import BaseLayer
+from ..found_to_record import Tail
+from ..model import Content, Defect, Flag, Origin, Record, Tally, origin_with
+from ..options import ScanOptions
+from .mbox import MboxMessage, split_mbox
+from .nesting import checked_parse
+from .parts import HeaderReference, message_pieces
+from .pointers import PartIndex, index_parts
+
+
+def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
+    """One message (RFC 5322, MIME): its headings' references as records, its
+    text parts as nested content with the bases of the headings around
+    them; in a multipart message, what a target points to among its parts
+    (:mod:`urisift.mail.pointers`)."""
+    body = content.body
+    if isinstance(body, Message):
+        message = body
+    else:
+        # checked before the email package's recursive parser sees it (a
+        # message nested a thousand deep is a defect, not a RecursionError)
+        message, defects = checked_parse(content.stream().read(), content.origin)
+        yield from defects
+    yield from message_items(message, content.layer, content.origin, tally)
+
+
+def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally
+                  ) -> Iterator[Record | Defect | Content]:
+    """What :func:`read_message` yields, for a message already parsed."""
+    points_to = _part_pointer(message, layer, origin)
+    for piece in message_pieces(message, layer, origin):
+        if isinstance(piece, Defect):
+            yield piece
+        elif isinstance(piece, HeaderReference):
+            record = Tail(piece.layer, piece.origin, None)(piece.found)
+            path = points_to(record.target or record.uri)
+            yield record if path is None else record._replace(points_to=path)
+        else:
+            tally.parts += 1
+            yield Content(piece.body, piece.kind, piece.origin, piece.layer, piece.declared, piece.decoding,
+                          flags=(Flag.UUENCODED,) if piece.uuencoded else (), points_to=points_to)
+
+
+def _part_pointer(message: Message, layer: BaseLayer, origin: Origin) -> Callable[[str], str | None]:
+    """What a target points to among the parts of ``message``
+    (:mod:`urisift.mail.pointers`), the same in a single-part message as in
+    a multipart one (a ``mid:`` naming the message itself is ``""``); its
+    parts are indexed when the first record asks.  A single part with no
+    Content-Location can only be named by ``cid:`` or ``mid:``: other
+    targets are not looked up (most messages of an archive)."""
+    index: list[PartIndex] = []
+    located = message.is_multipart() or message.get("Content-Location") is not None
+
+    def points_to(target: str) -> str | None:
+        if not located and target[:4].lower() not in ("cid:", "mid:"):
+            return None
+        if not index:
+            index.append(index_parts(message, layer, origin))
+        return index[0].points_to(target)
+
+    return points_to
+
+
+def read_mbox(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
+    """Each message of an mbox archive in turn, as it is split off the stream."""
+    yield from mbox_messages(split_mbox(content.stream()), content.layer, content.origin, 0, tally)
+
+
+def mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Origin, offset: int, tally: Tally
+                   ) -> Iterator[Record | Defect | Content]:
+    for item in messages:
+        tally.messages += 1
+        where = origin_with(origin, message=item.message, offset=offset + item.offset)
+        message, defects = checked_parse(item.data, where)
+        yield from defects
+        yield from message_items(message, layer, where, tally)
+
+
+__all__ = ["mbox_messages", "message_items", "read_mbox", "read_message"]
