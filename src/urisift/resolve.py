@@ -171,6 +171,9 @@ class Joiner:
     Everything else goes through :func:`resolve`.  A test checks the two agree
     on valid references.  The caller has taken absolute references (a valid
     scheme) already, so text before a first colon here is never a scheme.
+    The base has no dot segments (a base layer's have been removed,
+    :func:`urisift.base.as_base`): a prefix of one that had them would keep
+    them, where :func:`resolve` removes them.
     """
 
     __slots__ = ("base", "_scheme", "_root", "_directory", "_path", "_query")
