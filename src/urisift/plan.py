@@ -43,8 +43,9 @@ from .warc import record_start
 MBOX_RANGE_SIZE = 8 << 20
 #: the size of the ranges of a WARC file (compressed, it holds five times as much to scan)
 WARC_RANGE_SIZE = 2 << 20
-#: the size of the ranges of a plain text file
-TEXT_RANGE_SIZE = 8 << 20
+#: the size of the ranges of a plain text file (small: its records can be
+#: dense, and a range's output waits in the pool's bounded buffer for its turn)
+TEXT_RANGE_SIZE = 2 << 20
 _FROM = b"\nFrom "
 
 
