@@ -263,3 +263,16 @@ def test_pieces_cut_inside_long_lines_keep_the_whole_texts_positions() -> None:
     for chunk_size in (512, 4096):
         pieces = scan_stream(io.BytesIO(text.encode()), chunk_size=chunk_size)
         assert [(r.uri, r.span, r.line, r.column) for r in pieces if isinstance(r, Record)] == whole
+
+
+def test_standard_input_may_be_a_raw_pipe_without_read1() -> None:
+    """Its bytes are counted for --stats through a wrapper that reads a pipe
+    as it comes, whether the stream is buffered (read1) or raw (read)."""
+    r, w = os.pipe()
+    os.write(w, b"see http://a.example/\n")
+    os.close(w)
+    out, err = io.StringIO(), io.StringIO()
+    with open(r, "rb", buffering=0) as raw:
+        assert main(["-n", "--stats", "--format", "jsonl", "-"], stdin=raw, stdout=out, stderr=err) == 0
+    assert json.loads(out.getvalue())["uri"] == "http://a.example/"
+    assert json.loads(err.getvalue().splitlines()[-1])["stats"]["bytes"] == 22
