@@ -356,10 +356,11 @@ def test_references_name_the_parts_they_point_to() -> None:
     ]
 
 
-def test_points_to_is_the_last_key_of_a_json_line() -> None:
+def test_points_to_comes_last_but_for_the_browser_target() -> None:
+    # an HTML part: its records carry browser_target, after points_to
     record = next(r for r in scan_message(POINTERS.encode()) if isinstance(r, Record))
-    assert record_line(record).endswith(', "points_to": "1.2"}')
-    assert list(record_json(record))[-1] == "points_to"
+    assert record_line(record).endswith(', "points_to": "1.2", "browser_target": "cid:logo%2B1@Example.org"}')
+    assert list(record_json(record))[-2:] == ["points_to", "browser_target"]
 
 
 # -- uuencoded files in text parts --------------------------------------------------------------

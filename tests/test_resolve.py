@@ -130,8 +130,8 @@ def test_remove_dot_segments(path: str, expected: str) -> None:
 def test_variants() -> None:
     assert str(resolve("../c", "foo:a/b")) == "foo:/c"
     assert str(resolve("../c", "foo:a/b", keep_rootless=True)) == "foo:c"
-    assert str(resolve(".//g", "f:/a")) == "f://g"
-    assert str(resolve(".//g", "f:/a", guard_empty_first_segment=True)) == "f:/.//g"
+    assert str(resolve(".//g", "f:/a", guard_empty_first_segment=False)) == "f://g"
+    assert str(resolve(".//g", "f:/a")) == "f:/.//g"
     assert str(resolve("?y", "http://a/bb/ccc/./d;p?q")) == "http://a/bb/ccc/./d;p?y"
     assert str(resolve("?y", "http://a/bb/ccc/./d;p?q", remove_base_dot_segments=True)) == "http://a/bb/ccc/d;p?y"
 
@@ -168,11 +168,32 @@ def _core() -> list[dict]:
     ]
 
 
+# A documented deviation (issue 25: a path never turns into a host).  The
+# literal §5.2 algorithm leaves these targets with no authority and a path
+# that starts "//"; written back (§5.3) that path's first segment reads as a
+# host ("f://g": host g).  resolve() writes "/." before such a path, as the
+# WHATWG serializer does; guard_empty_first_segment=False gives the vectors'
+# literal answer, checked here too.
+_GUARDED = {("f:/a", ".//g"): "f:/.//g", ("f:/a/", "..//g"): "f:/.//g"}
+
+
+def _expected(v: dict) -> str:
+    expected: str = _GUARDED.get((v["base"], v["ref"]), v["expected"])
+    return expected
+
+
+def test_the_guarded_vectors_are_the_literal_algorithms_without_the_guard() -> None:
+    literal = {(v["base"], v["ref"]) for v in _core() if v["expected"] == "f://g"}
+    assert literal == set(_GUARDED)
+    for base, ref in _GUARDED:
+        assert str(resolve(ref, base, guard_empty_first_segment=False)) == "f://g"
+
+
 def test_consensus_vectors_all_pass() -> None:
     consensus = {(v["base"], v["ref"]): v for v in _core() if v["agrees_rfc3986_algorithm"]}
     assert len(consensus) == 804
-    failures = [(b, r, v["expected"], str(resolve(r, b))) for (b, r), v in consensus.items()
-                if str(resolve(r, b)) != v["expected"]]
+    failures = [(b, r, _expected(v), str(resolve(r, b))) for (b, r), v in consensus.items()
+                if str(resolve(r, b)) != _expected(v)]
     assert failures == []
 
 
@@ -183,7 +204,7 @@ def test_core_vectors_all_pass_with_named_variants() -> None:
     for v in core:
         options = {_VARIANT_OPTIONS[name]: True for name in v.get("matches_variant", [])}
         got = str(resolve(v["ref"], v["base"], **options))
-        if got != v["expected"]:
+        if got != _expected(v):
             failures.append((v["base"], v["ref"], v["expected"], got))
     assert failures == []
 
@@ -248,7 +269,9 @@ def test_target_is_absolute_without_dot_segments_and_stable(ref: str, base: str)
     # An empty-path reference takes the base's path as it is (§5.2.2), dots
     # and all, so the base must be free of them for this property.
     if UriReference.parse(ref).path != "" or not _dot_segments(UriReference.parse(base).path):
-        assert _dot_segments(target.path) == []
+        # the "/." that keeps a "//" path from reading as a host is no dot segment to remove
+        path = target.path[2:] if target.authority is None and target.path.startswith("/.//") else target.path
+        assert _dot_segments(path) == []
         assert str(resolve(str(target), base)) == str(target)
         assert str(resolve(target, base)) == str(target)
 

@@ -133,8 +133,8 @@ def _cli(*argv: str) -> tuple[int, str, str]:
 
 def test_parquet_has_the_fixed_schema_and_the_jsonl_rows(tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
-    from urisift.output.parquet import schema
     from urisift.output import RECORD_KEYS
+    from urisift.output.parquet import schema
 
     path = tmp_path / "links.parquet"
     assert _cli("--format", "parquet", "--output", str(path), str(CRAWL))[0] == 0

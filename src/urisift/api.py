@@ -27,23 +27,26 @@ def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | No
 
 
 def scan_text(text: str, *, base: str | None = None, file: str | None = None,
-              abbreviated: bool = True) -> Iterator[Record | Defect]:
+              abbreviated: bool = True, browser: bool = False) -> Iterator[Record | Defect]:
     """Yield a record for every URI reference in ``text`` (DESIGN §2, §3).
 
     ``base`` is the retrieval URI (RFC 3986 §5.1.3): relative references,
     which plain text only holds inside ``<URL:...>``, resolve against it; a
     base that cannot serve is yielded as a defect first, and relative
     references then stay unresolved.  ``abbreviated=False`` leaves
-    ``www.``/``ftp.`` forms out.
+    ``www.``/``ftp.`` forms out.  ``browser=True``: records also carry
+    ``browser_target``, what the WHATWG URL parser gives (HTML and WARC
+    records always do; see :mod:`urisift.browser`).
     """
     content, defects = _text_content(text, base, file)
     yield from defects
-    yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated))
+    yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
+                                                 browser=browser))
 
 
 def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
                 declared: str | None = None, abbreviated: bool = True,
-                chunk_size: int = 1 << 20) -> Iterator[Record | Defect]:
+                chunk_size: int = 1 << 20, browser: bool = False) -> Iterator[Record | Defect]:
     """Scan a binary stream of plain text in constant memory.
 
     Yields records, and a :class:`Defect` for every run of bytes that is not
@@ -52,7 +55,7 @@ def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None =
     content, defects = _text_content(stream, base, file, declared)
     yield from defects
     yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
-                                                 chunk_size=chunk_size))
+                                                 chunk_size=chunk_size, browser=browser))
 
 
 def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str | None = None,
@@ -83,7 +86,7 @@ def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str
 
 
 def scan_message(message: bytes | Message, *, base: str | None = None, file: str | None = None,
-                 abbreviated: bool = True) -> Iterator[Record | Defect]:
+                 abbreviated: bool = True, browser: bool = False) -> Iterator[Record | Defect]:
     """Yield a record for every URI reference in the text and HTML parts of
     one message (RFC 5322, MIME), each resolved against the base its MIME
     headings set (``Content-Base``, else ``Content-Location``, inherited by
@@ -94,11 +97,11 @@ def scan_message(message: bytes | Message, *, base: str | None = None, file: str
     yield from defects
     body = bytes(message) if isinstance(message, bytearray) else message
     yield from scan_content(Content(body, Kind.MAIL, origin, layer),  # type: ignore[arg-type]
-                            ScanOptions(base=base, kind=Kind.MAIL, abbreviated=abbreviated))
+                            ScanOptions(base=base, kind=Kind.MAIL, abbreviated=abbreviated, browser=browser))
 
 
 def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
-              abbreviated: bool = True) -> Iterator[Record | Defect]:
+              abbreviated: bool = True, browser: bool = False) -> Iterator[Record | Defect]:
     """Yield the records of every message of an mbox archive read from a
     binary stream, in constant memory; each record names its message's
     number, Message-ID and byte offset in the archive."""
@@ -106,13 +109,14 @@ def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = N
     layer, defects = retrieval_layers(base, origin)
     yield from defects
     yield from scan_content(Content(stream, Kind.MBOX, origin, layer),
-                            ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated))
+                            ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated, browser=browser))
 
 
-def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True
+def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True, browser: bool = False
               ) -> Iterator[Record | Defect]:
-    """Scan one file (decompressed when it is gzip, bzip2 or xz)."""
-    return iter_input(Input(str(path)), ScanOptions(base=base, abbreviated=abbreviated))
+    """Scan one file (decompressed when it is gzip, bzip2 or xz); ``browser``
+    as for :func:`scan_text` (text and mail; HTML and WARC always)."""
+    return iter_input(Input(str(path)), ScanOptions(base=base, abbreviated=abbreviated, browser=browser))
 
 
 __all__ = ["scan_html", "scan_mbox", "scan_message", "scan_path", "scan_stream", "scan_text"]

@@ -18,6 +18,7 @@ from typing import IO, Any, BinaryIO, NoReturn
 from . import __version__
 from .errors import ExitCode, RunError, UsageError
 from .model import Defect, Kind
+from .output.choice import RESOLUTIONS
 from .output.parquet import ParquetWriter
 from .output.stats import Stats
 from .output.writers import FIELDS, WRITERS, CsvWriter, EdgeWriter, Layout, Writer
@@ -85,6 +86,11 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--scheme", metavar="LIST", type=_scheme_list,
                      help="only targets with these schemes, comma-separated (http,https,mailto)")
     out.add_argument("--flags", action="store_true", help="text: the RFC 3986 §7 risk flags after a tab")
+    out.add_argument("--resolve", choices=RESOLUTIONS, default="rfc",
+                     help="which URL text output prints and --scheme/--normalize/--unique/edges use: rfc (default, "
+                          "RFC 3986 resolution), browser (what the WHATWG URL parser gives: what a browser fetches), "
+                          "both (text: the two, tab-separated); browser or both also computes browser_target for "
+                          "text and mail (HTML and WARC records always carry it)")
     read = p.add_argument_group("reading")
     read.add_argument("--base", metavar="URI",
                       help="the retrieval URI of the inputs (RFC 3986 §5.1.3); one that cannot serve is a defect")
@@ -214,14 +220,22 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     location = args.location if args.location is not None else (
         len(paths) > 1 or any(os.path.isdir(p) for p in paths if p != "-"))
     layout = Layout(args.format, normalized=args.normalize != "none", flags=args.flags, location=location,
-                    null=args.null, fields=args.fields, context=args.context > 0)
+                    null=args.null, fields=args.fields, context=args.context > 0, resolution=args.resolve)
+    if args.format == "edges" and args.resolve == "both":
+        return _usage(err, "--format edges draws one graph: give --resolve rfc or --resolve browser")
+    # a key that is written is computed: JSON lines leave browser_target out
+    # where it was not asked for, CSV and Parquet have no absent value
+    fields = args.fields
+    browser = args.resolve != "rfc" or (fields is not None and "browser_target" in fields) or (
+        fields is None and args.format in ("csv", "parquet"))
     wants_positions = args.format not in ("text", "edges") or location
     try:
         # a wrong --base or --charset is a usage error before any input is read
         options = checked(ScanOptions(base=args.base, kind=Kind.AUTO if kind is Kind.MAILDIR else kind,
                                       abbreviated=not args.no_abbreviated, charset=args.charset,
                                       strict=args.strict, comments=args.comments, positions=wants_positions,
-                                      content_location=args.content_location_base, context=args.context))
+                                      content_location=args.content_location_base, context=args.context,
+                                      browser=browser))
     except UsageError as exc:
         return _usage(err, str(exc))
     if kind is Kind.MAILDIR and (paths == ["-"] or not all(os.path.isdir(p) for p in paths)):
@@ -235,7 +249,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code
-    select = Select(args.scheme, args.normalize, args.unique)
+    select = Select(args.scheme, args.normalize, args.unique, args.resolve)
     stats = Stats() if args.stats else None
     status: int = ExitCode.OK
     try:

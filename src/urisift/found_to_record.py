@@ -1,52 +1,68 @@
 """Found → record: the step every input kind ends in (DESIGN §1, stages 3-5):
-the base in force, RFC 3986 §5.2 resolution, the §7 risk flags, the record."""
+the base in force, RFC 3986 §5.2 resolution, the ``invalid`` flag, the §7
+risk flags, and (where asked) what a browser fetches and whether it
+``differs`` (issue 25), the record."""
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from .base import BaseLayer
+from .browser import BrowserResolver, difference, whatwg_base
 from .delimit.chars import LEADING_SCHEME, ordered
 from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
 from .reference import UriReference
 from .resolve import Joiner, resolve
 from .risk import plainly_safe, risks
+from .validity import BIDI_FORMATTING, invalidity, plainly_valid
 
 _parse = UriReference.parse
-# ASCII characters RFC 3986 allows nowhere, which a reference may hold as written
-_NOT_URI_CHARS = re.compile(r'[|^`{}\\ "<>]')
+# what never reaches a target raw: the ASCII characters RFC 3986 allows
+# nowhere (a reference may hold them as written), the C0 controls, DEL, the
+# C1 controls and the bidirectional formatting characters (RFC 3987 §4.1)
+_NOT_URI_CHARS = re.compile(r'[|^`{}\\ "<>\x00-\x1f\x7f-\x9f' + BIDI_FORMATTING + "]")
 
 
 def _percent_encode(m: re.Match[str]) -> str:
-    return f"%{ord(m.group()):02X}"
+    # RFC 3987 §3.1: the character's UTF-8 octets, each percent-encoded
+    return "".join(f"%{b:02X}" for b in m.group().encode("utf-8"))
 
 # looked up once: each Style.X costs 0.1 µs in Python 3.11
 _ABBREVIATED, _BARE, _ANGLE = Style.ABBREVIATED, Style.BARE, Style.ANGLE
 # "scheme:" at the start of a reference: it is absolute (RFC 3986 §4.3)
 _SCHEME = LEADING_SCHEME
+_NO_BASE = BrowserResolver(None)
 #: how many references a tail remembers before it starts afresh (constant memory on long texts)
 _SEEN_LIMIT = 4096
 
 
 class Tail:
-    """Found → record: the base in force, the target, the risk flags.
+    """Found → record: the base in force, the target, the flags.
 
     One per piece of content and base chain (a frozen
     :class:`~urisift.base.BaseLayer`: the base in force cannot change under
-    it); the record names the layer that was used.
+    it); the record names the layer that was used.  ``browser``: records
+    also carry what the WHATWG URL parser gives (``browser_target``) against
+    ``browser_base`` (an href that parser gave: HTML's ``<base href>`` as a
+    browser reads it), else against the base in force as that parser reads it.
     """
 
-    __slots__ = ("layer", "origin", "decoding", "_base", "_joiner", "_seen")
+    __slots__ = ("layer", "origin", "decoding", "browser", "_base", "_joiner", "_seen", "_browser")
 
-    def __init__(self, layer: BaseLayer, origin: Origin, decoding: Charset | None) -> None:
+    def __init__(self, layer: BaseLayer, origin: Origin, decoding: Charset | None, *, browser: bool = False,
+                 browser_base: str | None | Literal[False] = False) -> None:
         self.layer = layer
         self.origin = origin
         self.decoding = decoding
+        self.browser = browser
         self._base: Base | None = layer.current  # the base in force, parsed into a joiner when first needed
         self._joiner: Joiner | None = None
+        self._browser = None if not browser else BrowserResolver(
+            whatwg_base(None if self._base is None else self._base.uri) if browser_base is False else browser_base)
         # reference -> what the slow path made of it: an HTML page names the
         # same few URLs many times ("#", "/", its menus)
-        self._seen: dict[str, tuple[str | None, Base | None, tuple[Risk, ...], bool]] = {}
+        self._seen: dict[str, _Seen] = {}
 
     def target(self, found: Found) -> tuple[str | None, Base | None, UriReference | str]:
         """The target (None when relative with no base), the base used, and
@@ -78,12 +94,12 @@ class Tail:
                  column: int | None = None) -> Record:
         reference = found.reference
         style = found.style
-        if (style is _BARE or style is _ANGLE) and "/." not in reference and ":." not in reference and (
-                "|" not in reference if style is _BARE  # the only one of _NOT_URI_CHARS a bare URI holds
-                else _NOT_URI_CHARS.search(reference) is None):
+        if (style is _BARE or style is _ANGLE) and not self.browser and "/." not in reference \
+                and ":." not in reference and plainly_valid(reference):
             # The common case of target(), without the calls: these styles
-            # always start with a scheme (the scanner saw to it), and without
-            # dot segments the target is the reference itself.
+            # always start with a scheme (the scanner saw to it), without dot
+            # segments the target is the reference itself, and a reference of
+            # URI characters alone with a plain authority is valid.
             return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
                               () if plainly_safe(reference) else risks(reference))
         seen = self._seen.get(reference)
@@ -91,22 +107,44 @@ class Tail:
             seen = self._work_out(found)
         if seen[3]:
             found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
-        return new_record(found, seen[0], seen[1], self.origin, self.decoding, span, line, column, seen[2])
+        return new_record(found, seen[0], seen[1], self.origin, self.decoding, span, line, column, seen[2],
+                          None, seen[4])
 
-    def _work_out(self, found: Found) -> tuple[str | None, Base | None, tuple[Risk, ...], bool]:
-        """What the record of ``found`` holds: the target,
-        the base used, the risk flags, and whether the target had to be
-        percent-encoded; remembered for the next reference spelt the same."""
+    def _work_out(self, found: Found) -> _Seen:
+        """What the record of ``found`` holds: the target, the base used, the
+        flags (``invalid``, §7, ``differs``), whether the target had to be
+        percent-encoded, and the browser's URL; remembered for the next
+        reference spelt the same."""
         target, base, vetted = self.target(found)
         encoded = target is not None and _NOT_URI_CHARS.search(target) is not None
         if encoded:
             # RFC 3986 form: what it does not allow is percent-encoded in the
-            # target, and the record says so ("|" in a font URL, "^" ...)
+            # target, and the record says so ("|" in a font URL, "^", a
+            # control character, a bidi override ...)
             target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
             vetted = target
-        seen = (target, base, risks(vetted), encoded)
+        flags = risks(vetted)
+        bad = invalidity(found.reference)
+        if bad is not None:
+            flags = (bad, *flags)
+        browser: str | None | Literal[False] = False
+        resolver = self._browser
+        if resolver is not None:
+            if found.style is _ABBREVIATED:
+                assert found.expanded is not None
+                browser = _NO_BASE(found.expanded)
+            else:
+                browser = resolver(found.reference)
+            differs = difference(target, browser)
+            if differs is not None:
+                flags = (*flags, differs)
+        seen = (target, base, flags, encoded, browser)
         if found.style is not _ABBREVIATED:  # its target is not its spelling's alone
             if len(self._seen) >= _SEEN_LIMIT:
                 self._seen.clear()
             self._seen[found.reference] = seen
         return seen
+
+
+#: what the slow path makes of a reference: target, base used, flags, encoded, browser target
+_Seen = tuple[str | None, Base | None, tuple[Risk, ...], bool, str | None | Literal[False]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .charset import normalize_label
+from .charset_labels import normalize_label
 from .errors import UriError, UsageError
 from .model import Kind
 from .reference import UriReference
@@ -31,6 +31,9 @@ class ScanOptions:
     # had it, RFC 7231 removed it): off unless asked for
     content_location: bool = False
     context: int = 0  # records carry this many characters either side of them (their span's text)
+    # text and mail: records also carry what a browser fetches (browser_target,
+    # the WHATWG URL parser's result; issue 25); HTML and WARC always do
+    browser: bool = False
 
 
 def checked(options: ScanOptions) -> ScanOptions:

@@ -87,7 +87,7 @@ def resolve(
     profile: Profile = "rfc3986",
     remove_base_dot_segments: bool = False,
     keep_rootless: bool = False,
-    guard_empty_first_segment: bool = False,
+    guard_empty_first_segment: bool = True,
 ) -> UriReference:
     """Resolve ``reference`` against ``base``; ``str()`` of the result is the target.
 
@@ -101,9 +101,12 @@ def resolve(
       base like ``http://a/b/./c``.
     - ``keep_rootless``: a rootless merged path (base ``foo:a/b``) stays
       rootless instead of gaining the "/" that §5.2.4's rule C leaves.
-    - ``guard_empty_first_segment``: a target without authority whose path
-      would begin with "//" gets a "/." prefix, so that it does not re-parse
-      with an authority (the §5.3 recomposition ambiguity).
+    - ``guard_empty_first_segment`` (on by default): a target without
+      authority whose path would begin with "//" gets a "/." prefix, so that
+      writing it back (§5.3) does not turn its first segment into a host:
+      ``f:/a/`` + ``..//g`` gives ``f:/.//g``, as the WHATWG serializer
+      writes it, where the literal algorithm gives ``f://g``, a URI whose
+      host is ``g`` (issue 25).  ``False`` gives the literal algorithm.
 
     ``profile="rfc2396"`` is seed 001's 1997 algorithm (§5.2 steps 1–7), whose
     Appendix C differs from RFC 3986: the query takes part in dot-segment
@@ -258,7 +261,10 @@ def _resolve_2396(r: UriReference, b: UriReference) -> UriReference:
         # 5) an absolute path skips to 7; 6) otherwise merge in a buffer
         if not path.startswith("/"):
             k = b.path.rfind("/")
-            buf = b.path[: k + 1] + path  # a), b)
+            # a), b); a base with an authority and an empty path merges as "/"
+            # (RFC 3986 §5.2.3 says so; seed 001 is silent, and "http://" +
+            # "g" would otherwise make "g" the host)
+            buf = ("/" if authority is not None and b.path == "" else b.path[: k + 1]) + path
             if query is not None:
                 buf += "?" + query  # c)
             buf = _DOT_SLASH.sub("", buf)  # d)

@@ -63,10 +63,12 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                      f"this looks like {kind} content, which this version does not read yet; scanned as plain text",
                      content.origin, None)
         kind = Kind.TEXT
+    # a crawl's records all carry what a browser fetches, whatever the payload (issue 25)
+    inner = replace(options, browser=True) if kind is Kind.WARC and not options.browser else options
     for item in READERS[kind](content, options, tally):
         if type(item) is Content:
             assert isinstance(item, Content)
-            yield from _nested(item, options, tally)
+            yield from _nested(item, inner, tally)
         else:
             yield item  # type: ignore[misc]
 
@@ -192,7 +194,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         if unit.start is not None and kind is Kind.MBOX:
             # a range of an mbox: its messages numbered from 0, its offsets the file's
             items: Iterator[Record | Defect | Content] = mbox_messages(
-                split_mbox(stream, followed=unit.end is not None), layer, origin, unit.start, tally)
+                split_mbox(stream, followed=unit.end is not None), layer, origin, unit.start, tally,
+                browser=options.browser)
             for item in items:
                 if type(item) is Content:
                     yield from _nested(item, options, tally)  # type: ignore[arg-type]

@@ -95,14 +95,16 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     if isinstance(body, Message):
         raise TypeError("a parsed message is content of kind mail only")
     if isinstance(body, str):
-        yield from text_records(body, Tail(content.layer, content.origin, content.decoding), options.abbreviated,
+        tail = Tail(content.layer, content.origin, content.decoding, browser=options.browser)
+        yield from text_records(body, tail, options.abbreviated,
                                 context=options.context)
         return
     if isinstance(body, bytes) and len(body) <= options.chunk_size:
         # a body held whole already (a mail part): decoded in one step, no stream machinery
         text, choice, defects = decode(body, declared=declared, origin=content.origin)
         yield from defects
-        yield from text_records(text, Tail(content.layer, content.origin, Charset(choice.name, choice.source)),
+        tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source), browser=options.browser)
+        yield from text_records(text, tail,
                                 options.abbreviated, context=options.context)
         return
     stream = io.BytesIO(body) if isinstance(body, bytes) else body
@@ -111,7 +113,7 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     else:
         choice, pieces = decode_stream(stream, declared=declared, origin=content.origin,
                                        chunk_size=options.chunk_size)
-    tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source))
+    tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source), browser=options.browser)
     yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
 
 
@@ -124,6 +126,6 @@ def read_text_range(stream: BinaryIO, start: int, characters: int, lines: int, c
     there, its defects at the file's byte offsets."""
     choice, pieces = decode_stream(stream, declared=options.charset, origin=origin, chunk_size=options.chunk_size,
                                    chosen=chosen if start else None, at=start)
-    tail = Tail(layer, origin, Charset(choice.name, choice.source))
+    tail = Tail(layer, origin, Charset(choice.name, choice.source), browser=options.browser)
     yield from chunked_records(pieces, tail, options.abbreviated, context=options.context, offset=characters,
                                first_line=lines + 1)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..base import BaseLayer, as_base
+from ..browser import browser_target, whatwg_base
 from ..delimit import Scanner
 from ..delimit.chars import ordered
 from ..errors import UriError
@@ -62,6 +63,7 @@ _C0_SPACE = "".join(map(chr, range(0x21)))
 _BASE, _HTML, _ATTRIBUTE, _URL_SYNTAX = Against.BASE, Where.HTML, Style.ATTRIBUTE, Syntax.URL
 _LAZY_FLAGS = (Flag.LAZY,)
 _NO_FLAGS: tuple[Flag, ...] = ()
+_WRAPPED_FLAGS = (Flag.WRAPPED,)
 
 
 def clean_value(value: str) -> tuple[str, bool]:
@@ -119,8 +121,15 @@ class DocumentWalk:
         if defect is not None:
             yield defect
         self.document_base = layer.current
-        self.tail = Tail(layer, self.origin, self.decoding)
-        self.url_tail = Tail(BaseLayer.holding(document_url), self.origin, self.decoding)
+        # what a browser resolves against: <base href> parsed by the WHATWG
+        # parser against the document's URL ("set the frozen base URL", HTML
+        # §4.2.3), falling back to that URL when it fails; unlike RFC 3986
+        # resolution, a browser refuses no scheme there
+        document_href = whatwg_base(None if document_url is None else document_url.uri)
+        browser_base = (browser_target(href, document_href) or document_href) if href else document_href
+        self.tail = Tail(layer, self.origin, self.decoding, browser=True, browser_base=browser_base)
+        self.url_tail = Tail(BaseLayer.holding(document_url), self.origin, self.decoding, browser=True,
+                             browser_base=document_href)
         # the steps below append to one list, yielded when the page is done:
         # a chain of generators cost more than the records (measured 3 µs a
         # record), and a page's records take less memory than its tree
@@ -229,7 +238,7 @@ class DocumentWalk:
                                      f"<{element.tag} codebase={value!r}> cannot serve as a base: {exc}",
                                      self.origin, None, Unit.CHARACTER)
         layer = Base(uri, BaseSource.CODEBASE, f"<{element.tag} codebase>")
-        return Tail(BaseLayer.holding(layer), self.origin, self.decoding), None
+        return Tail(BaseLayer.holding(layer), self.origin, self.decoding, browser=True), None
 
     def _meta(self, element: Element, content: str) -> None:
         attributes = element.attributes
@@ -238,8 +247,11 @@ class DocumentWalk:
             if found is not None:
                 url, offset = found
                 where = self._locate(content, element.tag)
-                self._one(url, element.tag, "content", Style.META_REFRESH, self.tail, _NO_FLAGS, None, None,
-                          None if self.locator is None else self.locator.inside(where, offset, url))
+                # the URL parser removes tabs and line breaks here as in any attribute (WHATWG URL §4.4)
+                cleaned, wrapped = clean_value(url)
+                self._one(cleaned, element.tag, "content", Style.META_REFRESH, self.tail,
+                          _WRAPPED_FLAGS if wrapped else _NO_FLAGS, None, None,
+                          None if self.locator is None or wrapped else self.locator.inside(where, offset, url))
             return
         for key in ("property", "name", "itemprop"):
             kind = (attributes.get(key) or "").strip().lower()

@@ -35,10 +35,10 @@ def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterat
         # message nested a thousand deep is a defect, not a RecursionError)
         message, defects = checked_parse(content.stream().read(), content.origin)
         yield from defects
-    yield from message_items(message, content.layer, content.origin, tally)
+    yield from message_items(message, content.layer, content.origin, tally, browser=options.browser)
 
 
-def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally
+def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally, *, browser: bool = False
                   ) -> Iterator[Record | Defect | Content]:
     """What :func:`read_message` yields, for a message already parsed."""
     points_to = _part_pointer(message, layer, origin)
@@ -46,7 +46,7 @@ def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tal
         if isinstance(piece, Defect):
             yield piece
         elif isinstance(piece, HeaderReference):
-            record = Tail(piece.layer, piece.origin, None)(piece.found)
+            record = Tail(piece.layer, piece.origin, None, browser=browser)(piece.found)
             path = points_to(record.target or record.uri)
             yield record if path is None else record._replace(points_to=path)
         else:
@@ -77,17 +77,18 @@ def _part_pointer(message: Message, layer: BaseLayer, origin: Origin) -> Callabl
 
 def read_mbox(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """Each message of an mbox archive in turn, as it is split off the stream."""
-    yield from mbox_messages(split_mbox(content.stream()), content.layer, content.origin, 0, tally)
+    yield from mbox_messages(split_mbox(content.stream()), content.layer, content.origin, 0, tally,
+                             browser=options.browser)
 
 
-def mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Origin, offset: int, tally: Tally
-                   ) -> Iterator[Record | Defect | Content]:
+def mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Origin, offset: int, tally: Tally,
+                  *, browser: bool = False) -> Iterator[Record | Defect | Content]:
     for item in messages:
         tally.messages += 1
         where = origin_with(origin, message=item.message, offset=offset + item.offset)
         message, defects = checked_parse(item.data, where)
         yield from defects
-        yield from message_items(message, layer, where, tally)
+        yield from message_items(message, layer, where, tally, browser=browser)
 
 
 __all__ = ["mbox_messages", "message_items", "read_mbox", "read_message"]

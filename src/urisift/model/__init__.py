@@ -21,7 +21,7 @@ Undefined is ``None``, empty is ``""``, everywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from .enums import BaseSource, CharsetSource, DefectKind, Flag, Kind, Style, Unit, Where
 
@@ -161,6 +161,10 @@ class Record(NamedTuple):
     points_to: str | None = None
     # the text around the reference (--context N), when asked for
     context: str | None = None
+    # what the WHATWG URL parser gives for the reference against the same
+    # base (issue 25): the URL, None where that parser fails, False where it
+    # was not asked (text and mail without --resolve browser|both)
+    browser_target: str | None | Literal[False] = False
 
     @property
     def uri(self) -> str:

@@ -5,6 +5,7 @@ time (a test holds them to it)."""
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Literal
 
 from . import Base, Charset, Flag, Found, Origin, Place, Record, Risk, Span, Style, Where
 
@@ -49,7 +50,8 @@ def new_found(reference: str, start: int | None, end: int | None, style: Style, 
 
 def new_record(found: Found, target: str | None, base_layer: Base | None, origin: Origin,
                decoding: Charset | None, span: Span | None, line: int | None, column: int | None,
-               risks: tuple[Risk, ...], points_to: str | None = None) -> Record:
+               risks: tuple[Risk, ...], points_to: str | None = None,
+               browser_target: str | None | Literal[False] = False) -> Record:
     """``Record(...)`` with every field but ``context`` given, in order."""
     return _tuple_new(Record, (found, target, base_layer, origin, decoding, span, line, column, risks, points_to,
-                               None))
+                               None, browser_target))

@@ -4,8 +4,11 @@ what each holds, and the writers for ``text``, ``jsonl`` and ``csv``.
 Keys are stable and never renamed.  Since the pipeline issue a record also
 carries ``offset``, ``warc_record_id``, ``warc_target_uri``, ``warc_date``,
 ``rel`` and ``text`` (null where they do not apply); since the mail issue,
-``points_to``, last, the part path a ``cid:``/``mid:``/Content-Location
-reference names; and a defect line also
+``points_to``, the part path a ``cid:``/``mid:``/Content-Location
+reference names; since issue 25, ``browser_target``, last, what the WHATWG
+URL parser gives (present only where it was computed: always for HTML and
+WARC, for text and mail with ``--resolve browser|both``; null where that
+parser fails); and a defect line also
 carries ``message_id``, ``offset`` and ``warc_record_id``.
 
 JSON lines are written by :func:`record_line`, which gives exactly
@@ -27,7 +30,7 @@ RECORD_KEYS = (
     "uri", "target", "alternatives", "base", "base_source", "style", "where", "element", "attribute",
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
     "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
-    "points_to",
+    "points_to", "browser_target",
 )
 #: JSON keys of a defect line, in output order.
 DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",
@@ -64,6 +67,8 @@ def record_json(record: Record) -> dict[str, Any]:
     out["charset_source"] = None if record.decoding is None else record.decoding.source.value
     out["risks"] = [r.to_json() for r in record.risks]
     out["points_to"] = record.points_to
+    if record.browser_target is not False:  # not asked for: no key, so that it never reads as a failure
+        out["browser_target"] = record.browser_target
     return out
 
 
@@ -174,6 +179,8 @@ class RecordLines:
         flags = found.flags
         risks = record.risks
         where, link = shared.place_json
+        browser = record.browser_target
+        last = "" if browser is False else f', "browser_target": {_string(browser)}'
         if span is None:
             position = f'"span": null, "line": {_number(record.line)}, "column": {_number(record.column)}'
         else:
@@ -184,7 +191,7 @@ class RecordLines:
             f'"style": "{found.style._value_}", {where}, {shared.origin_json}, {link}, {position}, '
             f'"flags": {_list(flags) if flags else "[]"}, {shared.decoding_json}, '
             f'"risks": {_dumps([r.to_json() for r in risks]) if risks else "[]"}, '
-            f'"points_to": {_string(record.points_to)}}}'
+            f'"points_to": {_string(record.points_to)}{last}}}'
         )
 
 

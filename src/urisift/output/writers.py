@@ -1,7 +1,8 @@
 """The output formats of the command (DESIGN §2; issue 12): how records and
 defects are written, given a :class:`Layout`.
 
-- ``text``: one target a line (the reference when it has none); with
+- ``text``: one target a line (the reference when it has none; which
+  target: ``--resolve``, :mod:`.choice`; ``both``: the browser's after a tab); with
   ``location``, ``file:line:column:`` before it, as grep and ripgrep write;
   with ``null``, NUL-terminated instead of line-terminated (``xargs -0``).
 - ``jsonl``: one JSON object a line, records and ``{"defect": ...}`` lines.
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from ..model import Defect, Record
+from .choice import browser_column, chosen_target
 from .records import RECORD_KEYS, RecordLines, defect_line, record_json
 
 
@@ -39,6 +41,7 @@ class Layout:
     null: bool = False  # text: NUL after each line instead of a line break
     fields: tuple[str, ...] | None = None  # jsonl/csv/parquet: these keys only, in this order
     context: bool = False  # add the text around each reference
+    resolution: str = "rfc"  # --resolve: which URL text and edges use (output.choice)
 
     def columns(self) -> tuple[str, ...]:
         if self.fields is not None:
@@ -50,7 +53,8 @@ class Layout:
         row = record_json(record)
         row["context"] = record.context
         row["normalized"] = normalized
-        return {k: row[k] for k in self.columns()}
+        # a key not computed (browser_target) is null in a row: CSV and Parquet have no absent value
+        return {k: row.get(k) for k in self.columns()}
 
 
 #: the default layout: text, the contract's keys
@@ -86,7 +90,11 @@ class TextWriter(Writer):
 
     def record(self, record: Record, normalized: str | None = None) -> None:
         layout = self.layout
-        line = normalized if layout.normalized and normalized is not None else (record.target or record.uri)
+        resolution = layout.resolution
+        line = normalized if layout.normalized and normalized is not None else (
+            chosen_target(record, resolution) or record.uri)
+        if resolution == "both":
+            line += "\t" + browser_column(record)
         if layout.flags and record.risks:
             line += "\t" + "; ".join(str(r) for r in record.risks)
         if layout.location:
@@ -166,7 +174,8 @@ class EdgeWriter(Writer):
         self.base = base
 
     def record(self, record: Record, normalized: str | None = None) -> None:
-        target = normalized if self.layout.normalized and normalized is not None else record.target
+        target = normalized if self.layout.normalized and normalized is not None else chosen_target(
+            record, self.layout.resolution)
         if target is None:
             return  # a relative reference with no base: no edge to draw
         origin = record.origin

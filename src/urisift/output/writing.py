@@ -13,15 +13,18 @@ from typing import IO, Any
 from ..errors import ExitCode, OutputError
 from ..model import Defect, DefectKind, Record, Rendered, Tally
 from ..normalize import normalize
+from .choice import chosen_target
 from .stats import Stats
 from .writers import Writer
 
 
 class Select:
-    """--scheme, --normalize and --unique, applied to records as they stream by."""
+    """--scheme, --normalize and --unique, applied to records as they stream by,
+    on the URL --resolve picks (:func:`~.choice.chosen_target`)."""
 
-    def __init__(self, schemes: frozenset[str] | None, level: str, unique: bool) -> None:
+    def __init__(self, schemes: frozenset[str] | None, level: str, unique: bool, resolution: str = "rfc") -> None:
         self.schemes = schemes
+        self.resolution = resolution
         self.level = level
         self.unique = unique
         self.seen: set[str] = set()
@@ -29,7 +32,7 @@ class Select:
 
     def __call__(self, record: Record) -> tuple[bool, str | None]:
         """Whether to keep the record, and its normalized target (or None)."""
-        target = record.target
+        target = chosen_target(record, self.resolution)
         if self.schemes is not None:
             scheme = target.partition(":")[0].lower() if target and ":" in target else None
             if scheme not in self.schemes:
@@ -39,6 +42,9 @@ class Select:
             normalized = normalize(target, level=self.level if self.level != "none" else "syntax")  # type: ignore[arg-type]
         if self.unique:
             key = normalized if normalized is not None else record.uri
+            if self.resolution == "both":  # distinct pairs: the same RFC target may be two browser URLs
+                browser = record.browser_target
+                key += "\t" + (normalize(browser) if isinstance(browser, str) else "")
             if key in self.seen:
                 return False, normalized
             self.seen.add(key)
