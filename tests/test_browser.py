@@ -233,3 +233,13 @@ def test_the_plain_check_never_calls_an_invalid_reference_valid(reference: str) 
     if plainly_valid(reference):
         assert is_valid(reference, "IRI-reference")
     assert (invalidity(reference) is None) is is_valid(reference, "IRI-reference") or _BIDI.search(reference)
+
+
+@pytest.mark.parametrize(("target", "browser"), [
+    ("ftp://ftp.example.org", "ftp://ftp.example.org/"),  # §6.2.3: an empty path with an authority is "/"
+    ("file:/var/log/x.log", "file:///var/log/x.log"),  # RFC 8089 §2: the same local file
+    ("file://localhost/x", "file:///x"),
+    ("http://a.example/x%7cy", "http://a.example/x|y"),  # what a URI cannot hold, encoded on both sides
+])
+def test_spellings_of_one_resource_do_not_differ(target: str, browser: str) -> None:
+    assert difference(target, browser) is None

@@ -20,6 +20,7 @@ from ada_url.ada_adapter import ffi, lib  # type: ignore[attr-defined]  # the bi
 
 from .model import Risk
 from .normalize import normalize
+from .reference import UriReference
 
 _URL = ada_url.URL
 _parse_with_base, _parse, _is_valid, _get_href, _free = (
@@ -121,6 +122,15 @@ def comparable(uri: str) -> str:
     uri = normalize(uri, level="scheme", idna=True, iri_to_uri=True)
     if _UNSAFE.search(uri) is not None:
         uri = normalize(_UNSAFE.sub(_encoded, uri), level="scheme")
+    ref = UriReference.parse(uri)
+    if ref.scheme == "file" and ref.authority in (None, "localhost") and ref.path.startswith("/"):
+        # RFC 8089 §2: file:/p, file:///p and file://localhost/p name one file
+        return str(ref._replace(authority=""))
+    if ref.authority is not None and ref.path == "":
+        # §6.2.3: "a URI that uses the generic syntax for authority with an
+        # empty path should be normalized to a path of '/'" (normalize() does
+        # it for the web schemes only; ftp://host is ftp://host/ as well)
+        uri = str(ref._replace(path="/"))
     return uri
 
 

@@ -179,7 +179,7 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
 
         arrow = schema()
         frame = spark.createDataFrame(records.map(json.loads).map(
-            lambda row: pyspark.sql.Row(**{k: row[k] for k in arrow.names})), _spark_schema(arrow))
+            lambda row: pyspark.sql.Row(**{k: row.get(k) for k in arrow.names})), _spark_schema(arrow))
         frame.write.option("compression", "zstd").parquet(f"{output}/records")
     elif fmt == "edges":
         records.map(edge).filter(lambda e: e is not None).map(lambda e: f"{e[0]}\t{e[1]}").saveAsTextFile(
@@ -238,8 +238,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(args.output)
     elif os.path.exists(args.output):
         os.remove(args.output)
-    counts = run(paths, args.output, fmt=args.format, master=args.master, options=ScanOptions(base=args.base),
-                 partitions=args.partitions)
+    # Parquet has no absent value: its browser_target column is computed for every record (issue 25)
+    counts = run(paths, args.output, fmt=args.format, master=args.master,
+                 options=ScanOptions(base=args.base, browser=args.format == "parquet"), partitions=args.partitions)
     print(json.dumps(counts), file=sys.stderr)
     return 0
 
