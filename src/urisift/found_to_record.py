@@ -15,7 +15,7 @@ from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style
 from .reference import UriReference
 from .resolve import Joiner, resolve
 from .risk import plainly_safe, risks
-from .validity import BIDI_FORMATTING, invalidity, plainly_valid
+from .validity import BAD_ESCAPE, BIDI_FORMATTING, PLAINLY_VALID, invalidity
 
 _parse = UriReference.parse
 # what never reaches a target raw: the ASCII characters RFC 3986 allows
@@ -33,6 +33,9 @@ _ABBREVIATED, _BARE, _ANGLE = Style.ABBREVIATED, Style.BARE, Style.ANGLE
 # "scheme:" at the start of a reference: it is absolute (RFC 3986 §4.3)
 _SCHEME = LEADING_SCHEME
 _NO_BASE = BrowserResolver(None)
+# validity.plainly_valid, inline: the common valid shape, and no "%" without two hex digits
+_plainly_valid = PLAINLY_VALID.fullmatch
+_bad_escape = BAD_ESCAPE.search
 #: how many references a tail remembers before it starts afresh (constant memory on long texts)
 _SEEN_LIMIT = 4096
 
@@ -95,7 +98,8 @@ class Tail:
         reference = found.reference
         style = found.style
         if (style is _BARE or style is _ANGLE) and not self.browser and "/." not in reference \
-                and ":." not in reference and plainly_valid(reference):
+                and ":." not in reference and _plainly_valid(reference) is not None \
+                and ("%" not in reference or _bad_escape(reference) is None):
             # The common case of target(), without the calls: these styles
             # always start with a scheme (the scanner saw to it), without dot
             # segments the target is the reference itself, and a reference of

@@ -49,23 +49,23 @@ _PCHAR = r"[A-Za-z0-9\-._~!$&'()*+,;=%:@]"
 _SEGMENT_NC = r"[A-Za-z0-9\-._~!$&'()*+,;=%@]"  # segment-nz-nc: no ":"
 _PATH = _PCHAR[:-1] + "/]"  # segments and their "/"
 _QUERY = _PCHAR[:-1] + "/?]"  # query and fragment
-_PLAINLY_VALID = re.compile(
+PLAINLY_VALID = re.compile(
     r"(?:"
     rf"[A-Za-z][A-Za-z0-9+\-.]*:(?://{_REG_NAME}*(?:/{_PATH}*)?|(?!//){_PATH}*)"  # scheme, then hier-part
     rf"|//{_REG_NAME}*(?:/{_PATH}*)?"  # network-path reference
     rf"|(?![A-Za-z][A-Za-z0-9+\-.]*:|//){_SEGMENT_NC}*(?:/{_PATH}*)?"  # path-noscheme / path-absolute / empty
     r")"
     rf"(?:\?{_QUERY}*)?(?:#{_QUERY}*)?")
-_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
 def plainly_valid(reference: str) -> bool:
     """Whether ``reference`` is valid, decided by patterns for the common
     shape (ASCII, no IP literal, no userinfo or port); False means "look
     closer", not "invalid"."""
-    if _PLAINLY_VALID.fullmatch(reference) is None:
+    if PLAINLY_VALID.fullmatch(reference) is None:
         return False
-    return "%" not in reference or _BAD_ESCAPE.search(reference) is None
+    return "%" not in reference or BAD_ESCAPE.search(reference) is None
 
 
 def invalidity(reference: str) -> Risk | None:
