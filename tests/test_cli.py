@@ -78,7 +78,7 @@ def test_unreadable_input_exits_1_and_the_rest_is_still_scanned(tmp_path: Path) 
     assert err == f"urisift: {missing}: cannot read: No such file or directory\n"
 
 
-@pytest.mark.parametrize("argv", [["--format", "xml"], ["--kind", "pdf"], ["--base", "not a uri"], ["--base", "/rel"]])
+@pytest.mark.parametrize("argv", [["--format", "xml"], ["--kind", "docx"], ["--base", "not a uri"], ["--base", "/rel"]])
 def test_usage_errors_exit_2(argv: list[str]) -> None:
     code, out, err = run(argv)
     assert code == 2 and out == ""
@@ -233,10 +233,10 @@ def test_flags_in_text_mode() -> None:
 def test_csv_risks_and_normalized_columns() -> None:
     code, out, _ = run(["--format", "csv", "--normalize", "syntax"], b"http://u:p@H/%7e\n")
     header, row = out.splitlines()
-    assert header.endswith(",charset_source,risks,points_to,browser_target,normalized")
+    assert header.endswith(",charset_source,risks,points_to,browser_target,page,member,normalized")
     assert row.endswith(',"[{""flag"": ""userinfo"", ""section"": ""7.5"", ""detail"": ""\'u:p\' stands before \'@\'; '
                         'the host is \'H\'""}, {""flag"": ""password"", ""section"": ""7.4"", ""detail"": ""user \'u\' '
-                        'has a password in the URI""}]",,http://u:p@h/%7e,http://u:p@h/~')
+                        'has a password in the URI""}]",,http://u:p@h/%7e,,,http://u:p@h/~')
 
 
 @pytest.mark.parametrize("argv", [["--normalize", "deep"], ["--scheme", ","]])

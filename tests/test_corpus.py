@@ -112,6 +112,27 @@ def test_golden_warc_jsonl(path: Path) -> None:
     assert len(err.splitlines()) == len(defect_lines(out))
 
 
+# issue 21: style sheets, the XML family, robots.txt, PDF and office files, each
+# scanned as if retrieved from https://corpus.example/<folder>/<name>
+PAYLOADS = sorted(p for folder in ("css", "xml", "pdf", "office") for p in (ROOT / "corpora" / folder).rglob("*")
+                  if p.is_file() and not p.name.endswith((".expected.jsonl", ".py")))
+
+
+def test_payload_corpus_is_there() -> None:
+    assert {p.relative_to(ROOT / "corpora").as_posix() for p in PAYLOADS} == {
+        "css/site.css", "css/base.css", "css/fonts/fonts.css",
+        "xml/feed.atom", "xml/news.rss", "xml/sitemap-index.xml", "xml/sitemap-pages.xml", "xml/subscriptions.opml",
+        "xml/drawing.svg", "xml/robots.txt",
+        "pdf/links-and-base.pdf", "office/invoice.docx", "office/sheet.xlsx", "office/notes.odt"}
+
+
+@pytest.mark.parametrize("path", PAYLOADS, ids=[p.name for p in PAYLOADS])
+def test_golden_payload_jsonl(path: Path) -> None:
+    retrieved = "https://corpus.example/" + path.relative_to(ROOT / "corpora").as_posix()
+    _, err = golden_run(path, path.with_name(path.name + ".expected.jsonl"), "--base", retrieved)
+    assert err == ""
+
+
 def test_negative_file_yields_nothing() -> None:
     assert list(scan_text((CORPUS / "negative.txt").read_text("utf-8"))) == []
 

@@ -8,8 +8,8 @@ from bs4 import BeautifulSoup
 
 from urisift import BaseSource, Defect, DefectKind, Flag, Record, Style, Where, scan_html
 from urisift.charset import decode
+from urisift.css.syntax import css_urls
 from urisift.html import prescan
-from urisift.html.css import css_urls
 from urisift.html.refresh import refresh_url
 from urisift.html.srcset import Candidate, parse_srcset
 

@@ -32,7 +32,9 @@ from typing import BinaryIO, cast
 
 from .base import retrieval_layers
 from .charset import decode
+from .css.reader import read_css
 from .delimit.chars import ordered
+from .documents import read_office, read_pdf
 from .errors import InputError, RunError
 from .html import DocumentWalk, Locator, parse, prescan
 from .mail.mbox import split_mbox
@@ -43,6 +45,7 @@ from .sources import BUILT_KINDS, Input, Opened, open_input, standard_input, unr
 from .text import read_text, read_text_range
 from .units import Counted, Window, WorkUnit
 from .warc.records import read_warc
+from .xml import read_robots, read_xml
 
 Items = Iterator[Record | Defect]
 #: a reader: content in, records and defects out, and content nested in it for the scan to route
@@ -141,6 +144,11 @@ READERS: dict[Kind, Reader] = {
     Kind.MAIL: read_message,
     Kind.MBOX: read_mbox,
     Kind.WARC: read_warc,
+    Kind.CSS: read_css,  # type: ignore[dict-item]
+    Kind.XML: read_xml,
+    Kind.ROBOTS: read_robots,  # type: ignore[dict-item]
+    Kind.PDF: read_pdf,  # type: ignore[dict-item]
+    Kind.OFFICE: read_office,  # type: ignore[dict-item]
 }
 assert frozenset(READERS) == BUILT_KINDS
 

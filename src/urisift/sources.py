@@ -18,20 +18,21 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from .compressed import MAGIC, WARC_STARTS, Guarded, gzip_warc
+from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
+from .sniff import sniff_kind
 
 #: how many leading bytes the sniffer reads
 SNIFF_SIZE = 4096
 #: the kinds this version reads; the others are recognized, and reported
-BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC})
+BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, Kind.CSS, Kind.XML, Kind.ROBOTS,
+                         Kind.PDF, Kind.OFFICE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,64 +302,6 @@ def interactive(stream: BinaryIO) -> bool:
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         return False
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
-
-
-# -- kinds ------------------------------------------------------------------------------
-
-# RFC 5322 §3.6: a header field is a name of printable ASCII but ":" and a colon;
-# continuation lines start with white space.  Bounded per line: linear.
-_HEADER_LINE = re.compile(rb"[!-9;-~]{1,76}:")
-# RFC 4155: "From " the envelope sender, then the date
-_MBOX_FROM = re.compile(rb"From \S{1,300} +\S")
-# WHATWG MIME Sniffing §7.1, "the HTML signatures": a tag name, then a tag-terminating byte
-_HTML_SIGNATURE = re.compile(
-    rb"<(?:!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[ >]",
-    re.IGNORECASE)
-_EXTENSIONS = {
-    ".html": Kind.HTML, ".htm": Kind.HTML, ".xhtml": Kind.HTML, ".shtml": Kind.HTML,
-    ".eml": Kind.MAIL, ".msg": Kind.MAIL, ".mht": Kind.MAIL, ".mhtml": Kind.MAIL,
-    ".mbox": Kind.MBOX, ".mbx": Kind.MBOX,
-    ".warc": Kind.WARC, ".arc": Kind.WARC,
-}
-
-
-def _is_message(head: bytes) -> bool:
-    """RFC 5322 headers up to the first blank line, with the two fields §3.6
-    requires of every message: ``Date`` and ``From``."""
-    names: set[bytes] = set()
-    for line in head.split(b"\n"):
-        line = line.rstrip(b"\r")
-        if not line:
-            break
-        if line[:1] in (b" ", b"\t"):
-            if not names:
-                return False
-            continue
-        m = _HEADER_LINE.match(line)
-        if m is None:
-            return False
-        names.add(m.group()[:-1].lower())
-    return {b"date", b"from"} <= names
-
-
-def sniff_kind(head: bytes, name: str | None = None) -> Kind:
-    """The kind of content that starts with ``head``: its bytes first, then
-    the file name's extension, else plain text."""
-    if head.startswith(WARC_STARTS):
-        return Kind.WARC
-    if _MBOX_FROM.match(head):
-        return Kind.MBOX
-    if _is_message(head):
-        return Kind.MAIL
-    # the HTML signature may follow white space (and a UTF-8 BOM)
-    start = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
-    if _HTML_SIGNATURE.match(start.lstrip(b" \t\r\n\x0c")):
-        return Kind.HTML
-    if name:
-        ext = os.path.splitext(name)[1].lower()
-        if ext in _EXTENSIONS:
-            return _EXTENSIONS[ext]
-    return Kind.TEXT
 
 
 # -- cutting a large file for parallel work ------------------------------------------------

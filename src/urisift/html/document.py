@@ -14,6 +14,7 @@ from typing import Any
 
 from ..base import BaseLayer, as_base
 from ..browser import browser_target, whatwg_base
+from ..css.syntax import css_urls, may_hold_url
 from ..delimit import Scanner
 from ..delimit.chars import ordered
 from ..errors import UriError
@@ -35,7 +36,6 @@ from ..model import (
     new_found,
     new_place,
 )
-from .css import css_urls, may_hold_url
 from .locate import Locator, Position
 from .refresh import refresh_url
 from .srcset import parse_srcset

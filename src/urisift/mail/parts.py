@@ -17,14 +17,13 @@ from typing import NamedTuple
 
 from ..base import BaseLayer
 from ..charset import decode
+from ..media import kind_of
 from ..model import Charset, Defect, DefectKind, Found, Kind, Origin, origin_with
 from .flowed import unflow
 from .header_uris import header_references
 from .headers import parameter
 from .uuencode import blanked, uu_blocks
 from .walk import Heading, walk_message
-
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 
 
 class TextPart(NamedTuple):
@@ -70,11 +69,13 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin
             where = top if not item.path else origin_with(top, part=item.path)
             for found in header_references(item.entity):
                 yield HeaderReference(where, found, item.layer)
-        elif item.content_type.startswith(("text/", "multipart/")) or item.content_type in HTML_TYPES:
+        elif item.content_type.startswith(("text/", "multipart/")) or kind_of(item.content_type) is not None:
             body = transfer_decoded(item.entity)
             if not isinstance(body, bytes):
                 continue
-            kind = Kind.HTML if item.content_type in HTML_TYPES else Kind.TEXT
+            # by the one table of media types (a style sheet, a feed, a PDF or
+            # office attachment has its own reader); other text is text
+            kind = kind_of(item.content_type) or Kind.TEXT
             where = origin_with(top, part=item.path)
             entity, raw_type = item.entity, item.raw_type
             if item.content_type.startswith("multipart/"):

@@ -62,6 +62,10 @@ class Place:
     header: str | None = None
     rel: tuple[str, ...] | None = None
     text: str | None = None
+    # PDF: the 1-based page the reference is on (issue 21)
+    page: int | None = None
+    # office files: the member of the ZIP package (``word/_rels/document.xml.rels``)
+    member: str | None = None
 
 
 #: the place of every reference found in plain text

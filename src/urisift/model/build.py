@@ -11,7 +11,8 @@ from . import Base, Charset, Flag, Found, Origin, Place, Record, Risk, Span, Sty
 
 _new = object.__new__
 _tuple_new = tuple.__new__
-_p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text = (getattr(Place, f.name).__set__ for f in fields(Place))
+_p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text, _p_page, _p_member = (
+    getattr(Place, f.name).__set__ for f in fields(Place))
 # The generated __init__ of a frozen dataclass sets each field through
 # object.__setattr__ (its frozen check): 0.15-0.28 µs a field.  Setting the
 # slots through their descriptors takes about a third of that.
@@ -39,6 +40,8 @@ def new_place(where: Where, element: str | None, attribute: str | None, header: 
     _p_header(place, header)
     _p_rel(place, rel)
     _p_text(place, text)
+    _p_page(place, None)
+    _p_member(place, None)
     return place
 
 

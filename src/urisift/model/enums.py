@@ -20,6 +20,8 @@ class Style(StrEnum):
     META_REFRESH = "meta-refresh"
     CSS = "css"
     HEADER = "header"
+    ELEMENT = "element"  # XML: an element's text content (a sitemap's <loc>, an RSS <link>)
+    ANNOTATION = "annotation"  # PDF: a link annotation's action (/URI, /Launch, /GoToR)
 
 
 class Where(StrEnum):
@@ -28,6 +30,9 @@ class Where(StrEnum):
     TEXT = "text"
     HTML = "html"
     HEADER = "header"
+    CSS = "css"  # a stylesheet of its own (issue 21)
+    XML = "xml"  # an XML document: feeds, sitemaps, SVG, OPML, office files' parts
+    PDF = "pdf"
 
 
 class Flag(StrEnum):
@@ -60,6 +65,8 @@ class BaseSource(StrEnum):
     """The layer of seed 001 §5.1 / seed 002 §5.1 a base came from, innermost first."""
 
     HTML_BASE = "html-base"  # (1) embedded in the content
+    XML_BASE = "xml-base"  # (1) xml:base (XML Base; RFC 3986 §5.1.1)
+    PDF_BASE = "pdf-base"  # (1) a PDF's /URI dictionary /Base (PDF 32000-1 §12.6.4.7)
     CODEBASE = "codebase"  # (1) an object's or applet's codebase (HTML 4.01 §13.3, §13.4)
     CONTENT_BASE = "content-base"  # (2) the encapsulating entity's heading
     CONTENT_LOCATION = "content-location"
@@ -92,6 +99,8 @@ class DefectKind(StrEnum):
     DEEP_NESTING = "deep-nesting"  # HTML or MIME nested deeper than is parsed: capped, what is inside still read
     CHARSET_MISMATCH = "charset-mismatch"  # a <meta> charset the bytes are not in (they are UTF-8)
     BROKEN_WARC = "broken-warc"  # a WARC/ARC record, or its payload, that could not be read
+    BROKEN_DOCUMENT = "broken-document"  # an XML, PDF or office document that could not be read (in full)
+    BOMB = "bomb"  # a document past a bound (a zip bomb, a PDF's object streams): read no further
     SCAN_FAILED = "scan-failed"  # an input the scanner failed on (a bug): the other inputs are still scanned
 
 
@@ -105,6 +114,11 @@ class Kind(StrEnum):
     MBOX = "mbox"
     MAILDIR = "maildir"
     WARC = "warc"  # WARC and ARC
+    CSS = "css"  # a stylesheet (text/css)
+    XML = "xml"  # XML with xml:base: XHTML, SVG, Atom, RSS, OPML, sitemaps
+    ROBOTS = "robots"  # robots.txt: its Sitemap lines
+    PDF = "pdf"
+    OFFICE = "office"  # OOXML (.docx, .xlsx, .pptx) and ODF (.odt, .ods, .odp)
 
 
 class Unit(StrEnum):

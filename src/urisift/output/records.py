@@ -5,10 +5,11 @@ Keys are stable and never renamed.  Since the pipeline issue a record also
 carries ``offset``, ``warc_record_id``, ``warc_target_uri``, ``warc_date``,
 ``rel`` and ``text`` (null where they do not apply); since the mail issue,
 ``points_to``, the part path a ``cid:``/``mid:``/Content-Location
-reference names; since issue 25, ``browser_target``, last, what the WHATWG
+reference names; since issue 25, ``browser_target``, what the WHATWG
 URL parser gives (present only where it was computed: always for HTML and
 WARC, for text and mail with ``--resolve browser|both``; null where that
-parser fails); and a defect line also
+parser fails); since issue 21, ``page`` (PDF) and ``member`` (the part of an
+office file's ZIP package), last; and a defect line also
 carries ``message_id``, ``offset`` and ``warc_record_id``.
 
 JSON lines are written by :func:`record_line`, which gives exactly
@@ -30,7 +31,7 @@ RECORD_KEYS = (
     "uri", "target", "alternatives", "base", "base_source", "style", "where", "element", "attribute",
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
     "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
-    "points_to", "browser_target",
+    "points_to", "browser_target", "page", "member",
 )
 #: JSON keys of a defect line, in output order.
 DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",
@@ -69,6 +70,8 @@ def record_json(record: Record) -> dict[str, Any]:
     out["points_to"] = record.points_to
     if record.browser_target is not False:  # not asked for: no key, so that it never reads as a failure
         out["browser_target"] = record.browser_target
+    out["page"] = place.page
+    out["member"] = place.member
     return out
 
 
@@ -111,7 +114,7 @@ class _Fragments:
         self.base: Base | None | bool = False
         self.base_json = ""
         self.place: Place | None = None
-        self.place_json: tuple[str, str] = ("", "")
+        self.place_json: tuple[str, str, str] = ("", "", "")
 
     # Each ``take_*`` remembers a new object and its JSON; the caller has
     # already seen that it is not the one remembered (an identity test inline
@@ -136,7 +139,8 @@ class _Fragments:
         self.place_json = (
             _fragment({"where": place.where.value, "element": place.element, "attribute": place.attribute,
                        "header": place.header}),
-            _fragment({"rel": None if place.rel is None else list(place.rel), "text": place.text}))
+            _fragment({"rel": None if place.rel is None else list(place.rel), "text": place.text}),
+            _fragment({"page": place.page, "member": place.member}))
 
 
 def _list(values: tuple[str, ...]) -> str:
@@ -178,7 +182,7 @@ class RecordLines:
         alternatives = found.alternatives
         flags = found.flags
         risks = record.risks
-        where, link = shared.place_json
+        where, link, inside = shared.place_json
         browser = record.browser_target
         last = "" if browser is False else f', "browser_target": {_string(browser)}'
         if span is None:
@@ -191,7 +195,7 @@ class RecordLines:
             f'"style": "{found.style._value_}", {where}, {shared.origin_json}, {link}, {position}, '
             f'"flags": {_list(flags) if flags else "[]"}, {shared.decoding_json}, '
             f'"risks": {_dumps([r.to_json() for r in risks]) if risks else "[]"}, '
-            f'"points_to": {_string(record.points_to)}{last}}}'
+            f'"points_to": {_string(record.points_to)}{last}, {inside}}}'
         )
 
 

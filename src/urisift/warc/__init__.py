@@ -34,7 +34,7 @@ from __future__ import annotations
 from .headers import content_location, http_references, link_values
 from .reader import WarcReader
 from .resync import record_start
-from .unit import HTML_TYPES, TEXT_TYPES, UNIT_TYPES, WarcUnit
+from .unit import UNIT_TYPES, WarcUnit
 
-__all__ = ["HTML_TYPES", "TEXT_TYPES", "UNIT_TYPES", "WarcReader", "WarcUnit", "content_location", "http_references",
+__all__ = ["UNIT_TYPES", "WarcReader", "WarcUnit", "content_location", "http_references",
            "link_values", "record_start"]

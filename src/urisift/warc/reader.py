@@ -14,12 +14,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
+from ..media import kind_of, robots
 from ..model import Defect, DefectKind, Kind, Origin
 from ..sources import Replay
 from .codings import Payload, decoded
 from .parsing import archive_iterator, quiet, readable
 from .resync import Growing, Rewind, end_of, member_cut_short, plain_at, record_start, rewound, seekable
-from .unit import HTML_TYPES, TEXT_TYPES, UNIT_TYPES, WarcUnit, media_type, printable, sniffed
+from .unit import UNIT_TYPES, WarcUnit, media_type, printable, sniffed
 
 # warcio logs a warning for each target URI with spaces: the record already
 # says what it holds; a library must not print on its own (the stdlib advice)
@@ -299,14 +300,16 @@ class WarcReader:
         unit = WarcUnit(record_type, record_id, headers.get_header("WARC-Target-URI"),
                         headers.get_header("WARC-Date"), offset, headers.get_header("WARC-Truncated"), status,
                         pairs, media, charset, None, None)
-        if media is not None and media not in HTML_TYPES and media not in TEXT_TYPES:
-            return unit  # its payload is not read
+        if media is not None and kind_of(media) is None:
+            return unit  # its payload is not read: no reader takes its type
         stream, unknown = decoded(record)
         payload = state.payload = Payload(stream)
         if unknown is not None:
             payload.problem = unknown
         head = payload.read(4096) if media is None else b""
-        kind = Kind.HTML if media in HTML_TYPES else Kind.TEXT if media in TEXT_TYPES else sniffed(head)
+        kind = kind_of(media) or sniffed(head)
+        if kind is Kind.TEXT and robots(unit.target_uri):
+            kind = Kind.ROBOTS
         # the bytes read to sniff the kind are put back in front
         body: Any = io.BufferedReader(Replay(head, cast(BinaryIO, payload)) if head else payload)
         return replace(unit, kind=kind, payload=body)

@@ -10,8 +10,6 @@ from typing import BinaryIO
 from ..model import Kind
 
 UNIT_TYPES = frozenset({"response", "resource", "revisit"})
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-TEXT_TYPES = frozenset({"text/plain"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,67 @@
+"""A style sheet of its own (``text/css``; issue 21): every ``url()``,
+``@import`` and ``image-set()`` string, resolved against the style sheet's
+own URL (CSS Values 4 §4.5.1: "relative URLs are resolved against the base
+URL of the style sheet", not the page that uses it), which the layers below
+give: a WARC record's target URI, a MIME part's Content-Location, ``--base``.
+
+Decoded as CSS Syntax 3 §3.2 says: a BOM, else the protocol's charset (the
+MIME part's or HTTP response's ``charset``, ``--charset``), else
+``@charset "label";`` at the very start, else UTF-8 (detection steps in
+when the bytes are not UTF-8, as for every other input).
+
+The scanner is :mod:`.syntax`, the one HTML's inline CSS uses.  tinycss2
+(CSS Syntax 3 in Python) finds the same URLs in the 130 shared pages' 4 MB
+of style sheets, 76 times slower (2.07 s against 0.027 s): a test holds the
+two to the same answers, the scan uses this one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from email.message import Message
+
+from ..charset import decode
+from ..found_to_record import Tail
+from ..model import Charset, Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
+from ..options import ScanOptions
+from .syntax import css_urls
+
+#: CSS Syntax 3 §3.2: exactly these bytes, a label, and '";' open a style sheet that declares its charset
+_CHARSET_RULE = re.compile(rb'@charset "([\x21\x23-\x7e]{1,40})";')
+_PLACE = Place(Where.CSS)
+
+
+def charset_rule(sample: bytes) -> str | None:
+    """The label of an ``@charset`` rule at the very start of ``sample``."""
+    m = _CHARSET_RULE.match(sample)
+    return None if m is None else m.group(1).decode("ascii")
+
+
+def read_css(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect]:
+    body = content.body
+    if isinstance(body, Message):
+        raise TypeError("a parsed message is content of kind mail only")
+    decoding = content.decoding
+    if isinstance(body, str):
+        text = body
+    else:
+        data = body if isinstance(body, bytes) else body.read()
+        text, choice, defects = decode(data, declared=content.declared or options.charset, sniff=charset_rule,
+                                       origin=content.origin)
+        decoding = Charset(choice.name, choice.source)
+        yield from defects
+    tail = Tail(content.layer, content.origin, decoding, browser=options.browser)
+    line, line_start, upto = 1, 0, 0  # lines counted forward only: the URLs come in order
+    for found in css_urls(text):
+        start = found.start
+        line += text.count("\n", upto, start)
+        if start > upto:
+            newline = text.rfind("\n", upto, start)
+            if newline != -1:
+                line_start = newline + 1
+        upto = start
+        url = found.url.strip("\t\n\x0c\r ")
+        end = start + len(found.url) if text.startswith(found.url, start) else start
+        yield tail(new_found(url, start, end, Style.CSS, (), (), None, _PLACE), Span(start, end), line,
+                   start - line_start + 1)

@@ -1,0 +1,40 @@
+"""Media type → kind of content (issue 21): the one table a MIME part's
+``Content-Type`` and a WARC payload's are routed by, so that a style sheet,
+a feed, a PDF or an office file reads the same from a file, a mail
+attachment and a crawl."""
+
+from __future__ import annotations
+
+from .model import Kind
+
+_OOXML = "application/vnd.openxmlformats-officedocument."
+_ODF = "application/vnd.oasis.opendocument."
+
+#: media types (lower case, no parameters) and the kind they are read as
+KINDS: dict[str, Kind] = {
+    "text/html": Kind.HTML, "application/xhtml+xml": Kind.HTML,
+    "text/plain": Kind.TEXT,
+    "text/css": Kind.CSS,
+    "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,
+    "application/rss+xml": Kind.XML, "application/rdf+xml": Kind.XML, "image/svg+xml": Kind.XML,
+    "text/x-opml": Kind.XML, "application/x-opml+xml": Kind.XML,
+    "application/pdf": Kind.PDF,
+    _OOXML + "wordprocessingml.document": Kind.OFFICE, _OOXML + "spreadsheetml.sheet": Kind.OFFICE,
+    _OOXML + "presentationml.presentation": Kind.OFFICE,
+    _ODF + "text": Kind.OFFICE, _ODF + "spreadsheet": Kind.OFFICE, _ODF + "presentation": Kind.OFFICE,
+}
+
+
+def kind_of(media: str | None) -> Kind | None:
+    """The kind ``media`` is read as; None for a type no reader takes."""
+    if media is None:
+        return None
+    return KINDS.get(media)
+
+
+def robots(uri: str | None) -> bool:
+    """Whether ``uri`` (a WARC record's target) is a site's robots.txt (RFC 9309 §2.3: at the root)."""
+    if not uri:
+        return False
+    path = uri.partition("?")[0]
+    return path.endswith("/robots.txt") and path.count("/") == 3
