@@ -266,9 +266,7 @@ def _tinycss2_urls(css: str) -> list[str]:
             if t.type == "url":
                 found.append(t.value)
             elif t.type == "function":
-                if t.lower_name == "url":
-                    found.extend(a.value for a in t.arguments if a.type == "string")
-                elif t.lower_name.endswith("image-set"):
+                if t.lower_name == "url" or t.lower_name.endswith("image-set"):
                     found.extend(a.value for a in t.arguments if a.type == "string")
                 walk(t.arguments)
             elif t.type == "at-rule":
