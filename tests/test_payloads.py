@@ -132,7 +132,7 @@ def test_an_external_entity_is_never_read(tmp_path: Path) -> None:
 
 
 def test_a_billion_laughs_is_refused_not_expanded(tmp_path: Path) -> None:
-    laughs = '<!ENTITY l0 "lol">' + "".join(f'<!ENTITY l{i} "{("&l%d;" % (i - 1)) * 10}">' for i in range(1, 10))
+    laughs = '<!ENTITY l0 "lol">' + "".join('<!ENTITY l{} "{}">'.format(i, f"&l{i - 1};" * 10) for i in range(1, 10))
     doc = tmp_path / "laughs.xml"
     doc.write_text(f'<?xml version="1.0"?>\n<!DOCTYPE rss [{laughs}]>\n<rss><channel><link>https://a.example/&l9;'
                    '</link></channel></rss>')
