@@ -374,7 +374,7 @@ def bench_normalize(rounds: int, repeat: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
-                                         "warc", "parallel", "stream", "hostile", "browser", "all"])
+                                         "warc", "parallel", "stream", "hostile", "browser", "payloads", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -392,7 +392,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout = sys.stderr
     if args.install_peers:
         install_peers()
-    cases = (["resolve", "scan", "adversarial", "normalize", "records", "html", "browser", "mail", "warc", "parallel"]
+    cases = (["resolve", "scan", "adversarial", "normalize", "records", "html", "browser", "payloads", "mail", "warc",
+              "parallel"]
              if args.case == "all" else [args.case])
     when = time.strftime("%Y-%m-%d %H:%M")
     print(f"# urisift bench ({when}, Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
@@ -415,6 +416,10 @@ def main(argv: list[str] | None = None) -> int:
             from bench_browser import bench_browser
 
             bench_browser(args.rounds, SHARED, rfc_texts(args.rfcs), timeit, table)
+        elif case == "payloads":
+            from bench_payloads import bench_payloads
+
+            bench_payloads(args.rounds, timeit, table)
         elif case == "warc":
             from bench_warc import bench_warc
 
