@@ -28,11 +28,12 @@ import codecs
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from email.message import Message
 from typing import BinaryIO
 
 from .charset_labels import CODEC_FOR, normalize_label
 from .detect import MIN_CONFIDENCE, bomless_utf16_32, chardet_detect, iso_2022, utf8_prefix_ok
-from .model import NOWHERE, Charset, CharsetSource, Defect, DefectKind, Origin
+from .model import NOWHERE, Charset, CharsetSource, Content, Defect, DefectKind, Origin
 
 #: a sniffing step: the sample's own declaration of its charset (a label), or None
 Sniff = Callable[[bytes], str | None]
@@ -281,6 +282,22 @@ def decode(data: bytes, *, declared: str | None = None, sniff: Sniff | None = No
     defects = _unknown_label(declared, origin) + _overruled(choice, origin) + recorder.take()
     last = _closing_defect(recorder, nul)
     return text, choice, defects + ([last] if last is not None else [])
+
+
+def content_text(content: Content, declared: str | None, sniff: Sniff | None = None
+                 ) -> tuple[str, Charset | None, list[Defect]]:
+    """The text of a piece of content read whole (a style sheet, a
+    robots.txt): a body handed in as text is taken as it is (with the
+    decoding it came with), bytes and streams are decoded by the chain
+    (``declared``: the container's charset, else the command line's)."""
+    body = content.body
+    if isinstance(body, Message):
+        raise TypeError("a parsed message is content of kind mail only")
+    if isinstance(body, str):
+        return body, content.decoding, []
+    data = body if isinstance(body, bytes) else body.read()
+    text, choice, defects = decode(data, declared=content.declared or declared, sniff=sniff, origin=content.origin)
+    return text, Charset(choice.name, choice.source), defects
 
 
 def decode_stream(stream: BinaryIO, *, declared: str | None = None, sniff: Sniff | None = None,

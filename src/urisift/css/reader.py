@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from email.message import Message
 
-from ..charset import decode
+from ..charset import content_text
 from ..found_to_record import Tail
-from ..model import Charset, Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
+from ..model import Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
 from ..options import ScanOptions
 from .syntax import css_urls
 
@@ -39,18 +38,8 @@ def charset_rule(sample: bytes) -> str | None:
 
 
 def read_css(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect]:
-    body = content.body
-    if isinstance(body, Message):
-        raise TypeError("a parsed message is content of kind mail only")
-    decoding = content.decoding
-    if isinstance(body, str):
-        text = body
-    else:
-        data = body if isinstance(body, bytes) else body.read()
-        text, choice, defects = decode(data, declared=content.declared or options.charset, sniff=charset_rule,
-                                       origin=content.origin)
-        decoding = Charset(choice.name, choice.source)
-        yield from defects
+    text, decoding, defects = content_text(content, options.charset, charset_rule)
+    yield from defects
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser)
     line, line_start, upto = 1, 0, 0  # lines counted forward only: the URLs come in order
     for found in css_urls(text):

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from email.message import Message
 
-from ..charset import decode
+from ..charset import content_text
 from ..found_to_record import Tail
-from ..model import Charset, Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
+from ..model import Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
 from ..options import ScanOptions
 
 # RFC 9309 §2.2: a field name, optional white space, ":", the value to a "#" comment or the line's end
@@ -20,17 +19,8 @@ _PLACE = Place(Where.TEXT, header="Sitemap")
 
 
 def read_robots(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect]:
-    body = content.body
-    if isinstance(body, Message):
-        raise TypeError("a parsed message is content of kind mail only")
-    decoding = content.decoding
-    if isinstance(body, str):
-        text = body
-    else:
-        data = body if isinstance(body, bytes) else body.read()
-        text, choice, defects = decode(data, declared=content.declared or options.charset, origin=content.origin)
-        decoding = Charset(choice.name, choice.source)
-        yield from defects
+    text, decoding, defects = content_text(content, options.charset)
+    yield from defects
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser)
     line, upto = 1, 0  # counted forward only: linear however many lines there are
     for m in _SITEMAP.finditer(text):
