@@ -121,7 +121,10 @@ def resolve(
     if base_scheme is None:
         raise BaseUriError(f"base URI {str(b)!r} has no scheme: a base must be an absolute URI (RFC 3986 §5.1)")
     if profile == "rfc2396":
-        return _resolve_2396(r, b)
+        old = _resolve_2396(r, b)
+        if guard_empty_first_segment and old.authority is None and old.path.startswith("//"):
+            return old._replace(path="/." + old.path)  # the same guard (§5.3): a path never turns into a host
+        return old
     if profile != "rfc3986":
         raise ValueError(f"unknown profile {profile!r}; expected 'rfc3986' or 'rfc2396'")
     if remove_base_dot_segments:
