@@ -354,6 +354,7 @@ def test_record_json_has_every_contract_key() -> None:
         "span": [4, 19], "line": 1, "column": 5, "flags": ["trimmed"], "charset": None, "charset_source": None,
         "risks": [],
         "points_to": None,  # the mail issue's: which part of a message a reference names
+        "unwrapped": None, "wrapper": [],  # issue 23's: what a wrapped link wraps
         "page": None, "member": None,  # issue 21's: a PDF's page, an office package's member
     }
 

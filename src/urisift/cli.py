@@ -86,6 +86,10 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--scheme", metavar="LIST", type=_scheme_list,
                      help="only targets with these schemes, comma-separated (http,https,mailto)")
     out.add_argument("--flags", action="store_true", help="text: the RFC 3986 §7 risk flags after a tab")
+    out.add_argument("--unwrap", action="store_true",
+                     help="text output, --scheme, --normalize, --unique and edges use the URL behind a link-protection "
+                          "service's, a redirector's or a web archive's wrapping (Safe Links, Proofpoint, Barracuda, "
+                          "Google, Wayback ...), where it can be recovered; the records' 'unwrapped' key has it always")
     out.add_argument("--resolve", choices=RESOLUTIONS, default="rfc",
                      help="which URL text output prints and --scheme/--normalize/--unique/edges use: rfc (default, "
                           "RFC 3986 resolution), browser (what the WHATWG URL parser gives: what a browser fetches), "
@@ -220,7 +224,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     location = args.location if args.location is not None else (
         len(paths) > 1 or any(os.path.isdir(p) for p in paths if p != "-"))
     layout = Layout(args.format, normalized=args.normalize != "none", flags=args.flags, location=location,
-                    null=args.null, fields=args.fields, context=args.context > 0, resolution=args.resolve)
+                    null=args.null, fields=args.fields, context=args.context > 0, resolution=args.resolve,
+                    unwrap=args.unwrap)
     if args.format == "edges" and args.resolve == "both":
         return _usage(err, "--format edges draws one graph: give --resolve rfc or --resolve browser")
     # a key that is written is computed: JSON lines leave browser_target out
@@ -249,7 +254,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code
-    select = Select(args.scheme, args.normalize, args.unique, args.resolve)
+    select = Select(args.scheme, args.normalize, args.unique, args.resolve, args.unwrap)
     stats = Stats() if args.stats else None
     status: int = ExitCode.OK
     try:

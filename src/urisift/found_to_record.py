@@ -15,6 +15,7 @@ from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style
 from .reference import UriReference
 from .resolve import Joiner, resolve
 from .risk import plainly_safe, risks
+from .unwrap import HINT, deception, unwrap
 from .validity import BAD_ESCAPE, BIDI_FORMATTING, PLAINLY_VALID, invalidity
 
 _parse = UriReference.parse
@@ -36,6 +37,8 @@ _NO_BASE = BrowserResolver(None)
 # validity.plainly_valid, inline: the common valid shape, and no "%" without two hex digits
 _plainly_valid = PLAINLY_VALID.fullmatch
 _bad_escape = BAD_ESCAPE.search
+# a URL that names no wrapper's host takes the fast path (unwrap.HINT, one search)
+_wrapper_hint = HINT.search
 #: how many references a tail remembers before it starts afresh (constant memory on long texts)
 _SEEN_LIMIT = 4096
 
@@ -99,7 +102,7 @@ class Tail:
         style = found.style
         if (style is _BARE or style is _ANGLE) and not self.browser and "/." not in reference \
                 and ":." not in reference and _plainly_valid(reference) is not None \
-                and ("%" not in reference or _bad_escape(reference) is None):
+                and ("%" not in reference or _bad_escape(reference) is None) and _wrapper_hint(reference) is None:
             # The common case of target(), without the calls: these styles
             # always start with a scheme (the scanner saw to it), without dot
             # segments the target is the reference itself, and a reference of
@@ -111,8 +114,14 @@ class Tail:
             seen = self._work_out(found)
         if seen[3]:
             found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
-        return new_record(found, seen[0], seen[1], self.origin, self.decoding, span, line, column, seen[2],
-                          None, seen[4])
+        flags = seen[2]
+        text = found.place.text
+        if text:  # an HTML link's visible text: does it name another host than where the link goes?
+            deceptive = deception(text, seen[5] or seen[0])
+            if deceptive is not None:
+                flags = (*flags, deceptive)
+        return new_record(found, seen[0], seen[1], self.origin, self.decoding, span, line, column, flags,
+                          None, seen[4], seen[5], seen[6])
 
     def _work_out(self, found: Found) -> _Seen:
         """What the record of ``found`` holds: the target, the base used, the
@@ -142,7 +151,14 @@ class Tail:
             differs = difference(target, browser)
             if differs is not None:
                 flags = (*flags, differs)
-        seen = (target, base, flags, encoded, browser)
+        wrapped = unwrap(target if target is not None else found.reference)
+        unwrapped: str | None = None
+        wrapper: tuple[str, ...] = ()
+        if wrapped is not None:
+            unwrapped, wrapper = wrapped.url, wrapped.wrappers
+            if wrapped.risk is not None:
+                flags = (*flags, wrapped.risk)
+        seen = (target, base, flags, encoded, browser, unwrapped, wrapper)
         if found.style is not _ABBREVIATED:  # its target is not its spelling's alone
             if len(self._seen) >= _SEEN_LIMIT:
                 self._seen.clear()
@@ -150,5 +166,6 @@ class Tail:
         return seen
 
 
-#: what the slow path makes of a reference: target, base used, flags, encoded, browser target
-_Seen = tuple[str | None, Base | None, tuple[Risk, ...], bool, str | None | Literal[False]]
+#: what the slow path makes of a reference: target, base used, flags, encoded, browser target, unwrapped, wrappers
+_Seen = tuple[str | None, Base | None, tuple[Risk, ...], bool, str | None | Literal[False], str | None,
+              tuple[str, ...]]

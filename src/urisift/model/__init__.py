@@ -169,6 +169,12 @@ class Record(NamedTuple):
     # base (issue 25): the URL, None where that parser fails, False where it
     # was not asked (text and mail without --resolve browser|both)
     browser_target: str | None | Literal[False] = False
+    # the URL behind a link-protection service's, a redirector's or an
+    # archive's wrapping (issue 23); None when not wrapped, or when the
+    # wrapper hides it (then ``wrapper`` names it and a risk says so)
+    unwrapped: str | None = None
+    # the wrappers, outermost first ("safelinks", "wayback@2024-05-03T12:00:00Z")
+    wrapper: tuple[str, ...] = ()
 
     @property
     def uri(self) -> str:

@@ -54,7 +54,8 @@ def new_found(reference: str, start: int | None, end: int | None, style: Style, 
 def new_record(found: Found, target: str | None, base_layer: Base | None, origin: Origin,
                decoding: Charset | None, span: Span | None, line: int | None, column: int | None,
                risks: tuple[Risk, ...], points_to: str | None = None,
-               browser_target: str | None | Literal[False] = False) -> Record:
+               browser_target: str | None | Literal[False] = False, unwrapped: str | None = None,
+               wrapper: tuple[str, ...] = ()) -> Record:
     """``Record(...)`` with every field but ``context`` given, in order."""
     return _tuple_new(Record, (found, target, base_layer, origin, decoding, span, line, column, risks, points_to,
-                               None, browser_target))
+                               None, browser_target, unwrapped, wrapper))

@@ -1,7 +1,8 @@
 """Which URL of a record the command's output uses (issue 25): ``--resolve``
 picks between the RFC 3986 target and what a browser fetches
-(``browser_target``, the WHATWG URL parser's result), for what text output
-prints and what ``--scheme``, ``--normalize``, ``--unique`` and edges use.
+(``browser_target``, the WHATWG URL parser's result), and ``--unwrap`` the
+URL behind a link-protection or archive wrapper (issue 23), for what text
+output prints and what ``--scheme``, ``--normalize``, ``--unique`` and edges use.
 
 One function, so that every output agrees on the choice.
 """
@@ -14,10 +15,14 @@ from ..model import Record
 RESOLUTIONS = ("rfc", "browser", "both")
 
 
-def chosen_target(record: Record, resolution: str) -> str | None:
+def chosen_target(record: Record, resolution: str, unwrap: bool = False) -> str | None:
     """The URL ``resolution`` picks (``both`` picks the RFC target here; text
     output prints the browser's beside it): None when the record has none
-    (a relative reference with no base, or one the WHATWG parser refuses)."""
+    (a relative reference with no base, or one the WHATWG parser refuses).
+    ``unwrap`` (``--unwrap``): the URL behind a wrapper instead, where it
+    could be recovered (issue 23)."""
+    if unwrap and record.unwrapped is not None:
+        return record.unwrapped
     if resolution == "browser":
         browser = record.browser_target
         return None if browser is False else browser

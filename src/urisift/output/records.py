@@ -8,8 +8,10 @@ carries ``offset``, ``warc_record_id``, ``warc_target_uri``, ``warc_date``,
 reference names; since issue 25, ``browser_target``, what the WHATWG
 URL parser gives (present only where it was computed: always for HTML and
 WARC, for text and mail with ``--resolve browser|both``; null where that
-parser fails); since issue 21, ``page`` (PDF) and ``member`` (the part of an
-office file's ZIP package), last; and a defect line also
+parser fails); since issue 23, ``unwrapped`` and ``wrapper`` (the URL behind
+a link-protection service's or an archive's wrapping, and the wrappers);
+since issue 21, ``page`` (PDF) and ``member`` (the part of an office file's
+ZIP package), last; and a defect line also
 carries ``message_id``, ``offset`` and ``warc_record_id``.
 
 JSON lines are written by :func:`record_line`, which gives exactly
@@ -31,7 +33,7 @@ RECORD_KEYS = (
     "uri", "target", "alternatives", "base", "base_source", "style", "where", "element", "attribute",
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
     "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
-    "points_to", "browser_target", "page", "member",
+    "points_to", "browser_target", "unwrapped", "wrapper", "page", "member",
 )
 #: JSON keys of a defect line, in output order.
 DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",
@@ -70,6 +72,8 @@ def record_json(record: Record) -> dict[str, Any]:
     out["points_to"] = record.points_to
     if record.browser_target is not False:  # not asked for: no key, so that it never reads as a failure
         out["browser_target"] = record.browser_target
+    out["unwrapped"] = record.unwrapped
+    out["wrapper"] = list(record.wrapper)
     out["page"] = place.page
     out["member"] = place.member
     return out
@@ -195,7 +199,8 @@ class RecordLines:
             f'"style": "{found.style._value_}", {where}, {shared.origin_json}, {link}, {position}, '
             f'"flags": {_list(flags) if flags else "[]"}, {shared.decoding_json}, '
             f'"risks": {_dumps([r.to_json() for r in risks]) if risks else "[]"}, '
-            f'"points_to": {_string(record.points_to)}{last}, {inside}}}'
+            f'"points_to": {_string(record.points_to)}{last}, "unwrapped": {_string(record.unwrapped)}, '
+            f'"wrapper": {_list(record.wrapper) if record.wrapper else "[]"}, {inside}}}'
         )
 
 

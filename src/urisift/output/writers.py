@@ -42,6 +42,7 @@ class Layout:
     fields: tuple[str, ...] | None = None  # jsonl/csv/parquet: these keys only, in this order
     context: bool = False  # add the text around each reference
     resolution: str = "rfc"  # --resolve: which URL text and edges use (output.choice)
+    unwrap: bool = False  # --unwrap: the URL behind a wrapper, where there is one
 
     def columns(self) -> tuple[str, ...]:
         if self.fields is not None:
@@ -92,7 +93,7 @@ class TextWriter(Writer):
         layout = self.layout
         resolution = layout.resolution
         line = normalized if layout.normalized and normalized is not None else (
-            chosen_target(record, resolution) or record.uri)
+            chosen_target(record, resolution, layout.unwrap) or record.uri)
         if resolution == "both":
             line += "\t" + browser_column(record)
         if layout.flags and record.risks:
@@ -175,7 +176,7 @@ class EdgeWriter(Writer):
 
     def record(self, record: Record, normalized: str | None = None) -> None:
         target = normalized if self.layout.normalized and normalized is not None else chosen_target(
-            record, self.layout.resolution)
+            record, self.layout.resolution, self.layout.unwrap)
         if target is None:
             return  # a relative reference with no base: no edge to draw
         origin = record.origin

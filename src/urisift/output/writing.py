@@ -22,9 +22,11 @@ class Select:
     """--scheme, --normalize and --unique, applied to records as they stream by,
     on the URL --resolve picks (:func:`~.choice.chosen_target`)."""
 
-    def __init__(self, schemes: frozenset[str] | None, level: str, unique: bool, resolution: str = "rfc") -> None:
+    def __init__(self, schemes: frozenset[str] | None, level: str, unique: bool, resolution: str = "rfc",
+                 unwrap: bool = False) -> None:
         self.schemes = schemes
         self.resolution = resolution
+        self.unwrap = unwrap
         self.level = level
         self.unique = unique
         self.seen: set[str] = set()
@@ -32,7 +34,7 @@ class Select:
 
     def __call__(self, record: Record) -> tuple[bool, str | None]:
         """Whether to keep the record, and its normalized target (or None)."""
-        target = chosen_target(record, self.resolution)
+        target = chosen_target(record, self.resolution, self.unwrap)
         if self.schemes is not None:
             scheme = target.partition(":")[0].lower() if target and ":" in target else None
             if scheme not in self.schemes:
