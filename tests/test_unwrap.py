@@ -1,0 +1,136 @@
+"""Issue 23: rewritten links unwrapped, a test per row of the table (samples
+built as the services publish their formats), nested wrapping, broken
+wrappers as flags; and deceptive link text."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from urisift import Record, scan_html, scan_text
+from urisift.cli import main
+from urisift.model import Risk
+from urisift.unwrap import WRAPPERS, deception, text_host, unwrap
+
+SAFELINKS = ("https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fwww.example.com%2Freport%3Fid%3D7"
+             "&data=05%7C02%7Cuser%40contoso.com%7C6b1f0e3c%7C72f988bf86f141af91ab2d7cd011db47%7C1%7C0%7C63851"
+             "%7CUnknown%7CTWFpbGZsb3d8eyJWIjoiMC4wLjAwMDAifQ%3D%3D%7C0%7C%7C%7C&sdata=Zx9aQ%2Bk%3D&reserved=0")
+CASES = [
+    ("safelinks", SAFELINKS, "https://www.example.com/report?id=7"),
+    ("proofpoint-v1", "https://urldefense.proofpoint.com/v1/url?u=http://www.example.com/page.html"
+                      "&k=8F5TVnBDKF32UabxXsxZiA%3D%3D%0A&r=abc&m=def&s=ghi", "http://www.example.com/page.html"),
+    ("proofpoint-v2", "https://urldefense.proofpoint.com/v2/url?u=https-3A__www.example.com_docs_report-3Fid-3D7"
+                      "-26lang-3Den&d=DwMFAg&c=euGZstcaTDllvimEN8b7jXrwqOf-v5A_CdpgnVfiiMM&r=abc&m=def&s=ghi&e=",
+     "https://www.example.com/docs/report?id=7&lang=en"),
+    ("proofpoint-v3", "https://urldefense.com/v3/__https://www.example.com/search?q=a*20b&x=1__;JQ!!OrgId!Ab12Cd$",
+     "https://www.example.com/search?q=a%20b&x=1"),
+    ("barracuda", "https://linkprotect.cudasvc.com/url?a=https%3a%2f%2fwww.example.com%2finvoice&c=E,1,AbCdEf,&typo=1",
+     "https://www.example.com/invoice"),
+    ("trendmicro", "https://imsva91-ctp.trendmicro.com:443/wis/clicktime/v1/query?url=https%3a%2f%2fwww.example.com"
+                   "%2f&umid=4B2A3C&auth=0123abcd", "https://www.example.com/"),
+    ("google", "https://www.google.com/url?q=https://www.example.com/page&sa=D&source=docs&ust=1714737600000000"
+               "&usg=AOvVaw0x", "https://www.example.com/page"),
+    ("google", "https://www.google.co.uk/url?sa=t&rct=j&url=https%3A%2F%2Fwww.example.com%2F&ved=2ahUKEw",
+     "https://www.example.com/"),
+    ("facebook", "https://l.facebook.com/l.php?u=https%3A%2F%2Fwww.example.com%2Fstory%3Fref%3Dfb&h=AT0abc",
+     "https://www.example.com/story?ref=fb"),
+    ("linkedin", "https://www.linkedin.com/redir/redirect?url=https%3A%2F%2Fwww%2Eexample%2Ecom%2Fjobs&urlhash=Ab1c"
+                 "&trk=public_profile", "https://www.example.com/jobs"),
+    ("youtube", "https://www.youtube.com/redirect?event=video_description&redir_token=QUFFLUhq&q=https%3A%2F%2F"
+                "www.example.com%2Fshop&v=dQw4w9WgXcQ", "https://www.example.com/shop"),
+    ("slack", "https://slack-redir.net/link?url=https%3A%2F%2Fwww.example.com%2Fdoc", "https://www.example.com/doc"),
+]
+
+
+@pytest.mark.parametrize(("service", "wrapped", "original"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_each_wrapper_gives_the_original(service: str, wrapped: str, original: str) -> None:
+    assert unwrap(wrapped) == (original, (service,), None)
+
+
+def test_every_row_of_the_table_has_a_test() -> None:
+    tested = {c[0] for c in CASES} | {"wayback", "mimecast"}
+    assert {row.service for row in WRAPPERS} == tested
+
+
+@pytest.mark.parametrize(("wrapped", "original", "wrapper"), [
+    ("https://web.archive.org/web/20240503120000/https://www.example.com/", "https://www.example.com/",
+     "wayback@2024-05-03T12:00:00Z"),
+    ("https://web.archive.org/web/20240503120000im_/https://www.example.com/logo.png",
+     "https://www.example.com/logo.png", "wayback@2024-05-03T12:00:00Z"),
+    ("https://web.archive.org/web/2024/http:/www.example.com/a", "http://www.example.com/a", "wayback@2024"),
+    ("https://webrecorder.example/my-archive/20240503120000mp_/https://www.example.com/", "https://www.example.com/",
+     "pywb:my-archive@2024-05-03T12:00:00Z"),
+])
+def test_archive_replay_keeps_the_capture_time(wrapped: str, original: str, wrapper: str) -> None:
+    assert unwrap(wrapped) == (original, (wrapper,), None)
+
+
+def test_nested_wrappers_are_unwrapped_outermost_first() -> None:
+    inner = "https://urldefense.proofpoint.com/v2/url?u=https-3A__www.google.com_url-3Fq-3Dhttps-3A__www.example.com" \
+            "_x&d=DwMFAg&c=x&r=y&m=z&s=w&e="
+    outer = ("https://eur01.safelinks.protection.outlook.com/?url=" + inner.replace("%", "%25").replace(":", "%3A")
+             .replace("/", "%2F").replace("?", "%3F").replace("&", "%26").replace("=", "%3D") + "&data=x&reserved=0")
+    assert unwrap(outer) == ("https://www.example.com/x", ("safelinks", "proofpoint-v2", "google"), None)
+
+
+def test_an_opaque_wrapper_is_named_and_flagged_never_guessed() -> None:
+    assert unwrap("https://protect-eu.mimecast.com/s/jYk3CVNlOfGn6vMhGmbnG?domain=example.com") == (
+        None, ("mimecast",), Risk("opaque-wrapper", "7.5",
+                                  "mimecast hides the target behind a token: where it goes is not in the URL"))
+
+
+@pytest.mark.parametrize(("wrapped", "detail"), [
+    ("https://urldefense.proofpoint.com/v2/url?u=https-3A__www.example.com-ZZ&d=x",
+     "the proofpoint-v2 wrapper cannot be decoded: a '-' escape in 'https-3A__www.example.com-ZZ' is not followed "
+     "by two hex digits"),
+    ("https://urldefense.com/v3/__https://a.example/*x*y__;JQ!!o!t$",
+     "the proofpoint-v3 wrapper cannot be decoded: its URL has more '*' than the 1 replacement characters given"),
+    ("https://urldefense.com/v3/__https://a.example/*x__;!!!o!t$",
+     "the proofpoint-v3 wrapper cannot be decoded: its URL has more '*' than the 0 replacement characters given"),
+])
+def test_a_broken_wrapper_is_a_flag_not_a_crash(wrapped: str, detail: str) -> None:
+    result = unwrap(wrapped)
+    assert result is not None and result.url is None
+    assert result.risk == Risk("broken-wrapper", "7.5", detail)
+
+
+@pytest.mark.parametrize("url", ["https://www.example.com/", "https://www.google.com/search?q=x",
+                                 "https://web.archive.org/", "mailto:a@example.com", "https://archive.org/details/x"])
+def test_what_is_not_wrapped_is_left_alone(url: str) -> None:
+    assert unwrap(url) is None
+
+
+def test_records_carry_the_unwrapped_url_and_unwrap_uses_it() -> None:
+    (record,) = [r for r in scan_text(f"see {SAFELINKS} today") if isinstance(r, Record)]
+    assert (record.unwrapped, record.wrapper) == ("https://www.example.com/report?id=7", ("safelinks",))
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--unwrap"], stdin=io.BytesIO(f"{SAFELINKS}\nhttps://www.example.com/report?id=7\n".encode()),
+                stdout=out, stderr=err) == 0
+    assert out.getvalue() == "https://www.example.com/report?id=7\n" * 2
+    out = io.StringIO()
+    assert main(["--unwrap", "--unique"], stdin=io.BytesIO(f"{SAFELINKS}\nhttps://www.example.com/report?id=7\n"
+                                                           .encode()), stdout=out, stderr=err) == 0
+    assert out.getvalue() == "https://www.example.com/report?id=7\n"
+
+
+# -- deceptive link text --------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "host"), [
+    ("www.paypal.com", "www.paypal.com"), ("https://Bank.example/login", "bank.example"),
+    ("paypal.com/signin", "paypal.com"), ("Click here", None), ("v2.0", None), ("1.5 mm", None),
+])
+def test_the_host_a_links_text_names(text: str, host: str | None) -> None:
+    assert text_host(text) == host
+
+
+def test_a_link_whose_text_names_another_host_is_deceptive() -> None:
+    page = (f'<a href="{SAFELINKS.replace("www.example.com", "evil.example")}">www.paypal.com</a>'
+            '<a href="https://www.example.com/x">example.com</a><a href="https://mail.example.com/">example.com</a>'
+            '<a href="https://bank.example.attacker.test/">https://bank.example/login</a><a href="/x">Click</a>')
+    links = [r for r in scan_html(page, base="https://h.example/")
+             if isinstance(r, Record) and r.element == "a" and r.attribute == "href"]
+    assert [[k.detail for k in r.risks if k.flag == "deceptive-text"] for r in links] == [
+        ["the link text names 'www.paypal.com'; the link goes to 'evil.example'"], [], [],
+        ["the link text names 'bank.example'; the link goes to 'bank.example.attacker.test'"], []]
+    assert deception("example.com", None) is None
