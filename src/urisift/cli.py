@@ -19,6 +19,7 @@ from . import __version__
 from .errors import ExitCode, RunError, UsageError
 from .model import Defect, Kind
 from .output.choice import RESOLUTIONS
+from .output.graph import GexfWriter, GraphmlWriter
 from .output.parquet import ParquetWriter
 from .output.stats import Stats
 from .output.writers import FIELDS, WRITERS, CsvWriter, EdgeWriter, Layout, Writer
@@ -65,10 +66,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or directories (.gz, .bz2, .xz read transparently); none or '-': standard input")
     out = p.add_argument_group("output")
-    out.add_argument("--format", choices=("text", "jsonl", "csv", "parquet", "edges"), default="text",
+    out.add_argument("--format", choices=("text", "jsonl", "csv", "parquet", "edges", "graphml", "gexf"),
+                     default="text",
                      help="text (default): one target a line (the reference when it has none); jsonl: one JSON "
                           "record a line, defects too; csv: the same keys, RFC 4180; parquet: the same columns, a "
-                          "fixed Arrow schema, zstd (needs --output, pyarrow); edges: 'source<TAB>target'")
+                          "fixed Arrow schema, zstd (needs --output, pyarrow); edges: 'source<TAB>target'; "
+                          "graphml, gexf: the link graph with each edge's count, for Gephi and networkx")
+    out.add_argument("--graph", choices=("pages", "hosts"), default="pages",
+                     help="graphml/gexf: an edge from page to target (default), or from host to host")
     out.add_argument("--output", "-o", metavar="FILE", help="write to FILE, not standard output (parquet: required)")
     out.add_argument("--fields", metavar="LIST", type=_fields,
                      help="jsonl/csv/parquet: only these keys, in this order (e.g. uri,target,file,line)")
@@ -187,6 +192,9 @@ def _writer(args: argparse.Namespace, layout: Layout, out: IO[str]) -> tuple[Wri
     target = open(args.output, "w", encoding="utf-8", newline="") if args.output else out  # noqa: SIM115
     if args.format == "edges":
         return EdgeWriter(target, layout, base=args.base), target  # the source of an edge may be --base
+    if args.format in ("graphml", "gexf"):
+        graph = GraphmlWriter if args.format == "graphml" else GexfWriter
+        return graph(target, layout, base=args.base, hosts=args.graph == "hosts"), target
     return WRITERS[args.format](target, layout), target
 
 
@@ -226,8 +234,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     layout = Layout(args.format, normalized=args.normalize != "none", flags=args.flags, location=location,
                     null=args.null, fields=args.fields, context=args.context > 0, resolution=args.resolve,
                     unwrap=args.unwrap)
-    if args.format == "edges" and args.resolve == "both":
-        return _usage(err, "--format edges draws one graph: give --resolve rfc or --resolve browser")
+    if args.format in ("edges", "graphml", "gexf") and args.resolve == "both":
+        return _usage(err, f"--format {args.format} draws one graph: give --resolve rfc or --resolve browser")
     # a key that is written is computed: JSON lines leave browser_target out
     # where it was not asked for, CSV and Parquet have no absent value
     fields = args.fields
