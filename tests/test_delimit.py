@@ -354,7 +354,8 @@ def test_record_json_has_every_contract_key() -> None:
         "span": [4, 19], "line": 1, "column": 5, "flags": ["trimmed"], "charset": None, "charset_source": None,
         "risks": [],
         "points_to": None,  # the mail issue's: which part of a message a reference names
-        "unwrapped": None, "wrapper": [],  # issue 23's: what a wrapped link wraps
+        "unwrapped": None, "wrapper": [],  # issue 23's: what a wrapped link wraps, where a target ends
+        "effective_target": None, "effective_hops": None, "effective_status": None, "effective_loop": None,
         "page": None, "member": None,  # issue 21's: a PDF's page, an office package's member
     }
 

@@ -360,8 +360,10 @@ def test_points_to_comes_last_but_for_the_browser_target() -> None:
     # an HTML part: its records carry browser_target, after points_to
     record = next(r for r in scan_message(POINTERS.encode()) if isinstance(r, Record))
     assert record_line(record).endswith(', "points_to": "1.2", "browser_target": "cid:logo%2B1@Example.org", '
-                                        '"unwrapped": null, "wrapper": [], "page": null, "member": null}')
-    assert list(record_json(record))[-6:] == ["points_to", "browser_target", "unwrapped", "wrapper", "page", "member"]
+                                        '"unwrapped": null, "wrapper": [], "effective_target": null, '
+                                        '"effective_hops": null, "effective_status": null, "effective_loop": null, '
+                                        '"page": null, "member": null}')
+    assert list(record_json(record))[-4:] == ["effective_status", "effective_loop", "page", "member"]
 
 
 # -- uuencoded files in text parts --------------------------------------------------------------

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import IO, Any, BinaryIO, NoReturn
 
 from . import __version__
+from .crawl.captures import build_index
+from .crawl.index import with_effective
 from .errors import ExitCode, RunError, UsageError
 from .model import Defect, Kind
 from .output.choice import RESOLUTIONS
@@ -95,6 +97,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="text output, --scheme, --normalize, --unique and edges use the URL behind a link-protection "
                           "service's, a redirector's or a web archive's wrapping (Safe Links, Proofpoint, Barracuda, "
                           "Google, Wayback ...), where it can be recovered; the records' 'unwrapped' key has it always")
+    out.add_argument("--effective", action="store_true",
+                     help="WARC: follow each target through the crawl's captured 3xx Location, meta refresh and "
+                          "rel=canonical to where it ends (the effective_* keys; a first pass reads the captures); "
+                          "text output, --unique and edges use it")
     out.add_argument("--resolve", choices=RESOLUTIONS, default="rfc",
                      help="which URL text output prints and --scheme/--normalize/--unique/edges use: rfc (default, "
                           "RFC 3986 resolution), browser (what the WHATWG URL parser gives: what a browser fetches), "
@@ -233,7 +239,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         len(paths) > 1 or any(os.path.isdir(p) for p in paths if p != "-"))
     layout = Layout(args.format, normalized=args.normalize != "none", flags=args.flags, location=location,
                     null=args.null, fields=args.fields, context=args.context > 0, resolution=args.resolve,
-                    unwrap=args.unwrap)
+                    unwrap=args.unwrap, effective=args.effective)
     if args.format in ("edges", "graphml", "gexf") and args.resolve == "both":
         return _usage(err, f"--format {args.format} draws one graph: give --resolve rfc or --resolve browser")
     # a key that is written is computed: JSON lines leave browser_target out
@@ -262,7 +268,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code
-    select = Select(args.scheme, args.normalize, args.unique, args.resolve, args.unwrap)
+    select = Select(args.scheme, args.normalize, args.unique, args.resolve, args.unwrap, args.effective)
     stats = Stats() if args.stats else None
     status: int = ExitCode.OK
     try:
@@ -273,13 +279,17 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         bar = _progress(sum(file_size(s.path) for s in sources if isinstance(s, Input)), err, args.quiet)
         flush = live or (hasattr(target, "isatty") and target.isatty())
         try:
+            # --effective: a first pass reads the WARC inputs' captures (the index of issue 23)
+            index = build_index(sources, options, args.jobs) if args.effective else None
             if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
                 render = _Render(layout, args.base) if select.passthrough and stats is None and args.format in (
-                    "text", "jsonl", "csv", "edges") else None
+                    "text", "jsonl", "csv", "edges") and index is None else None
                 items: Any = scan_parallel(plan(sources, options), options, args.jobs, render)
             else:
                 # cut into ranges only for the progress bar's sake (one large file moves it)
                 items = scan_serial(plan(sources, options, cut=bar is not None), options, stdin=stdin)
+            if index is not None:
+                items = with_effective(items, index)
             status = write_all(items, writer, select, err, stats=stats, flush=flush,
                                progress=bar.update if bar is not None else None)
         finally:

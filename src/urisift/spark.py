@@ -195,7 +195,7 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
 
 
 def _spark_schema(arrow: Any) -> Any:
-    """The fixed Arrow schema as Spark SQL types (string, int64, lists, the risk struct)."""
+    """The fixed Arrow schema as Spark SQL types (string, int64, bool, lists, the risk struct)."""
     from pyspark.sql import types as T
 
     def convert(arrow_type: Any) -> Any:
@@ -205,6 +205,8 @@ def _spark_schema(arrow: Any) -> Any:
             return T.StringType()
         if pa.types.is_integer(arrow_type):
             return T.LongType()
+        if pa.types.is_boolean(arrow_type):
+            return T.BooleanType()
         if pa.types.is_list(arrow_type):
             return T.ArrayType(convert(arrow_type.value_type))
         if pa.types.is_struct(arrow_type):

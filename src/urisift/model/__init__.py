@@ -138,6 +138,25 @@ class Found(NamedTuple):
     place: Place = TEXT
 
 
+@dataclass(frozen=True, slots=True)
+class Effective:
+    """Where a crawl's captures say a target really ends (issue 23): the URI
+    reached by following, in the captures of the WARCs read, each 3xx
+    ``Location`` (RFC 9110 §15.4), ``<meta http-equiv=refresh>`` (WHATWG HTML
+    §4.2.5.3) and ``rel=canonical`` (RFC 6596) from the target.
+
+    ``hops`` counts the steps followed (0: the target itself is where it
+    ends); ``status`` is the HTTP status of the capture the chain ends at
+    (None when that URI was not captured, or its capture has no HTTP
+    status, a ``resource`` record); ``loop`` says the chain came back to a
+    URI already on it (``target`` is then the last one before it did)."""
+
+    target: str
+    hops: int
+    status: int | None
+    loop: bool
+
+
 class Record(NamedTuple):
     """One URI reference found in the input (DESIGN §2), composed of what was
     found, where it stands, the base it was resolved against and its target.
@@ -175,6 +194,8 @@ class Record(NamedTuple):
     unwrapped: str | None = None
     # the wrappers, outermost first ("safelinks", "wayback@2024-05-03T12:00:00Z")
     wrapper: tuple[str, ...] = ()
+    # where the target ends in the captures of a crawl (--effective), when asked for
+    effective: Effective | None = None
 
     @property
     def uri(self) -> str:
@@ -322,5 +343,5 @@ from .build import new_found, new_place, new_record, origin_with  # noqa: E402
 from .events import Content, Rendered, Tally  # noqa: E402
 
 __all__ = ["NOWHERE", "TEXT", "Base", "BaseSource", "Charset", "CharsetSource", "Content", "Defect", "DefectKind",
-           "Flag", "Found", "Kind", "Origin", "Place", "Record", "Rendered", "Risk", "Span", "Style", "Tally", "Unit",
-           "Where", "new_found", "new_place", "new_record", "origin_with"]
+           "Effective", "Flag", "Found", "Kind", "Origin", "Place", "Record", "Rendered", "Risk", "Span", "Style",
+           "Tally", "Unit", "Where", "new_found", "new_place", "new_record", "origin_with"]

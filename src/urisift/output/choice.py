@@ -15,12 +15,15 @@ from ..model import Record
 RESOLUTIONS = ("rfc", "browser", "both")
 
 
-def chosen_target(record: Record, resolution: str, unwrap: bool = False) -> str | None:
+def chosen_target(record: Record, resolution: str, unwrap: bool = False, effective: bool = False) -> str | None:
     """The URL ``resolution`` picks (``both`` picks the RFC target here; text
     output prints the browser's beside it): None when the record has none
     (a relative reference with no base, or one the WHATWG parser refuses).
     ``unwrap`` (``--unwrap``): the URL behind a wrapper instead, where it
-    could be recovered (issue 23)."""
+    could be recovered (issue 23); ``effective`` (``--effective``): where
+    the target ends in the crawl's captures, first of all."""
+    if effective and record.effective is not None:
+        return record.effective.target
     if unwrap and record.unwrapped is not None:
         return record.unwrapped
     if resolution == "browser":

@@ -53,7 +53,7 @@ class GraphWriter(Writer):
     def record(self, record: Record, normalized: str | None = None) -> None:
         layout = self.layout
         target = normalized if layout.normalized and normalized is not None else chosen_target(
-            record, layout.resolution, layout.unwrap)
+            record, layout.resolution, layout.unwrap, layout.effective)
         if target is None:
             return
         origin = record.origin

@@ -29,7 +29,8 @@ def schema(layout: Layout = PLAIN) -> Any:
         "message_id": text, "part": text, "offset": number, "warc_record_id": text, "warc_target_uri": text,
         "warc_date": text, "rel": texts, "text": text, "span": pa.list_(number), "line": number,
         "column": number, "flags": texts, "charset": text, "charset_source": text, "risks": pa.list_(risk),
-        "points_to": text, "browser_target": text, "unwrapped": text, "wrapper": texts, "page": number,
+        "points_to": text, "browser_target": text, "unwrapped": text, "wrapper": texts, "effective_target": text,
+        "effective_hops": number, "effective_status": number, "effective_loop": pa.bool_(), "page": number,
         "member": text, "context": text, "normalized": text,
     }
     assert tuple(types)[:len(RECORD_KEYS)] == RECORD_KEYS

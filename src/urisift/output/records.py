@@ -9,7 +9,10 @@ reference names; since issue 25, ``browser_target``, what the WHATWG
 URL parser gives (present only where it was computed: always for HTML and
 WARC, for text and mail with ``--resolve browser|both``; null where that
 parser fails); since issue 23, ``unwrapped`` and ``wrapper`` (the URL behind
-a link-protection service's or an archive's wrapping, and the wrappers);
+a link-protection service's or an archive's wrapping, and the wrappers),
+and ``effective_target``, ``effective_hops``, ``effective_status``,
+``effective_loop`` (where the target ends in a crawl's captures, with
+``--effective``; null otherwise);
 since issue 21, ``page`` (PDF) and ``member`` (the part of an office file's
 ZIP package), last; and a defect line also
 carries ``message_id``, ``offset`` and ``warc_record_id``.
@@ -26,14 +29,15 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
-from ..model import Base, Charset, Defect, Origin, Place, Record
+from ..model import Base, Charset, Defect, Effective, Origin, Place, Record
 
 #: JSON keys of a record, in output order (DESIGN §2; never renamed).
 RECORD_KEYS = (
     "uri", "target", "alternatives", "base", "base_source", "style", "where", "element", "attribute",
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
     "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
-    "points_to", "browser_target", "unwrapped", "wrapper", "page", "member",
+    "points_to", "browser_target", "unwrapped", "wrapper", "effective_target", "effective_hops", "effective_status",
+    "effective_loop", "page", "member",
 )
 #: JSON keys of a defect line, in output order.
 DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",
@@ -74,6 +78,11 @@ def record_json(record: Record) -> dict[str, Any]:
         out["browser_target"] = record.browser_target
     out["unwrapped"] = record.unwrapped
     out["wrapper"] = list(record.wrapper)
+    effective = record.effective
+    out["effective_target"] = None if effective is None else effective.target
+    out["effective_hops"] = None if effective is None else effective.hops
+    out["effective_status"] = None if effective is None else effective.status
+    out["effective_loop"] = None if effective is None else effective.loop
     out["page"] = place.page
     out["member"] = place.member
     return out
@@ -200,8 +209,18 @@ class RecordLines:
             f'"flags": {_list(flags) if flags else "[]"}, {shared.decoding_json}, '
             f'"risks": {_dumps([r.to_json() for r in risks]) if risks else "[]"}, '
             f'"points_to": {_string(record.points_to)}{last}, "unwrapped": {_string(record.unwrapped)}, '
-            f'"wrapper": {_list(record.wrapper) if record.wrapper else "[]"}, {inside}}}'
+            f'"wrapper": {_list(record.wrapper) if record.wrapper else "[]"}, '
+            f'{_NO_EFFECTIVE if record.effective is None else _effective(record.effective)}, {inside}}}'
         )
+
+
+_NO_EFFECTIVE = '"effective_target": null, "effective_hops": null, "effective_status": null, "effective_loop": null'
+
+
+def _effective(effective: Effective) -> str:
+    loop = "true" if effective.loop else "false"
+    return (f'"effective_target": {_string(effective.target)}, "effective_hops": {effective.hops}, '
+            f'"effective_status": {_number(effective.status)}, "effective_loop": {loop}')
 
 
 def _number(value: int | None) -> str:

@@ -43,6 +43,7 @@ class Layout:
     context: bool = False  # add the text around each reference
     resolution: str = "rfc"  # --resolve: which URL text and edges use (output.choice)
     unwrap: bool = False  # --unwrap: the URL behind a wrapper, where there is one
+    effective: bool = False  # --effective: where the target ends in a crawl's captures
 
     def columns(self) -> tuple[str, ...]:
         if self.fields is not None:
@@ -93,7 +94,7 @@ class TextWriter(Writer):
         layout = self.layout
         resolution = layout.resolution
         line = normalized if layout.normalized and normalized is not None else (
-            chosen_target(record, resolution, layout.unwrap) or record.uri)
+            chosen_target(record, resolution, layout.unwrap, layout.effective) or record.uri)
         if resolution == "both":
             line += "\t" + browser_column(record)
         if layout.flags and record.risks:
@@ -176,7 +177,7 @@ class EdgeWriter(Writer):
 
     def record(self, record: Record, normalized: str | None = None) -> None:
         target = normalized if self.layout.normalized and normalized is not None else chosen_target(
-            record, self.layout.resolution, self.layout.unwrap)
+            record, self.layout.resolution, self.layout.unwrap, self.layout.effective)
         if target is None:
             return  # a relative reference with no base: no edge to draw
         origin = record.origin

@@ -23,8 +23,9 @@ class Select:
     on the URL --resolve picks (:func:`~.choice.chosen_target`)."""
 
     def __init__(self, schemes: frozenset[str] | None, level: str, unique: bool, resolution: str = "rfc",
-                 unwrap: bool = False) -> None:
+                 unwrap: bool = False, effective: bool = False) -> None:
         self.schemes = schemes
+        self.effective = effective
         self.resolution = resolution
         self.unwrap = unwrap
         self.level = level
@@ -34,7 +35,7 @@ class Select:
 
     def __call__(self, record: Record) -> tuple[bool, str | None]:
         """Whether to keep the record, and its normalized target (or None)."""
-        target = chosen_target(record, self.resolution, self.unwrap)
+        target = chosen_target(record, self.resolution, self.unwrap, self.effective)
         if self.schemes is not None:
             scheme = target.partition(":")[0].lower() if target and ":" in target else None
             if scheme not in self.schemes:
