@@ -226,6 +226,11 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
          stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["audit"]:  # the capture audit (issue 23); a file named audit is ./audit
+        from .crawl.audit import main as audit
+
+        return audit(arguments[1:], out, err)
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
             args = _parser().parse_args(argv)
