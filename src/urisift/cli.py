@@ -12,14 +12,14 @@ import argparse
 import contextlib
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any, BinaryIO, NoReturn
 
 from . import __version__
 from .crawl.captures import build_index
 from .crawl.index import with_effective
 from .errors import ExitCode, RunError, UsageError
-from .model import Defect, Kind
+from .model import Defect, Kind, Record
 from .output.choice import RESOLUTIONS
 from .output.graph import GexfWriter, GraphmlWriter
 from .output.parquet import ParquetWriter
@@ -130,6 +130,11 @@ def _parser() -> argparse.ArgumentParser:
     run_.add_argument("--stats", action="store_true",
                       help="counts at the end on standard error (inputs, messages, parts, records by style and base, "
                            "defects, time, MB/s); JSON with --format jsonl")
+    run_.add_argument("--pick", action="store_true",
+                      help="a terminal list of the links of one message or page: Enter opens one with $BROWSER, y "
+                           "copies it, / searches (pip install 'urisift[pick]')")
+    run_.add_argument("--pick-schemes", metavar="LIST", type=_scheme_list, default=None,
+                      help="--pick: the schemes Enter opens (default http,https,mailto)")
     run_.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no note on reading a terminal")
     run_.add_argument("--version", action="version", version=f"urisift {__version__}")
     return p
@@ -262,6 +267,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                                       browser=browser))
     except UsageError as exc:
         return _usage(err, str(exc))
+    if args.pick:
+        return _pick(args, options, paths, stdin, err)
     if kind is Kind.MAILDIR and (paths == ["-"] or not all(os.path.isdir(p) for p in paths)):
         return _usage(err, "--kind maildir names Maildir folders (with cur/ and new/); name a message's file "
                            "with --kind mail")
@@ -311,6 +318,21 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     if stats is not None:
         stats.write(err, as_json=args.format == "jsonl")
     return status
+
+
+def _pick(args: argparse.Namespace, options: ScanOptions, paths: list[str], stdin: BinaryIO | None,
+          err: IO[str]) -> int:
+    """--pick: the links of the inputs (with 40 characters around each) in a terminal list."""
+    try:
+        import urwid  # noqa: F401 - the one-line message below, before any input is read
+
+        from .pick import DEFAULT_SCHEMES, links_of, run
+    except ImportError:
+        return _usage(err, "--pick needs urwid: pip install 'urisift[pick]'")
+    options = replace(options, context=options.context or 40)
+    sources = list(walk(paths, hidden=args.hidden, follow=args.follow))
+    records = [i for i in scan_serial(plan(sources, options), options, stdin=stdin) if type(i) is Record]
+    return run(links_of(records), args.pick_schemes or DEFAULT_SCHEMES)
 
 
 def _live_stdin(stdin: BinaryIO | None) -> bool:
