@@ -28,8 +28,9 @@ from .output.writers import FIELDS, WRITERS, CsvWriter, EdgeWriter, Layout, Writ
 from .output.writing import Select, write_all, writing
 from .parallel import scan_parallel, scan_serial
 from .plan import WARC_RANGE_SIZE, plan
+from .remote import missing_backend
 from .scan import ScanOptions, checked
-from .sources import Input, file_size, interactive, walk
+from .sources import Input, file_size, interactive, open_binary, walk
 
 EXAMPLES = """\
 examples:
@@ -107,6 +108,9 @@ def _parser() -> argparse.ArgumentParser:
                           "both (text: the two, tab-separated); browser or both also computes browser_target for "
                           "text and mail (HTML and WARC records always carry it)")
     read = p.add_argument_group("reading")
+    read.add_argument("--from-list", metavar="FILE",
+                      help="read the inputs named in FILE too, one path or URL a line (gzip or not, local or remote: "
+                           "Common Crawl's warc.paths.gz with each line prefixed by s3://commoncrawl/)")
     read.add_argument("--base", metavar="URI",
                       help="the retrieval URI of the inputs (RFC 3986 §5.1.3); one that cannot serve is a defect")
     read.add_argument("--kind", choices=[k.value for k in Kind], default="auto",
@@ -209,6 +213,18 @@ def _writer(args: argparse.Namespace, layout: Layout, out: IO[str]) -> tuple[Wri
     return WRITERS[args.format](target, layout), target
 
 
+def _listed(path: str) -> list[str]:
+    """The paths a listing file names (one a line; gzip-compressed or not)."""
+    import gzip
+
+    with open_binary(path) as f:
+        data = f.read()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    lines = (line.strip() for line in data.decode("utf-8", "replace").splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
 def _usage(err: IO[str], message: str) -> int:
     err.write(f"urisift: {message}\n")
     return ExitCode.USAGE
@@ -244,7 +260,14 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     kind = Kind(args.kind)
     if args.format == "parquet" and not args.output:
         return _usage(err, "--format parquet writes a file: give it with --output FILE")
-    paths = args.paths or ["-"]
+    try:
+        listed = _listed(args.from_list) if args.from_list else []
+    except OSError as exc:
+        return _usage(err, f"--from-list {args.from_list}: {exc.strerror or exc}")
+    paths = [*args.paths, *listed] or ["-"]
+    for path in paths:  # a backend that is not installed: one line, before any input is read
+        if (missing := missing_backend(path)) is not None:
+            return _usage(err, missing)
     location = args.location if args.location is not None else (
         len(paths) > 1 or any(os.path.isdir(p) for p in paths if p != "-"))
     layout = Layout(args.format, normalized=args.normalize != "none", flags=args.flags, location=location,

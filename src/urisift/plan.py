@@ -35,7 +35,7 @@ from .delimit import safe_line_start
 from .mail.mbox import is_envelope
 from .model import Charset, Defect, Kind
 from .options import DEFAULTS, ScanOptions
-from .sources import Input, file_size, first_cut, open_input
+from .sources import Input, file_size, first_cut, open_binary, open_input
 from .units import WorkUnit
 from .warc import record_start
 
@@ -135,7 +135,7 @@ def _ranges(source: Input, options: ScanOptions) -> Iterator[WorkUnit]:
     step, find = cutter
     start = 0
     try:
-        with open(source.path, "rb") as f:
+        with open_binary(source.path) as f:
             while (cut := find(f, start + step, size)) is not None:
                 yield WorkUnit(source, start, cut, opened.kind)
                 start = cut
@@ -149,7 +149,7 @@ def _text_ranges(source: Input, size: int, options: ScanOptions) -> Iterator[Wor
     start = characters = lines = 0
     charset: Charset | None = None
     try:
-        with open(source.path, "rb") as f:
+        with open_binary(source.path) as f:
             choice = stream_choice(f.read(SAMPLE_SIZE), options.charset)
             if choice is None or options.context or size < 2 * TEXT_RANGE_SIZE:
                 # (with --context, a serial run's context is cut where its chunks are)

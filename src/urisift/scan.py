@@ -41,7 +41,8 @@ from .mail.mbox import split_mbox
 from .mail.reader import mbox_messages, read_mbox, read_message
 from .model import Charset, Content, Defect, DefectKind, Kind, Origin, Record, Tally
 from .options import DEFAULTS, ScanOptions, checked
-from .sources import BUILT_KINDS, Input, Opened, open_input, standard_input, unreadable
+from .remote import is_remote
+from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, standard_input, unreadable
 from .text import read_text, read_text_range
 from .units import Counted, Window, WorkUnit
 from .warc.records import read_warc
@@ -183,13 +184,13 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         if unit.start is None:
             if source.path == "-":  # its bytes are counted as they come: no size to look up
                 counted = Counted(stdin if stdin is not None else standard_input())
-            elif not os.path.isfile(source.path):  # a FIFO, a device: the same
+            elif not is_remote(source.path) and not os.path.isfile(source.path):  # a FIFO, a device: the same
                 counted = Counted(open(source.path, "rb"))  # noqa: SIM115 - closed with the stream
             opened = open_input(source, kind=options.kind, stdin=cast(BinaryIO, counted))
             kind = opened.kind
             stream: BinaryIO = opened.stream
         else:
-            stream = io.BufferedReader(Window(open(source.path, "rb"), unit.start, unit.end))  # noqa: SIM115
+            stream = io.BufferedReader(Window(open_binary(source.path), unit.start, unit.end))  # noqa: SIM115
             kind = unit.kind or Kind.MBOX
     except OSError as exc:
         yield unreadable(source.name, exc)
@@ -252,7 +253,7 @@ def iter_input(source: Input | str, options: ScanOptions = DEFAULTS, *, stdin: B
 def messages_in(unit: WorkUnit) -> int:
     """How many messages an mbox range holds (what the Spark job's first
     stage counts, to number each range's messages as a serial run does)."""
-    with io.BufferedReader(Window(open(unit.source.path, "rb"), unit.start or 0, unit.end)) as stream:  # noqa: SIM115
+    with io.BufferedReader(Window(open_binary(unit.source.path), unit.start or 0, unit.end)) as stream:  # noqa: SIM115
         return sum(1 for _ in split_mbox(stream, followed=unit.end is not None))
 
 

@@ -26,6 +26,8 @@ from typing import BinaryIO
 
 from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
+from .remote import expand, is_remote, local_path, open_remote, shown
+from .remote import size as remote_size
 from .sniff import sniff_kind
 
 #: how many leading bytes the sniffer reads
@@ -45,8 +47,8 @@ class Input:
 
     @property
     def name(self) -> str:
-        """The name records and messages give it."""
-        return printable_name(self.path)
+        """The name records and messages give it (a URL without its userinfo)."""
+        return printable_name(shown(self.path))
 
 
 def file_size(path: str) -> int:
@@ -55,9 +57,15 @@ def file_size(path: str) -> int:
     if path == "-":
         return 0
     try:
-        return os.path.getsize(path)
-    except OSError:
+        return remote_size(path) if is_remote(path) else os.path.getsize(path)
+    except (OSError, RuntimeError, ValueError):
         return 0
+
+
+def open_binary(path: str) -> BinaryIO:
+    """A local file or a remote one (:mod:`urisift.remote`: streaming,
+    range requests, retries), opened for reading bytes."""
+    return open_remote(path) if is_remote(path) else open(path, "rb")  # noqa: SIM115 - the caller closes it
 
 
 def printable_name(path: str) -> str:
@@ -92,6 +100,13 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
     lead to it (a link to a directory above it would loop); without
     ``follow`` it is skipped with a ``not-a-file`` defect that says so."""
     for path in paths:
+        if is_remote(path):
+            try:
+                yield from (Input(url) for url in expand(path))  # globs and prefixes, listed by the store
+            except (OSError, RuntimeError, ValueError) as exc:
+                yield Defect(DefectKind.UNREADABLE, f"cannot list it: {exc}", Origin(file=shown(path)))
+            continue
+        path = local_path(path)  # file:///abs/path, as cluster jobs name local files
         if path == "-" or not os.path.isdir(path):
             yield Input(path)
             continue
@@ -239,7 +254,7 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     elif source.path == "-":
         raw = standard_input()
     else:
-        raw = open(source.path, "rb")  # noqa: SIM115 - the caller closes it
+        raw = open_binary(source.path)
     live = source.path == "-" and interactive(raw)
     try:
         # a pipe or a terminal gives what it has: sniff that, rather than wait for 4 KB

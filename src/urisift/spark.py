@@ -37,6 +37,7 @@ from .model import Defect, Kind, Record, Tally
 from .output.records import defect_line, record_line
 from .plan import plan as plan_units
 from .scan import ScanOptions, messages_in, scan_failed, scan_unit
+from .remote import is_remote, local_path
 from .sources import walk
 from .units import Renumbering, WorkUnit
 
@@ -60,8 +61,14 @@ def paths_of(inputs: list[str], input_list: str | None = None) -> list[str]:
             named += [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
     out: list[str] = []
     for path in named:
+        if is_remote(path):
+            out.append(path)  # listed by the store, in the task that plans it (remote.expand)
+            continue
+        path = local_path(path)
         matches = sorted(glob.glob(path)) if any(c in path for c in "*?[") else [path]
-        out += matches or [path]  # a glob that matches nothing is reported as unreadable, by its name
+        # absolute: the executors of a cluster run in their own directories (a shared
+        # filesystem has the same absolute paths everywhere; a relative one is nowhere)
+        out += [os.path.abspath(m) for m in matches] or [os.path.abspath(path)]
     return out
 
 
