@@ -36,8 +36,8 @@ from urllib.parse import urlsplit
 from .model import Defect, Kind, Record, Tally
 from .output.records import defect_line, record_line
 from .plan import plan as plan_units
-from .scan import ScanOptions, messages_in, scan_failed, scan_unit
 from .remote import is_remote, local_path
+from .scan import ScanOptions, messages_in, scan_failed, scan_unit
 from .sources import walk
 from .units import Renumbering, WorkUnit
 
