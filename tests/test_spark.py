@@ -7,6 +7,7 @@ import io
 import json
 import shutil
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -146,3 +147,21 @@ def test_overwrite_replaces_the_output(session, tmp_path: Path) -> None:  # type
     assert spark.main([str(tmp_path / "a.txt"), "--output", str(out), "--overwrite"]) == 0
     assert not (out / "stale.txt").exists()
     assert _lines(out / "records") == _cli(str(tmp_path / "a.txt"))
+
+
+def test_parquet_partitioned_by_a_key_through_sparks_writer(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pq = pytest.importorskip("pyarrow.parquet")
+    paths = [str(CORPORA / "warc" / "crawl.warc.gz")]
+    spark.run(paths, str(tmp_path / "out"), fmt="parquet", spark=session, partition_by="host")
+    folders = sorted(p.name for p in (tmp_path / "out" / "records").iterdir() if p.is_dir())
+    cli = [json.loads(line) for line in _cli(*paths) if not line.startswith('{"defect"')]
+    hosts = {(urlsplit(r["target"]).hostname or "none") if r["target"] else "none" for r in cli}
+    assert folders == sorted(f"target_host={h}" for h in hosts)
+    table = pq.read_table(tmp_path / "out" / "records")
+    assert table.num_rows == len(cli)
+
+
+def test_planning_happens_in_tasks_and_gives_the_drivers_plan(session) -> None:  # type: ignore[no-untyped-def]
+    paths = spark.paths_of(INPUTS)
+    assert spark.plan_in_tasks(session.sparkContext, paths, spark.ScanOptions()) == spark.plan(paths,
+                                                                                             spark.ScanOptions())

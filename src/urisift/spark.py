@@ -77,6 +77,22 @@ def plan(paths: list[str], options: ScanOptions) -> list[WorkUnit | Defect]:
     return list(plan_units(walk(paths), options))
 
 
+def _input(functions: Any) -> Any:
+    return functions.coalesce(functions.col("file"), functions.lit("-"))
+
+
+def _target_host(functions: Any) -> Any:
+    return functions.coalesce(functions.lower(functions.expr("try_parse_url(target, 'HOST')")), functions.lit("none"))
+
+
+def _date(functions: Any) -> Any:
+    return functions.coalesce(functions.substring(functions.col("warc_date"), 1, 10), functions.lit("none"))
+
+
+#: --partition-by: the column Parquet output is partitioned by (a directory level, not a record key)
+PARTITION_KEYS = {"input": ("input", _input), "host": ("target_host", _target_host), "date": ("date", _date)}
+
+
 def count_messages(job: tuple[int, WorkUnit | Defect, ScanOptions]) -> tuple[int, int]:
     """(index, messages in the unit) for an mbox range."""
     index, unit, _ = job
@@ -143,7 +159,8 @@ def session(master: str | None = None) -> Any:
 
 
 def run(paths: list[str], output: str, *, fmt: str = "jsonl", master: str | None = None,
-        options: ScanOptions | None = None, partitions: int | None = None, spark: Any = None) -> dict[str, int]:
+        options: ScanOptions | None = None, partitions: int | None = None, spark: Any = None,
+        partition_by: str | None = None) -> dict[str, int]:
     """Run the job; the counts of what it wrote.  ``spark``: a session to
     run in (kept open); else one is made (and stopped, with ``master``)."""
     pyspark = _pyspark()
@@ -151,16 +168,32 @@ def run(paths: list[str], output: str, *, fmt: str = "jsonl", master: str | None
     own = spark is None
     spark = spark if spark is not None else session(master)
     try:
-        return _job(spark, pyspark, paths, output, fmt, options, partitions)
+        return _job(spark, pyspark, paths, output, fmt, options, partitions, partition_by)
     finally:
         if own and master is not None:
             spark.stop()
 
 
+def plan_in_tasks(sc: Any, paths: list[str], options: ScanOptions) -> list[WorkUnit | Defect]:
+    """The units of work, in output order: the driver lists the inputs (a
+    store lists a glob or prefix in one call), the tasks cut them into
+    ranges (which reads each large file: never on the driver)."""
+    sources = list(enumerate(walk(paths)))
+    if not sources:
+        return []
+
+    def cut(item: tuple[int, Any]) -> list[tuple[int, int, WorkUnit | Defect]]:
+        index, source = item
+        return [(index, j, unit) for j, unit in enumerate(plan_units([source], options))]
+
+    planned = sc.parallelize(sources, max(1, min(len(sources), sc.defaultParallelism * 4))).flatMap(cut).collect()
+    return [unit for _, _, unit in sorted(planned, key=lambda t: (t[0], t[1]))]
+
+
 def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, options: ScanOptions,
-         partitions: int | None) -> dict[str, int]:
+         partitions: int | None, partition_by: str | None = None) -> dict[str, int]:
     sc = spark.sparkContext
-    jobs = [(i, unit, options) for i, unit in enumerate(plan(paths, options))]
+    jobs = [(i, unit, options) for i, unit in enumerate(plan_in_tasks(sc, paths, options))]
     slices = max(1, min(len(jobs), partitions or len(jobs)))
     units_rdd = sc.parallelize(jobs, slices)
     # stage 1: the messages of each mbox range, so that stage 2 numbers them as the command does
@@ -187,7 +220,13 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
         arrow = schema()
         frame = spark.createDataFrame(records.map(json.loads).map(
             lambda row: pyspark.sql.Row(**{k: row.get(k) for k in arrow.names})), _spark_schema(arrow))
-        frame.write.option("compression", "zstd").parquet(f"{output}/records")
+        writer = frame.write.option("compression", "zstd")
+        if partition_by is not None:
+            # Spark's own writer and commit protocol: a retried task's files replace its first attempt's
+            name, column = PARTITION_KEYS[partition_by]
+            frame = frame.withColumn(name, column(pyspark.sql.functions))
+            writer = frame.write.option("compression", "zstd").partitionBy(name)
+        writer.parquet(f"{output}/records")
     elif fmt == "edges":
         records.map(edge).filter(lambda e: e is not None).map(lambda e: f"{e[0]}\t{e[1]}").saveAsTextFile(
             f"{output}/edges")
@@ -234,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--partitions", type=int, help="tasks to cut the work into (default: a unit each)")
     p.add_argument("--base", metavar="URI", help="the retrieval URI of the inputs")
     p.add_argument("--overwrite", action="store_true", help="replace what --output already holds")
+    p.add_argument("--partition-by", choices=sorted(PARTITION_KEYS),
+                   help="parquet: records/ partitioned by the input file, the target's host or the WARC date")
     args = p.parse_args(argv)
     paths = paths_of(args.paths, args.input_list)
     if not paths:
@@ -249,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
         os.remove(args.output)
     # Parquet has no absent value: its browser_target column is computed for every record (issue 25)
     counts = run(paths, args.output, fmt=args.format, master=args.master,
-                 options=ScanOptions(base=args.base, browser=args.format == "parquet"), partitions=args.partitions)
+                 options=ScanOptions(base=args.base, browser=args.format == "parquet"), partitions=args.partitions,
+                 partition_by=args.partition_by)
     print(json.dumps(counts), file=sys.stderr)
     return 0
 
