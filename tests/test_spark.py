@@ -165,3 +165,13 @@ def test_planning_happens_in_tasks_and_gives_the_drivers_plan(session) -> None: 
     paths = spark.paths_of(INPUTS)
     assert spark.plan_in_tasks(session.sparkContext, paths, spark.ScanOptions()) == spark.plan(paths,
                                                                                              spark.ScanOptions())
+
+
+def test_a_path_missing_on_a_worker_is_a_defect_naming_its_host(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import socket
+
+    missing = str(tmp_path / "not-on-this-worker.warc")
+    counts = spark.run(spark.paths_of([missing]), str(tmp_path / "out"), spark=session)
+    (line,) = _lines(tmp_path / "out" / "defects")
+    assert counts["records"] == 0
+    assert json.loads(line)["detail"] == f"No such file or directory (on host {socket.gethostname()})"

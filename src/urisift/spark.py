@@ -28,12 +28,14 @@ import glob
 import json
 import os
 import shutil
+import socket
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from .model import Defect, Kind, Record, Tally
+from .model import Defect, DefectKind, Kind, Record, Tally
 from .output.records import defect_line, record_line
 from .plan import plan as plan_units
 from .remote import is_remote, local_path
@@ -124,9 +126,17 @@ def scan_lines(job: tuple[int, WorkUnit | Defect, ScanOptions], firsts: dict[int
             if type(item) is Record:
                 yield index, "record", record_line(item)
             else:
-                yield index, "defect", defect_line(item)  # type: ignore[arg-type]
+                yield index, "defect", defect_line(_on_this_host(item))  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - a per-input failure is a defect row (issue 13)
         yield index, "defect", defect_line(scan_failed(unit, exc))
+
+
+def _on_this_host(defect: Defect) -> Defect:
+    """An input a task could not read names the executor's host: on a
+    cluster, a path may exist on the driver and not there."""
+    if defect.kind is DefectKind.UNREADABLE:
+        return replace(defect, detail=f"{defect.detail} (on host {socket.gethostname()})")
+    return defect
 
 
 def edge(line: str) -> tuple[str, str] | None:
