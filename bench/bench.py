@@ -374,7 +374,8 @@ def bench_normalize(rounds: int, repeat: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
-                                         "warc", "parallel", "stream", "hostile", "browser", "payloads", "all"])
+                                         "warc", "parallel", "stream", "hostile", "browser", "payloads", "remote",
+                                         "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -420,6 +421,10 @@ def main(argv: list[str] | None = None) -> int:
             from bench_payloads import bench_payloads
 
             bench_payloads(args.rounds, timeit, table)
+        elif case == "remote":
+            from bench_remote import bench_remote
+
+            bench_remote(SHARED, table)
         elif case == "warc":
             from bench_warc import bench_warc
 

@@ -33,6 +33,10 @@ BACKOFF = 0.5
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@?#]*@")
 _GLOB = re.compile(r"[*?\[]")
+# what a listing said of each object's size (a path -> bytes): a small object then costs
+# one request (its GET), not three (a HEAD for the plan, a HEAD on open, the GET)
+_SIZES: dict[str, int] = {}
+_SIZES_KEPT = 1 << 20
 
 
 def scheme_of(path: str) -> str | None:
@@ -88,15 +92,28 @@ def expand(path: str) -> list[str]:
     if scheme in ("http", "https"):
         return [path]  # a web server lists nothing
     if _GLOB.search(inner):
-        found = sorted(fs.glob(inner))
+        listed = fs.glob(inner, detail=True)
     elif path.endswith("/") or fs.isdir(inner):
-        found = sorted(fs.find(inner))
+        listed = fs.find(inner, detail=True)
     else:
         return [path]
-    return [f"{scheme}://{name}" for name in found]
+    if len(_SIZES) > _SIZES_KEPT:
+        _SIZES.clear()
+    urls = []
+    for name, info in sorted(listed.items()):
+        if info.get("type") == "directory":
+            continue
+        url = f"{scheme}://{name}"
+        if isinstance(info.get("size"), int):
+            _SIZES[url] = info["size"]
+        urls.append(url)
+    return urls
 
 
 def size(path: str) -> int:
+    known = _SIZES.get(path)
+    if known is not None:
+        return known
     fs, inner = _filesystem(path)
     return int(fs.size(inner) or 0)
 
@@ -113,6 +130,12 @@ class Retrying(io.RawIOBase):
 
     def _open(self) -> Any:
         fs, inner = _filesystem(self.path)
+        known = _SIZES.get(self.path)
+        if known is not None:
+            try:
+                return fs.open(inner, "rb", size=known)  # the listing's size: no HEAD first
+            except TypeError:
+                pass  # a backend whose open takes no size
         return fs.open(inner, "rb")
 
     def readable(self) -> bool:
