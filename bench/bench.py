@@ -11,6 +11,7 @@
     python bench/bench.py warc               # a 50 MB WARC of saved pages vs warcio + lxml
     python bench/bench.py stream             # peak RSS, first record, | head -1 on 123 MB text, 1 GB mbox and WARC
     python bench/bench.py hostile            # MB/s and peak RSS on each hostile HTML, mail and WARC shape
+    python bench/bench.py speed --rounds 3   # the table of issue 24: every speed target, ratio and whether met
     python bench/bench.py all
 
 Peers are imported from the running environment or from bench/.peers (where
@@ -94,6 +95,8 @@ def timeit(fn: Callable[[], object], rounds: int) -> float:
 RESULTS: list[dict[str, Any]] = []
 #: the stream case's rows (input -> wall, peak RSS, first record, | head -1), for --json
 STREAM: dict[str, dict[str, float]] = {}
+#: the speed case's rows (row -> urisift and peer seconds, ratio, target), for --json
+SPEED: dict[str, dict[str, float]] = {}
 
 
 def table(title: str, unit: str, amount: float, rows: list[tuple[str, float | None, str]], ours: str) -> None:
@@ -375,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
                                          "warc", "parallel", "stream", "hostile", "browser", "payloads", "remote",
-                                         "all"])
+                                         "speed", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -384,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stream-inputs", default="text,mbox,warc",
                         help="the large inputs of 'stream' (built once in bench/.data: 123 MB of text, "
                              "1 GB mbox, 1 GB WARC)")
+    parser.add_argument("--rows", default="",
+                        help="speed: only these rows (comma-separated: html,records,text,fields,mail,parallel)")
     parser.add_argument("--install-peers", action="store_true", help="pip-install the peers into bench/.peers first")
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON document on standard output (the tables go to stderr)")
@@ -437,6 +442,14 @@ def main(argv: list[str] | None = None) -> int:
             from bench_parallel import bench_parallel
 
             bench_parallel(max(1, args.rounds // 2), SHARED, table)
+        elif case == "speed":
+            from bench_speed import bench_speed
+
+            urls = HERE / "results" / "urls-200000.txt"
+            urls.parent.mkdir(exist_ok=True)
+            if not urls.exists():
+                link_dense(urls, 200_000)
+            SPEED.update(bench_speed(args.rounds, SHARED, urls, set(args.rows.split(",")) if args.rows else None))
         elif case == "hostile":
             from bench_hostile import main as bench_hostile
 
@@ -449,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         sys.stdout = real_stdout
         print(json.dumps({"when": when, "python": sys.version.split()[0], "cores": os.cpu_count(),
-                          "results": RESULTS, "stream": STREAM}, indent=1))
+                          "results": RESULTS, "stream": STREAM, "speed": SPEED}, indent=1))
     return 0
 
 

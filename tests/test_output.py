@@ -26,10 +26,12 @@ from urisift import (
     Where,
     record_json,
     record_line,
+    scan_path,
     scan_text,
 )
+from urisift.model import Effective
 from urisift.output import DEFECT_KEYS, RECORD_KEYS, RecordLines, defect_line
-from urisift.output.writers import CsvWriter, JsonlWriter, Layout, TextWriter
+from urisift.output.writers import FIELDS, CsvWriter, JsonlWriter, Layout, TextWriter
 from urisift.risk import Risk
 
 from .conftest import ROOT
@@ -68,6 +70,39 @@ def test_record_line_is_json_dumps_of_record_json() -> None:
         assert record_line(record) == expected
         # plain text without --resolve: browser_target not computed, so not written
         assert list(json.loads(expected)) == [k for k in RECORD_KEYS if k != "browser_target"]
+
+
+def _corpus_records() -> list[Record]:
+    """Every record of the bundled samples (HTML, mail, WARC, feeds, CSS ...),
+    and a few with the keys no sample fills (effective, context, a browser
+    failure), in input order: runs of records that share parts, and changes."""
+    records = [r for path in sorted((ROOT / "corpora").rglob("*")) if path.is_file() and path.suffix != ".py"
+               for r in scan_path(path, base="https://corpus.example/x") if isinstance(r, Record)]
+    first = records[0]
+    records += [first._replace(effective=Effective("https://e.example/\u00e9", 2, None, True), context="c\n"),
+                first._replace(effective=Effective("https://e.example/", 0, 301, False), browser_target=None),
+                first._replace(unwrapped="https://u.example/", wrapper=("safelinks", "google"))]
+    return records
+
+
+def test_record_lines_on_every_corpus_record() -> None:
+    lines = RecordLines()
+    for record in _corpus_records():
+        assert lines(record) == json.dumps(record_json(record), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("fields", [("uri", "target"), ("target",), ("file", "line", "column", "uri"),
+                                    FIELDS, tuple(reversed(FIELDS))])
+def test_field_lines_are_json_dumps_of_the_row(fields: tuple[str, ...]) -> None:
+    layout = Layout(format="jsonl", fields=fields)
+    out = io.StringIO()
+    writer = JsonlWriter(out, layout)
+    expected = []
+    for i, record in enumerate(_corpus_records()):
+        normalized = None if i % 2 else f"n{i}"
+        writer.record(record, normalized)
+        expected.append(json.dumps(layout.row(record, normalized), ensure_ascii=False))
+    assert out.getvalue().splitlines() == expected
 
 
 @given(st.text(), st.one_of(st.none(), st.text()), st.lists(st.sampled_from(list(Flag)), unique=True),

@@ -13,7 +13,7 @@ import contextlib
 import os
 import sys
 from dataclasses import dataclass, replace
-from typing import IO, Any, BinaryIO, NoReturn
+from typing import IO, Any, BinaryIO, NoReturn, cast
 
 from . import __version__
 from .crawl.captures import build_index
@@ -25,7 +25,7 @@ from .output.graph import GexfWriter, GraphmlWriter
 from .output.parquet import ParquetWriter
 from .output.stats import Stats
 from .output.writers import FIELDS, WRITERS, CsvWriter, EdgeWriter, Layout, Writer
-from .output.writing import Select, write_all, writing
+from .output.writing import Batched, Select, write_all, writing
 from .parallel import scan_parallel, scan_serial
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import missing_backend
@@ -200,11 +200,19 @@ def _worth_a_pool(sources: list[Input | Defect]) -> bool:
     return bool(files) and file_size(files[0].path) >= 2 * WARC_RANGE_SIZE
 
 
-def _writer(args: argparse.Namespace, layout: Layout, out: IO[str]) -> tuple[Writer, IO[str]]:
-    """The writer of ``--format``, and the text stream it writes to."""
+def _writer(args: argparse.Namespace, layout: Layout, out: IO[str], live: bool) -> tuple[Writer, IO[str]]:
+    """The writer of ``--format``, and the text stream it writes to (through
+    a :class:`Batched` one unless each line is awaited: a live input, a terminal)."""
     if args.format == "parquet":
         return ParquetWriter(out, layout, path=args.output), out
     target = open(args.output, "w", encoding="utf-8", newline="") if args.output else out  # noqa: SIM115
+    if not live and not (hasattr(target, "isatty") and target.isatty()):
+        writer, _ = _writer_to(args, layout, cast(IO[str], Batched(target)))
+        return writer, target
+    return _writer_to(args, layout, target)
+
+
+def _writer_to(args: argparse.Namespace, layout: Layout, target: IO[str]) -> tuple[Writer, IO[str]]:
     if args.format == "edges":
         return EdgeWriter(target, layout, base=args.base), target  # the source of an edge may be --base
     if args.format in ("graphml", "gexf"):
@@ -295,9 +303,10 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     if kind is Kind.MAILDIR and (paths == ["-"] or not all(os.path.isdir(p) for p in paths)):
         return _usage(err, "--kind maildir names Maildir folders (with cur/ and new/); name a message's file "
                            "with --kind mail")
+    live = paths == ["-"] and _live_stdin(stdin)
     try:
         with writing():  # a CSV header on a full disk is a write error like any other
-            writer, target = _writer(args, layout, out)
+            writer, target = _writer(args, layout, out, live)
     except ImportError as exc:
         return _usage(err, str(exc))
     except RunError as exc:
@@ -308,7 +317,6 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     status: int = ExitCode.OK
     try:
         sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR, follow=args.follow))
-        live = paths == ["-"] and _live_stdin(stdin)
         if live and not args.quiet and stdin is None and sys.stdin is not None and sys.stdin.isatty():
             err.write("urisift: reading standard input (end with Ctrl-D; urisift --help for more)\n")
         bar = _progress(sum(file_size(s.path) for s in sources if isinstance(s, Input)), err, args.quiet)
@@ -332,6 +340,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                 bar.close()
         with writing():
             writer.close()
+            if isinstance(writer.out, Batched):
+                writer.out.drain()
             target.flush()
             if target is not out:
                 target.close()

@@ -15,7 +15,7 @@ from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style
 from .reference import UriReference
 from .resolve import Joiner, resolve
 from .risk import plainly_safe, risks
-from .unwrap import HINT, deception, unwrap
+from .unwrap import deception, may_be_wrapped, unwrap
 from .validity import BAD_ESCAPE, BIDI_FORMATTING, PLAINLY_VALID, invalidity
 
 _parse = UriReference.parse
@@ -37,8 +37,6 @@ _NO_BASE = BrowserResolver(None)
 # validity.plainly_valid, inline: the common valid shape, and no "%" without two hex digits
 _plainly_valid = PLAINLY_VALID.fullmatch
 _bad_escape = BAD_ESCAPE.search
-# a URL that names no wrapper's host takes the fast path (unwrap.HINT, one search)
-_wrapper_hint = HINT.search
 #: how many references a tail remembers before it starts afresh (constant memory on long texts)
 _SEEN_LIMIT = 4096
 
@@ -102,7 +100,7 @@ class Tail:
         style = found.style
         if (style is _BARE or style is _ANGLE) and not self.browser and "/." not in reference \
                 and ":." not in reference and _plainly_valid(reference) is not None \
-                and ("%" not in reference or _bad_escape(reference) is None) and _wrapper_hint(reference) is None:
+                and ("%" not in reference or _bad_escape(reference) is None) and not may_be_wrapped(reference):
             # The common case of target(), without the calls: these styles
             # always start with a scheme (the scanner saw to it), without dot
             # segments the target is the reference itself, and a reference of

@@ -70,8 +70,16 @@ WRAPPERS: tuple[Wrapper, ...] = (
 )
 
 # a cheap screen: a URL that names none of these is no wrapper (one search a record)
-HINT = re.compile(r"safelinks|urldefense|cudasvc|trendmicro|google\.|facebook\.com|linkedin\.com|youtube\.com|"
-                   r"slack-redir|archive|mimecast|/\d{14}(?:[a-z]{2}_)?/", re.IGNORECASE)
+# (matched on the URL in lower case: an IGNORECASE alternation takes Python's
+# re several times as long, measured 17% of scan_html)
+_HINT = re.compile(r"safelinks|urldefense|cudasvc|trendmicro|google\.|facebook\.com|linkedin\.com|youtube\.com|"
+                   r"slack-redir|archive|mimecast|/\d{14}(?:[a-z]{2}_)?/")
+
+
+def may_be_wrapped(url: str) -> bool:
+    """Whether ``url`` names a wrapper's host or a replay's timestamp path: if
+    not, it is not wrapped (one search)."""
+    return _HINT.search(url.lower()) is not None
 _SPLIT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$", re.DOTALL)
 # a replay path: [/collection]/<timestamp 1-14 digits><modifier like id_ or im_>/<url with a scheme>
 _REPLAY = re.compile(r"^/(?:([^/]+)/)?(\d{1,14})([a-z]{2}_)?/((?:[A-Za-z][A-Za-z0-9+.-]*:/?/?)?.+)$", re.DOTALL)
@@ -201,7 +209,7 @@ def _proofpoint_v3(rest: str) -> str:
 def unwrap(url: str | None) -> Unwrapped | None:
     """The original URL behind ``url``'s wrappers, or None when ``url`` is
     not wrapped (most URLs: decided by one search)."""
-    if url is None or HINT.search(url) is None:
+    if url is None or not may_be_wrapped(url):
         return None
     wrappers: list[str] = []
     current = url

@@ -167,11 +167,18 @@ class RecordLines:
 
     The hot path of a link-dense input: the shared parts come from
     :class:`_Fragments` by identity, the target's JSON is the reference's
-    when they are the same string, and the rest is joined once.
+    when they are the same string, and what stands between the target and
+    the position (base, style, place, origin) and, for a record with no
+    flags, risks, wrapper or effective target, everything after the
+    position, are joined once for a run of records that share them.
     """
 
     def __init__(self) -> None:
         self._shared = _Fragments()
+        self._middle_key: tuple[object, ...] = ()
+        self._middle = ""
+        self._plain_key: tuple[object, ...] = ()
+        self._plain_end = ""
 
     def __call__(self, record: Record) -> str:
         shared = self._shared
@@ -188,30 +195,46 @@ class RecordLines:
         decoding = record.decoding
         if decoding is not shared.decoding:
             shared.take_decoding(decoding)
+        style = found.style
+        # (identity of the parts: a key of four objects, compared element by element)
+        key = (place, origin, base, style)
+        if key != self._middle_key:
+            self._middle_key = key
+            self._middle = (f'{shared.base_json}, "style": "{style._value_}", {shared.place_json[0]}, '
+                            f'{shared.origin_json}, {shared.place_json[1]}')
         reference = found.reference
         uri = encode_basestring(reference)
         target = record.target
         span = record.span
         alternatives = found.alternatives
-        flags = found.flags
-        risks = record.risks
-        where, link, inside = shared.place_json
-        browser = record.browser_target
-        last = "" if browser is False else f', "browser_target": {_string(browser)}'
         if span is None:
             position = f'"span": null, "line": {_number(record.line)}, "column": {_number(record.column)}'
         else:
             position = f'"span": [{span[0]}, {span[1]}], "line": {record.line}, "column": {record.column}'
-        return (
-            f'{{"uri": {uri}, "target": {uri if target is reference else _string(target)}, '
-            f'"alternatives": {_list(alternatives) if alternatives else "[]"}, {shared.base_json}, '
-            f'"style": "{found.style._value_}", {where}, {shared.origin_json}, {link}, {position}, '
-            f'"flags": {_list(flags) if flags else "[]"}, {shared.decoding_json}, '
-            f'"risks": {_dumps([r.to_json() for r in risks]) if risks else "[]"}, '
-            f'"points_to": {_string(record.points_to)}{last}, "unwrapped": {_string(record.unwrapped)}, '
-            f'"wrapper": {_list(record.wrapper) if record.wrapper else "[]"}, '
-            f'{_NO_EFFECTIVE if record.effective is None else _effective(record.effective)}, {inside}}}'
-        )
+        head = (f'{{"uri": {uri}, "target": {uri if target is reference else _string(target)}, '
+                f'"alternatives": {_list(alternatives) if alternatives else "[]"}, {self._middle}, {position}, ')
+        flags = found.flags
+        risks = record.risks
+        browser = record.browser_target
+        if not flags and not risks and record.points_to is None and record.unwrapped is None \
+                and not record.wrapper and record.effective is None and browser is False:
+            plain = (decoding, place)
+            if plain != self._plain_key:
+                self._plain_key = plain
+                self._plain_end = self._end("[]", "[]", "null", "", "null", "[]", _NO_EFFECTIVE)
+            return head + self._plain_end
+        return head + self._end(
+            _list(flags) if flags else "[]", _dumps([r.to_json() for r in risks]) if risks else "[]",
+            _string(record.points_to), "" if browser is False else f', "browser_target": {_string(browser)}',
+            _string(record.unwrapped), _list(record.wrapper) if record.wrapper else "[]",
+            _NO_EFFECTIVE if record.effective is None else _effective(record.effective))
+
+    def _end(self, flags: str, risks: str, points_to: str, browser: str, unwrapped: str, wrapper: str,
+             effective: str) -> str:
+        """The line after the position (its JSON parts given)."""
+        shared = self._shared
+        return (f'"flags": {flags}, {shared.decoding_json}, "risks": {risks}, "points_to": {points_to}{browser}, '
+                f'"unwrapped": {unwrapped}, "wrapper": {wrapper}, {effective}, {shared.place_json[2]}}}')
 
 
 _NO_EFFECTIVE = '"effective_target": null, "effective_hops": null, "effective_status": null, "effective_loop": null'
@@ -225,6 +248,72 @@ def _effective(effective: Effective) -> str:
 
 def _number(value: int | None) -> str:
     return "null" if value is None else str(value)
+
+
+def _value(value: object) -> str:
+    """A scalar as json.dumps writes it (str, int, bool or None)."""
+    if value is None:
+        return "null"
+    if type(value) is str:
+        return encode_basestring(value)
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value)
+
+
+def _effective_part(name: str) -> Any:
+    return lambda r, n: "null" if r.effective is None else _value(getattr(r.effective, name))
+
+
+#: each key's JSON text, from the record (and its normalized target): what
+#: ``json.dumps`` writes for that key of :meth:`Layout.row` (a test holds the
+#: two to each other on every record of the corpora)
+_FIELD_JSON: dict[str, Any] = {
+    "uri": lambda r, n: encode_basestring(r.found.reference),
+    "target": lambda r, n: _string(r.target),
+    "alternatives": lambda r, n: _list(r.found.alternatives),
+    "base": lambda r, n: "null" if r.base_layer is None else encode_basestring(r.base_layer.uri),
+    "base_source": lambda r, n: "null" if r.base_layer is None else encode_basestring(r.base_layer.source.value),
+    "style": lambda r, n: encode_basestring(r.found.style.value),
+    "where": lambda r, n: encode_basestring(r.found.place.where.value),
+    **{key: (lambda key: lambda r, n: _value(getattr(r.found.place, key)))(key)
+       for key in ("element", "attribute", "header", "text", "page", "member")},
+    **{key: (lambda key: lambda r, n: _value(getattr(r.origin, key)))(key) for key in _ORIGIN_KEYS},
+    "rel": lambda r, n: "null" if r.found.place.rel is None else _list(r.found.place.rel),
+    "span": lambda r, n: "null" if r.span is None else f"[{r.span[0]}, {r.span[1]}]",
+    "line": lambda r, n: _number(r.line),
+    "column": lambda r, n: _number(r.column),
+    "flags": lambda r, n: _list(tuple(f.value for f in r.found.flags)),
+    "charset": lambda r, n: "null" if r.decoding is None else encode_basestring(r.decoding.name),
+    "charset_source": lambda r, n: "null" if r.decoding is None else encode_basestring(r.decoding.source.value),
+    "risks": lambda r, n: _dumps([x.to_json() for x in r.risks]) if r.risks else "[]",
+    "points_to": lambda r, n: _string(r.points_to),
+    # (a row has every key it is asked for: not computed is null here, as in CSV and Parquet)
+    "browser_target": lambda r, n: "null" if r.browser_target is False else _string(r.browser_target),
+    "unwrapped": lambda r, n: _string(r.unwrapped),
+    "wrapper": lambda r, n: _list(r.wrapper),
+    "effective_target": _effective_part("target"),
+    "effective_hops": _effective_part("hops"),
+    "effective_status": _effective_part("status"),
+    "effective_loop": _effective_part("loop"),
+    "context": lambda r, n: _string(r.context),
+    "normalized": lambda r, n: _string(n),
+}
+
+
+class FieldLines:
+    """Writes records as JSON lines of the keys ``fields`` names, in that
+    order (``--fields``): each key's JSON text straight from the record,
+    without the whole object being built first."""
+
+    def __init__(self, fields: tuple[str, ...]) -> None:
+        self._parts = tuple((("{" if i == 0 else ", ") + encode_basestring(key) + ": ", _FIELD_JSON[key])
+                            for i, key in enumerate(fields))
+
+    def __call__(self, record: Record, normalized: str | None = None) -> str:
+        if not self._parts:
+            return "{}"
+        return "".join([prefix + text(record, normalized) for prefix, text in self._parts]) + "}"
 
 
 def record_line(record: Record) -> str:

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from ..model import Defect, Record
 from .choice import browser_column, chosen_target
-from .records import RECORD_KEYS, RecordLines, defect_line, record_json
+from .records import RECORD_KEYS, FieldLines, RecordLines, defect_line, record_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,16 @@ class TextWriter(Writer):
 
     def __init__(self, out: IO[str], layout: Layout = PLAIN) -> None:
         super().__init__(out, layout)
-        self.end = "\0" if layout.null else "\n"
+        self.end = end = "\0" if layout.null else "\n"
+        if layout == Layout(null=layout.null):
+            # the RFC target a line and nothing else: the commonest text output,
+            # one line without the choices below (a third of a link-dense run)
+            write = out.write
+
+            def record(record: Record, normalized: str | None = None) -> None:
+                write((record.target or record.found.reference) + end)
+
+            self.record = record  # type: ignore[method-assign]
 
     def record(self, record: Record, normalized: str | None = None) -> None:
         layout = self.layout
@@ -121,6 +130,13 @@ class JsonlWriter(Writer):
                 write(line(record) + "\n")
 
             self.record = record  # type: ignore[method-assign]
+        else:
+            fields, write = FieldLines(layout.columns()), out.write
+
+            def chosen(record: Record, normalized: str | None = None) -> None:
+                write(fields(record, normalized) + "\n")
+
+            self.record = chosen  # type: ignore[method-assign]
 
     def record(self, record: Record, normalized: str | None = None) -> None:
         self.out.write(json.dumps(self.layout.row(record, normalized), ensure_ascii=False) + "\n")

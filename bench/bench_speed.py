@@ -1,0 +1,195 @@
+"""The ``speed`` case of bench.py (issue 24): every row of the issue's table,
+each the median of ``rounds`` runs of urisift against its peer or floor in
+the same run, with the ratio and the target.
+
+- html: ``scan_html`` with positions on the 130 shared pages against lxml
+  (``document_fromstring`` + ``make_links_absolute`` + ``iterlinks``), each
+  run the best of three passes (the steady state);
+- records, text, fields: 200,000 link lines through the command, and a Python
+  floor doing ``re.finditer`` and writing the same thing (a dict with the
+  record's keys through ``json.dumps``; the match; a dict of ``uri`` and
+  ``target``), both subprocesses writing to a pipe;
+- mail: ``scan_mbox`` on the first 30 MB of linux-mips against urlscan and the
+  stdlib floor of bench_mail;
+- parallel: the command with ``--jobs 2`` against ``--jobs 1`` on the 130 pages.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+#: row name -> (the target ratio, what the ratio is of)
+TARGETS: dict[str, float] = {
+    "html: scan_html with positions ÷ lxml": 2.0,
+    "records: --format jsonl ÷ re + json.dumps(all keys)": 1.2,
+    "text: --no-location ÷ re + write": 0.6,
+    "fields: --fields uri,target ÷ re + json.dumps(2 keys)": 0.8,
+    "mail: scan_mbox ÷ urlscan": 8.0,
+    "mail: scan_mbox ÷ stdlib floor": 0.7,
+    "parallel: --jobs 2 ÷ --jobs 1, 130 pages": 1.7,
+}
+
+# the floors of the three record rows: what a user would write with the stdlib
+_FLOOR_ALL_KEYS = r"""
+import json, re, sys
+pattern = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+")
+out = sys.stdout
+name = sys.argv[1]
+offset = 0
+with open(name, encoding="utf-8") as f:
+    for number, line in enumerate(f, 1):
+        for m in pattern.finditer(line):
+            uri = m.group()
+            out.write(json.dumps({
+                "uri": uri, "target": uri, "alternatives": [], "base": None, "base_source": None,
+                "style": "bare", "where": "text", "element": None, "attribute": None, "header": None,
+                "file": name, "message": None, "message_id": None, "part": None, "offset": None,
+                "warc_record_id": None, "warc_target_uri": None, "warc_date": None, "rel": None,
+                "text": None, "span": [offset + m.start(), offset + m.end()], "line": number,
+                "column": m.start() + 1, "flags": [], "charset": "utf-8", "charset_source": "detected",
+                "risks": [], "points_to": None, "unwrapped": None, "wrapper": [], "effective_target": None,
+                "effective_hops": None, "effective_status": None, "effective_loop": None, "page": None,
+                "member": None}) + "\n")
+        offset += len(line)
+"""
+_FLOOR_TEXT = r"""
+import re, sys
+pattern = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+")
+out = sys.stdout
+with open(sys.argv[1], encoding="utf-8") as f:
+    for line in f:
+        for m in pattern.finditer(line):
+            out.write(m.group() + "\n")
+"""
+_FLOOR_FIELDS = r"""
+import json, re, sys
+pattern = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+")
+out = sys.stdout
+with open(sys.argv[1], encoding="utf-8") as f:
+    for line in f:
+        for m in pattern.finditer(line):
+            uri = m.group()
+            out.write(json.dumps({"uri": uri, "target": uri}) + "\n")
+"""
+
+
+def _pipe(cmd: list[str]) -> float:
+    """Seconds to run ``cmd`` with its output read (and dropped) through a pipe."""
+    t0 = time.perf_counter()
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE) as proc:
+        assert proc.stdout is not None
+        while proc.stdout.read(1 << 20):
+            pass
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
+    return time.perf_counter() - t0
+
+
+def _best_of(fn: Callable[[], object], passes: int = 3) -> float:
+    fn()
+    best = float("inf")
+    for _ in range(passes):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _pair(rounds: int, ours: Callable[[], float], theirs: Callable[[], float]) -> tuple[float, float]:
+    """Median seconds of ours and theirs, interleaved round by round so that a
+    noisy machine treats them alike."""
+    a, b = [], []
+    for _ in range(rounds):
+        a.append(ours())
+        b.append(theirs())
+    return statistics.median(a), statistics.median(b)
+
+
+def _html_row(rounds: int, shared: Path) -> tuple[float, float] | None:
+    from bench_html import _floor, _urisift, load_pages
+
+    pages = load_pages(shared)
+    floor = _floor(pages)
+    if not pages or floor is None:
+        return None
+    ours = _urisift(pages)
+    return _pair(rounds, lambda: _best_of(ours), lambda: _best_of(floor))
+
+
+def _record_rows(rounds: int, urls: Path) -> dict[str, tuple[float, float]]:
+    command = [sys.executable, "-m", "urisift"]
+    rows = {
+        "records: --format jsonl ÷ re + json.dumps(all keys)":
+            ([*command, "--format", "jsonl", str(urls)], [sys.executable, "-c", _FLOOR_ALL_KEYS, str(urls)]),
+        "text: --no-location ÷ re + write":
+            ([*command, "--no-location", str(urls)], [sys.executable, "-c", _FLOOR_TEXT, str(urls)]),
+        "fields: --fields uri,target ÷ re + json.dumps(2 keys)":
+            ([*command, "--format", "jsonl", "--fields", "uri,target", str(urls)],
+             [sys.executable, "-c", _FLOOR_FIELDS, str(urls)]),
+    }
+    return {name: _pair(rounds, lambda o=ours: _pipe(o), lambda t=theirs: _pipe(t))
+            for name, (ours, theirs) in rows.items()}
+
+
+def _mail_rows(rounds: int, shared: Path) -> dict[str, tuple[float, float]]:
+    from bench_mail import ARCHIVE, _floor, _urisift, _urlscan, load
+
+    if not (shared / ARCHIVE).exists():
+        return {}
+    data = load(shared)
+    ours_fn = _urisift(data)
+
+    def timed(fn: Callable[[], object]) -> Callable[[], float]:
+        def run() -> float:
+            t0 = time.perf_counter()
+            fn()
+            return time.perf_counter() - t0
+        return run
+
+    ours_fn()  # warm: imports, caches
+    rows = {"mail: scan_mbox ÷ stdlib floor": _pair(rounds, timed(ours_fn), timed(_floor(data)))}
+    peer = _urlscan(data)
+    if peer is not None:
+        rows["mail: scan_mbox ÷ urlscan"] = _pair(rounds, timed(ours_fn), timed(peer))
+    return rows
+
+
+def _parallel_row(rounds: int, shared: Path) -> tuple[float, float] | None:
+    from bench_html import PAGES
+
+    if not (shared / PAGES).exists():
+        return None
+    command = [sys.executable, "-m", "urisift", "--format", "jsonl", "-q", str(shared / PAGES)]
+    return _pair(rounds, lambda: _pipe([*command, "--jobs", "2"]), lambda: _pipe([*command, "--jobs", "1"]))
+
+
+def bench_speed(rounds: int, shared: Path, urls: Path, only: set[str] | None = None) -> dict[str, dict[str, float]]:
+    """Run the rows (``only``: their first words, e.g. {"html", "mail"}) and
+    print one table; returns row -> {ours, theirs, ratio, target}."""
+    def wanted(word: str) -> bool:
+        return only is None or word in only
+
+    timings: dict[str, tuple[float, float]] = {}
+    if wanted("html") and (row := _html_row(rounds, shared)) is not None:
+        timings["html: scan_html with positions ÷ lxml"] = row
+    if wanted("records") or wanted("text") or wanted("fields"):
+        timings.update((k, v) for k, v in _record_rows(rounds, urls).items() if wanted(k.split(":")[0]))
+    if wanted("mail"):
+        timings.update(_mail_rows(rounds, shared))
+    if wanted("parallel") and (row := _parallel_row(rounds, shared)) is not None:
+        timings["parallel: --jobs 2 ÷ --jobs 1, 130 pages"] = row
+    print(f"\n## speed: the rows of issue 24 (median of {rounds} runs each, interleaved)\n")
+    print("| row | urisift s | peer/floor s | ratio (peer ÷ urisift) | target | met |")
+    print("|---|---:|---:|---:|---:|:---:|")
+    out = {}
+    for name, (ours, theirs) in timings.items():
+        ratio = theirs / ours
+        target = TARGETS[name]
+        out[name] = {"ours": ours, "theirs": theirs, "ratio": ratio, "target": target}
+        print(f"| {name} | {ours:.3f} | {theirs:.3f} | {ratio:.2f} | {target:.1f} | {'yes' if ratio >= target else 'no'} |")
+    return out
