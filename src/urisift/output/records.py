@@ -265,6 +265,14 @@ def _effective_part(name: str) -> Any:
     return lambda r, n: "null" if r.effective is None else _value(getattr(r.effective, name))
 
 
+def _place_part(name: str) -> Any:
+    return lambda r, n: _value(getattr(r.found.place, name))
+
+
+def _origin_part(name: str) -> Any:
+    return lambda r, n: _value(getattr(r.origin, name))
+
+
 #: each key's JSON text, from the record (and its normalized target): what
 #: ``json.dumps`` writes for that key of :meth:`Layout.row` (a test holds the
 #: two to each other on every record of the corpora)
@@ -276,9 +284,8 @@ _FIELD_JSON: dict[str, Any] = {
     "base_source": lambda r, n: "null" if r.base_layer is None else encode_basestring(r.base_layer.source.value),
     "style": lambda r, n: encode_basestring(r.found.style.value),
     "where": lambda r, n: encode_basestring(r.found.place.where.value),
-    **{key: (lambda key: lambda r, n: _value(getattr(r.found.place, key)))(key)
-       for key in ("element", "attribute", "header", "text", "page", "member")},
-    **{key: (lambda key: lambda r, n: _value(getattr(r.origin, key)))(key) for key in _ORIGIN_KEYS},
+    **{key: _place_part(key) for key in ("element", "attribute", "header", "text", "page", "member")},
+    **{key: _origin_part(key) for key in _ORIGIN_KEYS},
     "rel": lambda r, n: "null" if r.found.place.rel is None else _list(r.found.place.rel),
     "span": lambda r, n: "null" if r.span is None else f"[{r.span[0]}, {r.span[1]}]",
     "line": lambda r, n: _number(r.line),
