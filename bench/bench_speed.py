@@ -81,7 +81,7 @@ with open(sys.argv[1], encoding="utf-8") as f:
 def _pipe(cmd: list[str]) -> float:
     """Seconds to run ``cmd`` with its output read (and dropped) through a pipe."""
     t0 = time.perf_counter()
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE) as proc:
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as proc:
         assert proc.stdout is not None
         while proc.stdout.read(1 << 20):
             pass
@@ -173,6 +173,12 @@ def bench_speed(rounds: int, shared: Path, urls: Path, only: set[str] | None = N
     print one table; returns row -> {ours, theirs, ratio, target}."""
     def wanted(word: str) -> bool:
         return only is None or word in only
+
+    # the project's modules compiled to bytecode first, as an installed package
+    # has them (pip compiles on install; an editable checkout may have none, and
+    # PYTHONDONTWRITEBYTECODE would keep every run compiling them again)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parent.parent / "src")],
+                   check=True)
 
     timings: dict[str, tuple[float, float]] = {}
     if wanted("html") and (row := _html_row(rounds, shared)) is not None:

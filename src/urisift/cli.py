@@ -16,13 +16,9 @@ from dataclasses import dataclass, replace
 from typing import IO, Any, BinaryIO, NoReturn, cast
 
 from . import __version__
-from .crawl.captures import build_index
-from .crawl.index import with_effective
 from .errors import ExitCode, RunError, UsageError
 from .model import Defect, Kind, Record
 from .output.choice import RESOLUTIONS
-from .output.graph import GexfWriter, GraphmlWriter
-from .output.parquet import ParquetWriter
 from .output.stats import Stats
 from .output.writers import FIELDS, WRITERS, CsvWriter, EdgeWriter, Layout, Writer
 from .output.writing import Batched, Select, write_all, writing
@@ -204,6 +200,8 @@ def _writer(args: argparse.Namespace, layout: Layout, out: IO[str], live: bool) 
     """The writer of ``--format``, and the text stream it writes to (through
     a :class:`Batched` one unless each line is awaited: a live input, a terminal)."""
     if args.format == "parquet":
+        from .output.parquet import ParquetWriter
+
         return ParquetWriter(out, layout, path=args.output), out
     target = open(args.output, "w", encoding="utf-8", newline="") if args.output else out  # noqa: SIM115
     if not live and not (hasattr(target, "isatty") and target.isatty()):
@@ -216,6 +214,8 @@ def _writer_to(args: argparse.Namespace, layout: Layout, target: IO[str]) -> tup
     if args.format == "edges":
         return EdgeWriter(target, layout, base=args.base), target  # the source of an edge may be --base
     if args.format in ("graphml", "gexf"):
+        from .output.graph import GexfWriter, GraphmlWriter
+
         graph = GraphmlWriter if args.format == "graphml" else GexfWriter
         return graph(target, layout, base=args.base, hosts=args.graph == "hosts"), target
     return WRITERS[args.format](target, layout), target
@@ -323,7 +323,11 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         flush = live or (hasattr(target, "isatty") and target.isatty())
         try:
             # --effective: a first pass reads the WARC inputs' captures (the index of issue 23)
-            index = build_index(sources, options, args.jobs) if args.effective else None
+            index = None
+            if args.effective:
+                from .crawl.captures import build_index
+
+                index = build_index(sources, options, args.jobs)
             if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
                 render = _Render(layout, args.base) if select.passthrough and stats is None and args.format in (
                     "text", "jsonl", "csv", "edges") and index is None else None
@@ -332,6 +336,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                 # cut into ranges only for the progress bar's sake (one large file moves it)
                 items = scan_serial(plan(sources, options, cut=bar is not None), options, stdin=stdin)
             if index is not None:
+                from .crawl.index import with_effective
+
                 items = with_effective(items, index)
             status = write_all(items, writer, select, err, stats=stats, flush=flush,
                                progress=bar.update if bar is not None else None)

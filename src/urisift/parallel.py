@@ -5,8 +5,10 @@ workers, whatever the size of the input (issue 19; DESIGN §1).
 The pool only maps units and renumbers: it builds no base and reads no
 format (:func:`~urisift.scan.scan_unit` does, in the worker).
 
-- Units are handed out in input order, one at a time, to whichever worker
-  is free (:mod:`urisift.plan` cut large files into ranges).
+- Units are handed out in input order to whichever worker has room: each
+  holds the unit it scans and the next (more while they are small: a few
+  small files, up to :data:`HELD_BYTES`), so that it never waits for the
+  parent between two units (:mod:`urisift.plan` cut large files into ranges).
 - A worker sends a unit's output back in batches as it goes (its first
   item at once, then :data:`BATCH_RECORDS` records, :data:`BATCH_BYTES`
   characters of output, or what came within :data:`BATCH_SECONDS` of a
@@ -55,6 +57,15 @@ BATCH_SECONDS = 0.25
 #: bound the parent's memory (jobs x CREDIT x BATCH_BYTES)
 CREDIT = 16
 
+#: units a worker is handed at a time (the one it scans, and the next) ...
+HELD_UNITS = 2
+#: ... or more, while the units it holds come to less than this many bytes
+#: (few: a unit not at the head of the order waits in the reorder buffer,
+#: and its worker for credit) ...
+HELD_BYTES = 256 << 10
+#: ... up to this many
+HELD_SMALL = 8
+
 #: a writer factory a worker renders a batch with: (text buffer) -> an object with record() and defect()
 Render = Callable[[IO[str]], Any]
 Item = Record | Defect | Rendered | Tally
@@ -82,6 +93,7 @@ def _worker(conn: Connection, options: ScanOptions, render: Render | None, inher
 
 def _serve(conn: Connection, options: ScanOptions, render: Render | None) -> None:
     owed = 0  # batches sent and not yet written by the parent
+    queued: deque[tuple[int, WorkUnit]] = deque()  # units handed out ahead, met while waiting for credit
 
     def send(message: tuple[Any, ...]) -> None:
         nonlocal owed
@@ -89,12 +101,15 @@ def _serve(conn: Connection, options: ScanOptions, render: Render | None) -> Non
             reply = conn.recv()
             if reply is None:
                 raise SystemExit(0)
-            owed -= 1
+            if reply == "ack":
+                owed -= 1
+            else:
+                queued.append(reply)
         conn.send(message)
         owed += 1
 
     while True:
-        message = conn.recv()
+        message = queued.popleft() if queued else conn.recv()
         if message is None:
             return
         if message == "ack":
@@ -235,15 +250,21 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
     order: deque[tuple[int, WorkUnit | Defect]] = deque()  # the units handed out (or defects), in input order
     kept: dict[int, deque[Any]] = {}  # index -> batches received and not yet given out
     finished: set[int] = set()
-    busy: dict[Connection, int] = {}
+    held: dict[Connection, dict[int, int]] = {conn: {} for conn in conns}  # units handed out, not done: their sizes
     owner: dict[int, Connection] = {}
     index = 0
     exhausted = False
     head_begun = False
 
     def hand_out(conn: Connection) -> None:
+        # a worker holds the unit it scans and the next ones, up to
+        # HELD_UNITS, or more while they are small (HELD_BYTES): it never
+        # waits for the parent between two units, and a directory of small
+        # pages costs the pool a message a page, not a round trip
         nonlocal index, exhausted
-        while not exhausted:
+        mine = held[conn]
+        while not exhausted and (len(mine) < HELD_UNITS or sum(mine.values()) < HELD_BYTES) \
+                and len(mine) < HELD_SMALL:
             unit = next(units, None)
             if unit is None:
                 exhausted = True
@@ -256,10 +277,9 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
                 continue
             kept[index] = deque()
             conn.send((index, unit))
-            busy[conn] = index
+            mine[index] = unit.size
             owner[index] = conn
             index += 1
-            return
 
     for conn in conns:
         hand_out(conn)
@@ -290,7 +310,7 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
             head_begun = False
             continue
         # wait for more
-        for ready in wait(list(busy)):
+        for ready in wait([conn for conn, mine in held.items() if mine]):
             conn = cast(Connection, ready)
             try:
                 what, unit_index, batch = conn.recv()
@@ -298,7 +318,7 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
                 raise RuntimeError("a worker process ended unexpectedly") from exc
             if what == "done":
                 finished.add(unit_index)
-                del busy[conn]
+                del held[conn][unit_index]
                 hand_out(conn)
             else:
                 kept[unit_index].append(batch)

@@ -27,17 +27,15 @@ the process pool and the Spark job all scan the units planned here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
 
 from .charset import SAMPLE_SIZE, Choice, choose
 from .delimit import safe_line_start
-from .mail.mbox import is_envelope
 from .model import Charset, Defect, Kind
 from .options import DEFAULTS, ScanOptions
 from .sources import Input, file_size, first_cut, open_binary, open_input
 from .units import WorkUnit
-from .warc import record_start
 
 #: the size of the ranges a large mbox is cut into
 MBOX_RANGE_SIZE = 8 << 20
@@ -55,6 +53,8 @@ def mbox_cut(f: BinaryIO, near: int, size: int) -> int | None:
 
 
 def _envelope(window: bytes, base: int) -> tuple[int | None, int]:
+    from .mail.mbox import is_envelope  # (the mail reader is imported by runs that meet mail)
+
     at = window.find(_FROM)
     while at != -1:
         end = window.find(b"\n", at + 1)
@@ -127,8 +127,13 @@ def _ranges(source: Input, options: ScanOptions) -> Iterator[WorkUnit]:
         return
     # an mbox read as it is, and a WARC file (the WARC reader reads a
     # compressed one member by member from the file itself) are cut
-    cutters = {Kind.MBOX: (MBOX_RANGE_SIZE, mbox_cut), Kind.WARC: (WARC_RANGE_SIZE, record_start)}
-    cutter = cutters.get(opened.kind) if opened.guard is None else None
+    cutter: tuple[int, Callable[[BinaryIO, int, int], int | None]] | None = None
+    if opened.guard is None and opened.kind is Kind.MBOX:
+        cutter = (MBOX_RANGE_SIZE, mbox_cut)
+    elif opened.guard is None and opened.kind is Kind.WARC:
+        from .warc import record_start  # (the WARC reader is imported by runs that meet WARC)
+
+        cutter = (WARC_RANGE_SIZE, record_start)
     if cutter is None or size < 2 * cutter[0]:
         yield WorkUnit(source)
         return
