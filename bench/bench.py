@@ -253,15 +253,10 @@ def bench_scan(rounds: int, limit: int) -> None:
 
 # -- records: the per-record path end to end -------------------------------------------
 
-_FLOOR = r"""
-import json, re, sys
-pattern = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+")
-out = sys.stdout
-with open(sys.argv[1], encoding="utf-8") as f:
-    for line in f:
-        for m in pattern.finditer(line):
-            out.write(json.dumps({"uri": m.group()}) + "\n")
-"""
+def _floor_program() -> str:
+    from bench_speed import floor
+
+    return floor('json.dumps({"uri": uri}) + "\\n"')
 
 
 def link_dense(path: Path, n: int) -> None:
@@ -287,14 +282,9 @@ def _run(cmd: list[str]) -> float:
     pipe, as a consumer downstream would: not to /dev/null, where GNU grep
     stops at the first match, nor to a disk file, which charges the larger
     records for the disk."""
-    t0 = time.perf_counter()
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE) as proc:
-        assert proc.stdout is not None
-        while proc.stdout.read(1 << 20):
-            pass
-    if proc.returncode:
-        raise subprocess.CalledProcessError(proc.returncode, cmd)
-    return time.perf_counter() - t0
+    from bench_speed import piped
+
+    return piped(cmd)
 
 
 def bench_records(rounds: int, n: int) -> None:
@@ -308,7 +298,7 @@ def bench_records(rounds: int, n: int) -> None:
         link_dense(path, n)
     contenders = {
         "urisift --format jsonl": [sys.executable, "-m", "urisift", "--format", "jsonl", str(path)],
-        "python floor (re.finditer + json.dumps)": [sys.executable, "-c", _FLOOR, str(path)],
+        "python floor (re.finditer + json.dumps)": [sys.executable, "-c", _floor_program(), str(path)],
         "grep -o": ["grep", "-oE", "[A-Za-z][A-Za-z0-9+.-]*:[^[:space:]<>\"]+", str(path)],
     }
     times: dict[str, list[float]] = {name: [] for name in contenders}

@@ -34,8 +34,9 @@ TARGETS: dict[str, float] = {
     "parallel: --jobs 2 ÷ --jobs 1, 130 pages": 1.7,
 }
 
-# the floors of the three record rows: what a user would write with the stdlib
-_FLOOR_ALL_KEYS = r"""
+# the floors of the record rows: what a user would write with the stdlib, a
+# line at a time, writing for each match what ``write`` says (uri: the match)
+_FLOOR = r"""
 import json, re, sys
 pattern = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+")
 out = sys.stdout
@@ -45,40 +46,32 @@ with open(name, encoding="utf-8") as f:
     for number, line in enumerate(f, 1):
         for m in pattern.finditer(line):
             uri = m.group()
-            out.write(json.dumps({
-                "uri": uri, "target": uri, "alternatives": [], "base": None, "base_source": None,
-                "style": "bare", "where": "text", "element": None, "attribute": None, "header": None,
-                "file": name, "message": None, "message_id": None, "part": None, "offset": None,
-                "warc_record_id": None, "warc_target_uri": None, "warc_date": None, "rel": None,
-                "text": None, "span": [offset + m.start(), offset + m.end()], "line": number,
-                "column": m.start() + 1, "flags": [], "charset": "utf-8", "charset_source": "detected",
-                "risks": [], "points_to": None, "unwrapped": None, "wrapper": [], "effective_target": None,
-                "effective_hops": None, "effective_status": None, "effective_loop": None, "page": None,
-                "member": None}) + "\n")
+            out.write(WRITE)
         offset += len(line)
 """
-_FLOOR_TEXT = r"""
-import re, sys
-pattern = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+")
-out = sys.stdout
-with open(sys.argv[1], encoding="utf-8") as f:
-    for line in f:
-        for m in pattern.finditer(line):
-            out.write(m.group() + "\n")
-"""
-_FLOOR_FIELDS = r"""
-import json, re, sys
-pattern = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+")
-out = sys.stdout
-with open(sys.argv[1], encoding="utf-8") as f:
-    for line in f:
-        for m in pattern.finditer(line):
-            uri = m.group()
-            out.write(json.dumps({"uri": uri, "target": uri}) + "\n")
-"""
+_ALL_KEYS = r'''json.dumps({
+    "uri": uri, "target": uri, "alternatives": [], "base": None, "base_source": None,
+    "style": "bare", "where": "text", "element": None, "attribute": None, "header": None,
+    "file": name, "message": None, "message_id": None, "part": None, "offset": None,
+    "warc_record_id": None, "warc_target_uri": None, "warc_date": None, "rel": None,
+    "text": None, "span": [offset + m.start(), offset + m.end()], "line": number,
+    "column": m.start() + 1, "flags": [], "charset": "utf-8", "charset_source": "detected",
+    "risks": [], "points_to": None, "unwrapped": None, "wrapper": [], "effective_target": None,
+    "effective_hops": None, "effective_status": None, "effective_loop": None, "page": None,
+    "member": None}) + "\n"'''
 
 
-def _pipe(cmd: list[str]) -> float:
+def floor(write: str) -> str:
+    """The floor program writing ``write`` (an expression) for each match."""
+    return _FLOOR.replace("WRITE", write)
+
+
+_FLOOR_ALL_KEYS = floor(_ALL_KEYS)
+_FLOOR_TEXT = floor('uri + "\\n"')
+_FLOOR_FIELDS = floor('json.dumps({"uri": uri, "target": uri}) + "\\n"')
+
+
+def piped(cmd: list[str]) -> float:
     """Seconds to run ``cmd`` with its output read (and dropped) through a pipe."""
     t0 = time.perf_counter()
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as proc:
@@ -132,7 +125,7 @@ def _record_rows(rounds: int, urls: Path) -> dict[str, tuple[float, float]]:
             ([*command, "--format", "jsonl", "--fields", "uri,target", str(urls)],
              [sys.executable, "-c", _FLOOR_FIELDS, str(urls)]),
     }
-    return {name: _pair(rounds, lambda o=ours: _pipe(o), lambda t=theirs: _pipe(t))
+    return {name: _pair(rounds, lambda o=ours: piped(o), lambda t=theirs: piped(t))
             for name, (ours, theirs) in rows.items()}
 
 
@@ -165,7 +158,7 @@ def _parallel_row(rounds: int, shared: Path) -> tuple[float, float] | None:
     if not (shared / PAGES).exists():
         return None
     command = [sys.executable, "-m", "urisift", "--format", "jsonl", "-q", str(shared / PAGES)]
-    return _pair(rounds, lambda: _pipe([*command, "--jobs", "2"]), lambda: _pipe([*command, "--jobs", "1"]))
+    return _pair(rounds, lambda: piped([*command, "--jobs", "2"]), lambda: piped([*command, "--jobs", "1"]))
 
 
 def bench_speed(rounds: int, shared: Path, urls: Path, only: set[str] | None = None) -> dict[str, dict[str, float]]:
