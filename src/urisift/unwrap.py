@@ -76,10 +76,16 @@ _HINT = re.compile(r"safelinks|urldefense|cudasvc|trendmicro|google\.|facebook\.
                    r"slack-redir|archive|mimecast|/\d{14}(?:[a-z]{2}_)?/")
 
 
+#: how much of a URL the screen reads (the host and a replay's "/<collection>/<timestamp>/")
+_HINT_SPAN = 1024
+
+
 def may_be_wrapped(url: str) -> bool:
     """Whether ``url`` names a wrapper's host or a replay's timestamp path: if
-    not, it is not wrapped (one search)."""
-    return _HINT.search(url.lower()) is not None
+    not, it is not wrapped (one search).  Both stand before the query, near
+    the start: a long query or a data: URL is not read (nor lowered) whole."""
+    query = url.find("?", 0, _HINT_SPAN)
+    return _HINT.search(url[:query if query != -1 else _HINT_SPAN].lower()) is not None
 _SPLIT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$", re.DOTALL)
 # a replay path: [/collection]/<timestamp 1-14 digits><modifier like id_ or im_>/<url with a scheme>
 _REPLAY = re.compile(r"^/(?:([^/]+)/)?(\d{1,14})([a-z]{2}_)?/((?:[A-Za-z][A-Za-z0-9+.-]*:/?/?)?.+)$", re.DOTALL)
