@@ -18,7 +18,8 @@ from urisift.browser import browser_target, difference
 from urisift.cli import main
 from urisift.model import Risk
 from urisift.reference import is_valid
-from urisift.validity import _BIDI, invalidity, plainly_valid
+from urisift.risk import risks
+from urisift.validity import _BIDI, PLAINLY_SAFE, invalidity, plainly_valid
 
 
 def _records(items: object) -> list[Record]:
@@ -233,6 +234,22 @@ def test_the_plain_check_never_calls_an_invalid_reference_valid(reference: str) 
     if plainly_valid(reference):
         assert is_valid(reference, "IRI-reference")
     assert (invalidity(reference) is None) is is_valid(reference, "IRI-reference") or _BIDI.search(reference)
+
+
+@settings(max_examples=3000)
+@given(st.sampled_from(["http://", "HTTPS://", "ftp://", "a+b.c-d://", "http:", "1http://", "http:///"]),
+       st.text(alphabet="aZgx09.-_~!$&'()*+,;=:@%/?#[] é\r", max_size=16))
+def test_the_safe_pattern_says_valid_and_unflagged_only_when_it_is(head: str, rest: str) -> None:
+    # PLAINLY_SAFE is the text hot path's shortcut for "valid, and no §7 flag"
+    reference = head + rest
+    if PLAINLY_SAFE.fullmatch(reference) is not None:
+        assert is_valid(reference, "URI-reference")
+        assert risks(reference) == ()
+    for sure in ("http://www.example.com/a/b?c=d&e#f", "https://x-y.example/"):
+        assert PLAINLY_SAFE.fullmatch(sure) is not None
+    for unsure in ("http://1.2.3.4/", "http://u@h.example/", "http://h.example:80/", "http://h.example/%0A",
+                   "http://0x7f.1/", "http://h.example/ x"):
+        assert PLAINLY_SAFE.fullmatch(unsure) is None
 
 
 @pytest.mark.parametrize(("target", "browser"), [

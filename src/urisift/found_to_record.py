@@ -16,7 +16,7 @@ from .reference import UriReference
 from .resolve import Joiner, resolve
 from .risk import plainly_safe, risks
 from .unwrap import deception, may_be_wrapped, unwrap
-from .validity import BAD_ESCAPE, BIDI_FORMATTING, PLAINLY_VALID, invalidity
+from .validity import BAD_ESCAPE, BIDI_FORMATTING, PLAINLY_SAFE, PLAINLY_VALID, invalidity
 
 _parse = UriReference.parse
 # what never reaches a target raw: the ASCII characters RFC 3986 allows
@@ -37,6 +37,8 @@ _NO_BASE = BrowserResolver(None)
 # validity.plainly_valid, inline: the common valid shape, and no "%" without two hex digits
 _plainly_valid = PLAINLY_VALID.fullmatch
 _bad_escape = BAD_ESCAPE.search
+# validity.PLAINLY_SAFE: valid, and no §7 flag (risk.plainly_safe), in one match
+_plainly_safe = PLAINLY_SAFE.fullmatch
 #: how many references a tail remembers before it starts afresh (constant memory on long texts)
 _SEEN_LIMIT = 4096
 
@@ -99,14 +101,19 @@ class Tail:
         reference = found.reference
         style = found.style
         if (style is _BARE or style is _ANGLE) and not self.browser and "/." not in reference \
-                and ":." not in reference and _plainly_valid(reference) is not None \
-                and ("%" not in reference or _bad_escape(reference) is None) and not may_be_wrapped(reference):
+                and ":." not in reference:
             # The common case of target(), without the calls: these styles
             # always start with a scheme (the scanner saw to it), without dot
             # segments the target is the reference itself, and a reference of
-            # URI characters alone with a plain authority is valid.
-            return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
-                              () if plainly_safe(reference) else risks(reference))
+            # URI characters alone with a plain authority is valid (and the
+            # commonest of those, one match says, raises no flag either).
+            if _plainly_safe(reference) is not None:
+                if not may_be_wrapped(reference):
+                    return new_record(found, reference, None, self.origin, self.decoding, span, line, column, ())
+            elif _plainly_valid(reference) is not None and ("%" not in reference or _bad_escape(reference) is None) \
+                    and not may_be_wrapped(reference):
+                return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
+                                  () if plainly_safe(reference) else risks(reference))
         seen = self._seen.get(reference)
         if seen is None or style is _ABBREVIATED:
             seen = self._work_out(found)
