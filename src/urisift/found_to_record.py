@@ -134,14 +134,18 @@ class Tail:
         percent-encoded, and the browser's URL; remembered for the next
         reference spelt the same."""
         target, base, vetted = self.target(found)
-        encoded = target is not None and _NOT_URI_CHARS.search(target) is not None
-        if encoded:
-            # RFC 3986 form: what it does not allow is percent-encoded in the
-            # target, and the record says so ("|" in a font URL, "^", a
-            # control character, a bidi override ...)
-            target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
-            vetted = target
-        flags = risks(vetted)
+        # the commonest target, URI characters only and no §7 flag, is told by one match
+        encoded = False
+        flags: tuple[Risk, ...] = ()
+        if target is None or _plainly_safe(target) is None:
+            encoded = target is not None and _NOT_URI_CHARS.search(target) is not None
+            if encoded:
+                # RFC 3986 form: what it does not allow is percent-encoded in the
+                # target, and the record says so ("|" in a font URL, "^", a
+                # control character, a bidi override ...)
+                target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
+                vetted = target
+            flags = risks(vetted)
         bad = invalidity(found.reference)
         if bad is not None:
             flags = (bad, *flags)
