@@ -412,3 +412,19 @@ def test_strict_option_exits_1_at_the_first_defect() -> None:
     code, out, err = run(["--strict", "--base", "http://[bad"], b"http://a.example/\n")
     assert (code, out) == (1, "")
     assert err.startswith("urisift: -: bad-base: retrieval 'http://[bad' (--base) cannot serve") and "(--strict)" in err
+
+
+def test_positions_are_made_where_written_and_defects_keep_theirs() -> None:
+    # text output and --fields without span/line/column skip the search for
+    # each value's position (issue 24); the <base> defect still names where it is
+    page = b'<html><head>\n<base href="http://[bad/"></head>\n<a href="http://a.example/x">x</a>'
+    stderr = ("urisift: - at character 25: bad-base: html-base 'http://[bad/' (<base href> at line 2) "
+              "cannot serve as a base: 'http://[bad/': position 7: malformed IP literal (in host); "
+              "no base stays in force\n")
+    assert run(["--kind", "html"], page) == (0, "http://[bad/\nhttp://a.example/x\n", stderr)
+    code, out, err = run(["--kind", "html", "--format", "jsonl", "--fields", "uri,span,line"], page)
+    assert (code, err) == (0, stderr) and json.loads(out.splitlines()[-1]) == {
+        "uri": "http://a.example/x", "span": [56, 74], "line": 3}
+    code, out, err = run(["--kind", "html", "--format", "jsonl", "--fields", "uri"], page)
+    assert (code, err, out.splitlines()[-1]) == (0, stderr, '{"uri": "http://a.example/x"}')
+    assert json.loads(out.splitlines()[0])["position"] == 25

@@ -288,7 +288,9 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     fields = args.fields
     browser = args.resolve != "rfc" or (fields is not None and "browser_target" in fields) or (
         fields is None and args.format in ("csv", "parquet"))
-    wants_positions = args.format not in ("text", "edges") or location
+    # positions cost an HTML page a search per value: made only where written (or --context needs them)
+    wants_positions = args.context > 0 or (location if args.format == "text" else args.format not in (
+        "edges", "graphml", "gexf") and (fields is None or not {"span", "line", "column"}.isdisjoint(fields)))
     try:
         # a wrong --base or --charset is a usage error before any input is read
         options = checked(ScanOptions(base=args.base, kind=Kind.AUTO if kind is Kind.MAILDIR else kind,

@@ -120,7 +120,7 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     if capped is not None:  # what the guard capped before the parser saw it (issue 20)
         yield Defect(DefectKind.DEEP_NESTING, capped, content.origin, None)
     records = DocumentWalk(tree, content.layer, content.origin, decoding,
-                           locator=Locator(text) if options.positions else None,
+                           locator=Locator(text) if options.positions else None, source=text,
                            abbreviated=options.abbreviated, comments=options.comments)
     yield from (_with_context(records, text, options.context) if options.context else records)
 

@@ -91,13 +91,16 @@ class DocumentWalk:
 
     ``layer`` is the chain of bases below the document (MIME, retrieval,
     default); the document's own ``<base>`` goes on top of it for the walk.
-    ``locator`` finds positions in the source text (None: records have none).
+    ``locator`` finds positions in the source text (None: records have none);
+    ``source``, that text, gives a defect of the ``<base>`` its position
+    even when records have none (the locator's text when not given).
     """
 
     def __init__(self, tree: Any, layer: BaseLayer, origin: Origin, decoding: Charset | None, *,
                  locator: Locator | None, abbreviated: bool = True, comments: bool = False,
-                 flags: tuple[Flag, ...] = (), depth: int = 0) -> None:
+                 flags: tuple[Flag, ...] = (), depth: int = 0, source: str | None = None) -> None:
         self.tree = tree
+        self.source = source if source is not None or locator is None else locator.text
         self.layer = layer
         self.origin = origin
         self.decoding = decoding
@@ -144,15 +147,15 @@ class DocumentWalk:
         yield from out
 
     def _base_position(self, href: str | None) -> int | None:
-        if not href or self.locator is None:
+        if not href or self.source is None:
             return None
-        found = Locator(self.locator.text).attribute(href, "base")
+        found = Locator(self.source).attribute(href, "base")
         return None if found is None else found[0].start
 
     def _base_detail(self, position: int | None) -> str:
-        if position is None:
+        if position is None or self.source is None:
             return "<base href>"
-        return f"<base href> at line {self.locator.text.count(chr(10), 0, position) + 1}"  # type: ignore[union-attr]
+        return f"<base href> at line {self.source.count(chr(10), 0, position) + 1}"
 
     # -- elements -------------------------------------------------------------------------------
 
