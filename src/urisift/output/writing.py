@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator
+from time import monotonic
 from typing import IO, Any
 
 from ..errors import ExitCode, OutputError
@@ -75,8 +76,10 @@ class Batched:
         self.target.flush()
 
 
-#: records written to a :class:`Batched` stream between two writes to its target
+#: records written to a :class:`Batched` stream between two writes to its target,
+#: or fewer when the first of them has waited this long
 BATCH = 512
+BATCH_SECONDS = 0.25
 
 
 def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Writer, select: Select, err: IO[str], *,
@@ -89,26 +92,33 @@ def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Write
     fast = select.passthrough and stats is None and not flush
     batched = out if isinstance(out, Batched) else None
     count = 0
+    first = 0.0
+    started = False
     with writing():
         for item in items:
             kind = type(item)
             if kind is Record:
                 assert isinstance(item, Record)
-                if batched is not None:
-                    count += 1
-                    if count >= BATCH:
-                        batched.drain()
-                        count = 0
                 if fast:
                     record(item)
-                    continue
-                keep, normalized = select(item)
-                if keep:
+                else:
+                    keep, normalized = select(item)
+                    if not keep:
+                        continue
                     record(item, normalized)
                     if stats is not None:
                         stats.record(item)
                     if flush:
                         out.flush()
+                if batched is not None:
+                    if not count:
+                        first = monotonic()
+                    count += 1
+                    # (the run's first record, and a sparse input's, do not wait for a full batch)
+                    if count >= BATCH or not started or monotonic() - first >= BATCH_SECONDS:
+                        batched.drain()
+                        count = 0
+                        started = True
                 continue
             if kind is Rendered:
                 assert isinstance(item, Rendered)
