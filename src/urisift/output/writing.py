@@ -79,7 +79,7 @@ class Batched:
 #: records written to a :class:`Batched` stream between two writes to its target,
 #: or fewer when the first of them has waited this long
 BATCH = 512
-BATCH_SECONDS = 0.25
+BATCH_SECONDS = 0.05
 
 
 def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Writer, select: Select, err: IO[str], *,
