@@ -36,11 +36,13 @@ def build(shared: Path) -> bytes:
 
 
 def _urisift(data: bytes) -> Callable[[], object]:
-    from urisift.base import BaseStack
-    from urisift.model import Origin
-    from urisift.scan import ScanOptions, warc_records
+    from urisift.base import retrieval_layers
+    from urisift.model import Content, Kind, Origin
+    from urisift.scan import ScanOptions, scan_content
 
-    return lambda: sum(1 for _ in warc_records(io.BytesIO(data), BaseStack(), Origin(), ScanOptions(positions=False)))
+    layer, _ = retrieval_layers(None)
+    options = ScanOptions(positions=False)
+    return lambda: sum(1 for _ in scan_content(Content(io.BytesIO(data), Kind.WARC, Origin(), layer), options))
 
 
 def warcio_lxml_links(stream: BinaryIO, types: tuple[str, ...] = ("response",)) -> Iterator[tuple[int, list[str]]]:
