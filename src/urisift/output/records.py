@@ -29,7 +29,7 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
-from ..model import Base, Charset, Defect, Effective, Origin, Place, Record
+from ..model import Base, Charset, Defect, Effective, Origin, Place, Record, Style
 
 #: JSON keys of a record, in output order (DESIGN §2; never renamed).
 RECORD_KEYS = (
@@ -149,11 +149,14 @@ class _Fragments:
 
     def take_place(self, place: Place) -> None:
         self.place = place
+        # (joined here rather than through json.dumps: an HTML link has a place
+        # of its own, its rel and text, so this runs once a link)
+        rel = "null" if place.rel is None else _list(place.rel)
         self.place_json = (
-            _fragment({"where": place.where.value, "element": place.element, "attribute": place.attribute,
-                       "header": place.header}),
-            _fragment({"rel": None if place.rel is None else list(place.rel), "text": place.text}),
-            _fragment({"page": place.page, "member": place.member}))
+            f'"where": {encode_basestring(place.where.value)}, "element": {_string(place.element)}, '
+            f'"attribute": {_string(place.attribute)}, "header": {_string(place.header)}',
+            f'"rel": {rel}, "text": {_string(place.text)}',
+            f'"page": {_number(place.page)}, "member": {_string(place.member)}')
 
 
 def _list(values: tuple[str, ...]) -> str:
@@ -175,31 +178,33 @@ class RecordLines:
 
     def __init__(self) -> None:
         self._shared = _Fragments()
-        self._middle_key: tuple[object, ...] = ()
+        self._style: Style | None = None  # the style the middle part was joined for
         self._middle = ""
-        self._plain_key: tuple[object, ...] = ()
+        self._plain_for: tuple[Charset | None, Place | None] = (None, None)  # what _plain_end was joined for
         self._plain_end = ""
 
     def __call__(self, record: Record) -> str:
         shared = self._shared
         found = record.found
         place = found.place
+        style = found.style
+        changed = style is not self._style
         if place is not shared.place:
             shared.take_place(place)
+            changed = True
         origin = record.origin
         if origin is not shared.origin:
             shared.take_origin(origin)
+            changed = True
         base = record.base_layer
         if base is not shared.base:
             shared.take_base(base)
+            changed = True
         decoding = record.decoding
         if decoding is not shared.decoding:
             shared.take_decoding(decoding)
-        style = found.style
-        # (identity of the parts: a key of four objects, compared element by element)
-        key = (place, origin, base, style)
-        if key != self._middle_key:
-            self._middle_key = key
+        if changed:
+            self._style = style
             self._middle = (f'{shared.base_json}, "style": "{style._value_}", {shared.place_json[0]}, '
                             f'{shared.origin_json}, {shared.place_json[1]}')
         reference = found.reference
@@ -218,9 +223,9 @@ class RecordLines:
         browser = record.browser_target
         if not flags and not risks and record.points_to is None and record.unwrapped is None \
                 and not record.wrapper and record.effective is None and browser is False:
-            plain = (decoding, place)
-            if plain != self._plain_key:
-                self._plain_key = plain
+            joined_for = self._plain_for
+            if decoding is not joined_for[0] or place is not joined_for[1]:
+                self._plain_for = (decoding, place)
                 self._plain_end = self._end("[]", "[]", "null", "", "null", "[]", _NO_EFFECTIVE)
             return head + self._plain_end
         return head + self._end(
