@@ -5,13 +5,14 @@ wrappers as flags; and deceptive link text."""
 from __future__ import annotations
 
 import io
+import itertools
 
 import pytest
 
 from urisift import Record, scan_html, scan_text
 from urisift.cli import main
 from urisift.model import Risk
-from urisift.unwrap import WRAPPERS, deception, text_host, unwrap
+from urisift.unwrap import WRAPPERS, BrokenWrapper, _one, deception, may_be_wrapped, text_host, unwrap
 
 SAFELINKS = ("https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fwww.example.com%2Freport%3Fid%3D7"
              "&data=05%7C02%7Cuser%40contoso.com%7C6b1f0e3c%7C72f988bf86f141af91ab2d7cd011db47%7C1%7C0%7C63851"
@@ -134,3 +135,41 @@ def test_a_link_whose_text_names_another_host_is_deceptive() -> None:
         ["the link text names 'www.paypal.com'; the link goes to 'evil.example'"], [], [],
         ["the link text names 'bank.example'; the link goes to 'bank.example.attacker.test'"], []]
     assert deception("example.com", None) is None
+
+
+_SCHEMES = ["https://", "HTTP://", "http://", "ftp://", "", "https:/"]
+_HOSTS = ["l.facebook.com", "urldefense.com", "urldefense.proofpoint.com", "web.archive.org", "www.google.com",
+          "GOOGLE.co.uk", "host.example:8080", "u@slack-redir.net", "protect-us.mimecast.com",
+          "linkprotect.cudasvc.com", "x.safelinks.protection.outlook.com", "a.trendmicro.com:443",
+          "www.youtube.com", "www.linkedin.com", "localhost", "wayback.archive-it.org", "lm.facebook.com."]
+_PATHS = ["/url", "/l.php", "/v1/url", "/v2/url", "/v3/__http://x.example/__;!!", "/s/abc", "/link", "/redirect",
+          "/redir/redirect", "/wis/clicktime/v1/query", "/web/20240503120000/http://x.example/",
+          "/coll/20240503120000id_/http://x.example/", "/coll/2024050312000/http://x", "/", ""]
+_QUERIES = ["", "?url=http://x.example/", "?u=http://x.example/", "?q=http%3A%2F%2Fx.example%2F",
+            "?a=http://x.example/", "?u=https-3A__x.example_", "#f"]
+
+
+def test_the_screen_passes_every_url_a_wrapper_reads() -> None:
+    # may_be_wrapped is the cheap screen before unwrapping: a URL it turns
+    # away must be one no row of the table (nor a pywb replay) unwraps
+    wrapped = 0
+    for parts in itertools.product(_SCHEMES, _HOSTS, _PATHS, _QUERIES):
+        url = "".join(parts)
+        if _one_or_broken(url):
+            wrapped += 1
+            assert may_be_wrapped(url), url
+    assert wrapped == 843  # of 10,710: the table's rows, each way of spelling them
+
+
+def _one_or_broken(url: str) -> bool:
+    try:
+        return _one(url) is not None
+    except BrokenWrapper:
+        return True
+
+
+def test_the_screen_lets_the_samples_through() -> None:
+    for _, wrapped, _ in CASES:
+        assert may_be_wrapped(wrapped)
+    assert may_be_wrapped("http://localhost:8080/my-coll/20240503120000id_/http://example.com/")
+    assert not may_be_wrapped("https://www.example.com/?u=https://urldefense.com/v3/__x")
