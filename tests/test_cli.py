@@ -428,3 +428,14 @@ def test_positions_are_made_where_written_and_defects_keep_theirs() -> None:
     code, out, err = run(["--kind", "html", "--format", "jsonl", "--fields", "uri"], page)
     assert (code, err, out.splitlines()[-1]) == (0, stderr, '{"uri": "http://a.example/x"}')
     assert json.loads(out.splitlines()[0])["position"] == 25
+
+
+@pytest.mark.parametrize("output", ["text", "jsonl"])
+def test_what_was_found_before_a_strict_stop_is_written(tmp_path: Path, output: str) -> None:
+    # the output is written in batches (issue 24): a run that ends early
+    # still writes every record it found before the end
+    good = tmp_path / "good.txt"
+    good.write_text("".join(f"http://a.example/{i}\n" for i in range(700)), "utf-8")
+    code, out, err = run(["--strict", "--jobs", "1", "--format", output, str(good), str(tmp_path / "missing.txt")])
+    assert code == 1 and "missing.txt: unreadable" in err
+    assert len(out.splitlines()) == 700 and "http://a.example/699" in out.splitlines()[-1]

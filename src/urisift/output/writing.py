@@ -95,55 +95,59 @@ def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Write
     first = 0.0
     started = False
     with writing():
-        for item in items:
-            kind = type(item)
-            if kind is Record:
-                assert isinstance(item, Record)
-                if fast:
-                    record(item)
-                else:
-                    keep, normalized = select(item)
-                    if not keep:
-                        continue
-                    record(item, normalized)
-                    if stats is not None:
-                        stats.record(item)
-                    if flush:
-                        out.flush()
-                if batched is not None:
-                    if not count:
-                        first = monotonic()
-                    count += 1
-                    # (the run's first record, and a sparse input's, do not wait for a full batch)
-                    if count >= BATCH or not started or monotonic() - first >= BATCH_SECONDS:
+        try:
+            for item in items:
+                kind = type(item)
+                if kind is Record:
+                    assert isinstance(item, Record)
+                    if fast:
+                        record(item)
+                    else:
+                        keep, normalized = select(item)
+                        if not keep:
+                            continue
+                        record(item, normalized)
+                        if stats is not None:
+                            stats.record(item)
+                        if flush:
+                            out.flush()
+                    if batched is not None:
+                        if not count:
+                            first = monotonic()
+                        count += 1
+                        # (the run's first record, and a sparse input's, do not wait for a full batch)
+                        if count >= BATCH or not started or monotonic() - first >= BATCH_SECONDS:
+                            batched.drain()
+                            count = 0
+                            started = True
+                    continue
+                if kind is Rendered:
+                    assert isinstance(item, Rendered)
+                    if batched is not None:  # a worker's batch goes straight on, after what waits
                         batched.drain()
-                        count = 0
-                        started = True
-                continue
-            if kind is Rendered:
-                assert isinstance(item, Rendered)
-                if batched is not None:  # a worker's batch goes straight on, after what waits
-                    batched.drain()
-                    batched.target.write(item.text)
-                else:
-                    out.write(item.text)
-                for defect in item.defects:
-                    status = max(status, report(defect, err))
+                        batched.target.write(item.text)
+                    else:
+                        out.write(item.text)
+                    for defect in item.defects:
+                        status = max(status, report(defect, err))
+                        if stats is not None:
+                            stats.defect(defect)
+                    continue
+                if kind is Tally:
+                    assert isinstance(item, Tally)
                     if stats is not None:
-                        stats.defect(defect)
-                continue
-            if kind is Tally:
-                assert isinstance(item, Tally)
+                        stats.tally(item)
+                    if progress is not None:
+                        progress(item.size)
+                    continue
+                assert isinstance(item, Defect)
+                status = max(status, report(item, err))
                 if stats is not None:
-                    stats.tally(item)
-                if progress is not None:
-                    progress(item.size)
-                continue
-            assert isinstance(item, Defect)
-            status = max(status, report(item, err))
-            if stats is not None:
-                stats.defect(item)
-            writer.defect(item)
+                    stats.defect(item)
+                writer.defect(item)
+        finally:
+            if batched is not None:  # what the run wrote before it ended (an error, the last record)
+                batched.drain()
     return status
 
 
