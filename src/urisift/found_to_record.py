@@ -101,17 +101,15 @@ class Tail:
         reference = found.reference
         style = found.style
         if (style is _BARE or style is _ANGLE) and not self.browser and "/." not in reference \
-                and ":." not in reference:
+                and ":." not in reference and not may_be_wrapped(reference):
             # The common case of target(), without the calls: these styles
             # always start with a scheme (the scanner saw to it), without dot
             # segments the target is the reference itself, and a reference of
             # URI characters alone with a plain authority is valid (and the
             # commonest of those, one match says, raises no flag either).
             if _plainly_safe(reference) is not None:
-                if not may_be_wrapped(reference):
-                    return new_record(found, reference, None, self.origin, self.decoding, span, line, column, ())
-            elif _plainly_valid(reference) is not None and ("%" not in reference or _bad_escape(reference) is None) \
-                    and not may_be_wrapped(reference):
+                return new_record(found, reference, None, self.origin, self.decoding, span, line, column, ())
+            if _plainly_valid(reference) is not None and ("%" not in reference or _bad_escape(reference) is None):
                 return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
                                   () if plainly_safe(reference) else risks(reference))
         seen = self._seen.get(reference)

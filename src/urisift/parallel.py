@@ -42,6 +42,7 @@ from multiprocessing.connection import Connection, wait
 from typing import IO, Any, cast
 
 from .model import Defect, Kind, Record, Rendered, Tally
+from .pieces import Pieces
 from .scan import ScanOptions, scan_failed, scan_unit
 from .units import Renumbering, WorkUnit
 
@@ -124,36 +125,6 @@ def _batch(send: Callable[[tuple[Any, ...]], None], index: int, batch: Any) -> N
     send(("batch", index, batch))
 
 
-class Pieces:
-    """A text buffer for a worker's writer: ``write`` is a list's append, the
-    text joined once a batch.  (io.StringIO, once truncated for the next
-    batch, copies every write into a UCS-4 buffer: measured a third of a
-    link-dense run's time.)"""
-
-    __slots__ = ("parts", "write", "size", "counted")
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.write = self.parts.append
-        self.size = 0  # characters in the parts counted so far
-        self.counted = 0  # how many parts that is
-
-    def full(self) -> bool:
-        """Whether the buffer holds :data:`BATCH_BYTES` characters (each part counted once)."""
-        parts = self.parts
-        if self.counted < len(parts):
-            self.size += sum(map(len, parts[self.counted:]))
-            self.counted = len(parts)
-        return self.size >= BATCH_BYTES
-
-    def take(self) -> str:
-        """The text written since the last take."""
-        text = "".join(self.parts)
-        self.parts.clear()
-        self.size = self.counted = 0
-        return text
-
-
 def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Callable[[Any], None]) -> None:
     """Scan ``unit``, sending its output in batches; the last is its tally
     (a unit that trips the scanner is a scan-failed defect, never a dead worker)."""
@@ -192,7 +163,7 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
                     writer.defect(item)
                     defects.append(item)  # type: ignore[arg-type]
                 # (the size is looked at every 64 records: a record is far below a batch)
-                full = not count & 63 and out.full()
+                full = not count & 63 and out.holds(BATCH_BYTES)
             else:
                 items.append(item)  # type: ignore[arg-type]
                 full = False

@@ -139,9 +139,12 @@ def _reader(module: str, name: str) -> Reader:
     imports only the readers of the kinds it meets (a text file's run starts
     a tenth of a second sooner without the HTML, mail, WARC, XML and
     document readers and their libraries)."""
+    loaded: list[Reader] = []  # the reader, once imported
+
     def read(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
-        reader: Reader = getattr(importlib.import_module(module, __package__), name)
-        return reader(content, options, tally)
+        if not loaded:
+            loaded.append(getattr(importlib.import_module(module, __package__), name))
+        return loaded[0](content, options, tally)
     return read
 
 

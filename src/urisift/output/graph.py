@@ -20,8 +20,7 @@ from typing import IO
 from urllib.parse import urlsplit
 
 from ..model import Record
-from .choice import chosen_target
-from .writers import PLAIN, Layout, Writer
+from .writers import PLAIN, EdgeWriter, Layout
 
 # what XML 1.0 cannot hold (§2.2): C0 controls but tab, LF, CR; surrogates; U+FFFE, U+FFFF
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -41,26 +40,21 @@ def host_of(node: str) -> str:
     return host or node
 
 
-class GraphWriter(Writer):
-    """Counts ``source -> target`` edges as records stream by; writes them at ``close``."""
+class GraphWriter(EdgeWriter):
+    """Counts the edges of :class:`EdgeWriter` as records stream by; writes them at ``close``."""
 
     def __init__(self, out: IO[str], layout: Layout = PLAIN, *, base: str | None = None, hosts: bool = False) -> None:
-        super().__init__(out, layout)
-        self.base = base
+        super().__init__(out, layout, base=base)
         self.hosts = hosts
         self.edges: Counter[tuple[str, str]] = Counter()
 
     def record(self, record: Record, normalized: str | None = None) -> None:
-        layout = self.layout
-        target = normalized if layout.normalized and normalized is not None else chosen_target(
-            record, layout.resolution, layout.unwrap, layout.effective)
-        if target is None:
+        edge = self.edge(record, normalized)
+        if edge is None:
             return
-        origin = record.origin
-        source = origin.warc_target_uri or self.base or origin.file or "-"
         if self.hosts:
-            source, target = host_of(source), host_of(target)
-        self.edges[(source, target)] += 1
+            edge = host_of(edge[0]), host_of(edge[1])
+        self.edges[edge] += 1
 
     def nodes(self) -> list[str]:
         seen: dict[str, None] = {}

@@ -191,14 +191,20 @@ class EdgeWriter(Writer):
         super().__init__(out, layout)
         self.base = base
 
-    def record(self, record: Record, normalized: str | None = None) -> None:
+    def edge(self, record: Record, normalized: str | None = None) -> tuple[str, str] | None:
+        """The edge a record draws, (source, target); None for a relative
+        reference with no base (no target: no edge to draw)."""
         target = normalized if self.layout.normalized and normalized is not None else chosen_target(
             record, self.layout.resolution, self.layout.unwrap, self.layout.effective)
         if target is None:
-            return  # a relative reference with no base: no edge to draw
+            return None
         origin = record.origin
-        source = origin.warc_target_uri or self.base or origin.file or "-"
-        self.out.write(f"{_field(source)}\t{_field(target)}\n")
+        return origin.warc_target_uri or self.base or origin.file or "-", target
+
+    def record(self, record: Record, normalized: str | None = None) -> None:
+        edge = self.edge(record, normalized)
+        if edge is not None:
+            self.out.write(f"{_field(edge[0])}\t{_field(edge[1])}\n")
 
 
 def _field(value: str) -> str:

@@ -14,6 +14,7 @@ from typing import IO, Any
 from ..errors import ExitCode, OutputError
 from ..model import Defect, DefectKind, Record, Rendered, Tally
 from ..normalize import normalize
+from ..pieces import Pieces
 from .choice import chosen_target
 from .stats import Stats
 from .writers import Writer
@@ -55,21 +56,21 @@ class Select:
         return True, normalized if self.level != "none" else None
 
 
-class Batched:
+class Batched(Pieces):
     """A text stream's writes gathered and written a batch at a time (the
     command's output when nobody waits for each line: a pipe, a file): one
-    write call a few hundred records, not one a record.  ``write`` is a
-    list's append; :func:`write_all` drains it every :data:`BATCH` records."""
+    write call a few hundred records, not one a record.  :func:`write_all`
+    drains it every :data:`BATCH` records."""
+
+    __slots__ = ("target",)
 
     def __init__(self, target: IO[str]) -> None:
+        super().__init__()
         self.target = target
-        self.parts: list[str] = []
-        self.write = self.parts.append
 
     def drain(self) -> None:
         if self.parts:
-            self.target.write("".join(self.parts))
-            self.parts.clear()
+            self.target.write(self.take())
 
     def flush(self) -> None:
         self.drain()
