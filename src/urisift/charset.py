@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import BinaryIO
 
-from .charset_labels import CODEC_FOR, normalize_label
+from .charset_labels import codec_name, normalize_label, reads_ascii_as_itself
 from .detect import MIN_CONFIDENCE, bomless_utf16_32, chardet_detect, iso_2022, utf8_prefix_ok
 from .model import NOWHERE, Charset, CharsetSource, Content, Defect, DefectKind, Origin
 
@@ -63,7 +63,7 @@ class Choice(Charset):
 
     @property
     def codec(self) -> str:
-        return codecs.lookup(CODEC_FOR.get(self.name, self.name)).name
+        return codec_name(self.name)
 
 
 # windows-1252 as the WHATWG Encoding Standard reads it: Python's cp1252, with
@@ -270,6 +270,10 @@ def decode(data: bytes, *, declared: str | None = None, sniff: Sniff | None = No
     provenance), and the defects."""
     choice = choose(data[:SAMPLE_SIZE], declared=declared, sniff=sniff, detect=detect,
                     complete=len(data) <= SAMPLE_SIZE)
+    if data.isascii() and b"\x00" not in data and reads_ascii_as_itself(choice.codec):
+        # the commonest mail part and page, ASCII in a charset that reads it as
+        # ASCII: nothing to record (no byte can fail, no NUL says binary)
+        return data.decode("ascii"), choice, _unknown_label(declared, origin) + _overruled(choice, origin)
     recorder = _Recorder(origin, choice.name, consumed=choice.bom_length)
     nul = _binary_at(data[:SAMPLE_SIZE], choice)
     if nul is not None:

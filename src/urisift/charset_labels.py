@@ -5,6 +5,7 @@ registered name (the IANA / WHATWG spellings where Python's differ)."""
 from __future__ import annotations
 
 import codecs
+from functools import lru_cache
 
 # Python codec names whose registered (IANA / WHATWG) spelling differs, and back.
 _REGISTERED_NAMES = {
@@ -15,6 +16,7 @@ _REGISTERED_NAMES = {
 CODEC_FOR = {registered: codec for codec, registered in _REGISTERED_NAMES.items()}
 
 
+@lru_cache(maxsize=1024)  # a mail archive names a handful of charsets, part after part
 def normalize_label(label: str) -> str | None:
     """The name urisift reports for a charset label: the registered spelling,
     lower case (``windows-1252``, ``iso-8859-15``, ``euc-jp``, ``ibm866``),
@@ -40,3 +42,24 @@ def normalize_label(label: str) -> str | None:
     if name[:2] == "cp" and name[2:].isdigit():
         return "ibm" + name[2:]  # cp437, cp855, cp866 ... are IBM code pages
     return name.replace("_", "-")
+
+
+@lru_cache(maxsize=1024)
+def codec_name(name: str) -> str:
+    """The Python codec behind a registered charset name."""
+    return codecs.lookup(CODEC_FOR.get(name, name)).name
+
+
+# ASCII-compatible codecs read ASCII bytes as themselves; stateful ones do not
+# (ISO-2022's escapes, UTF-7's "+", HZ's "~{" are ASCII), and this probe,
+# holding each of those, tells them apart
+_ASCII_PROBE = bytes(range(128)) + b"~{a~}+AGE-\x1b$B\x1b(B\x1b$)C\x0e\x0f"
+
+
+@lru_cache(maxsize=256)
+def reads_ascii_as_itself(codec: str) -> bool:
+    """Whether ``codec`` decodes every ASCII byte string to the same characters."""
+    try:
+        return _ASCII_PROBE.decode(codec) == _ASCII_PROBE.decode("ascii")
+    except (UnicodeDecodeError, LookupError):
+        return False

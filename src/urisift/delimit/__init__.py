@@ -38,7 +38,8 @@ from .angle import AngleRule
 from .bare import FAST_AFTER_ANY_BUT, AbbreviatedRule, SchemeRule
 from .chars import BODY, STOP, body_end
 
-__all__ = ["Found", "Scanner", "find_references", "may_hold_reference", "registered_schemes", "safe_cut"]
+__all__ = ["Found", "Scanner", "find_references", "may_hold_absolute", "may_hold_reference", "registered_schemes",
+           "safe_cut"]
 
 _ANGLE, _WEB, _SCHEME, _ABBREVIATED = "angle", "web", "scheme", "abbreviated"
 
@@ -66,6 +67,8 @@ _BRACKETS = ("(", "[", ")", "]")
 # every rule needs a ":" (the angle rule's content is absolute, or <URL:...>) or www./ftp.
 _ABBREVIATION = re.compile("|".join(literal for literal, rule in _TABLE if rule is _ABBREVIATED))
 _RULE_OF = {group: rule for group, (_, rule) in enumerate(_TABLE, start=1)}  # m.lastindex -> rule
+# the triggers of every rule but the abbreviated one
+_ABSOLUTE_TRIGGER = re.compile("|".join(literal for literal, rule in _TABLE if rule is not _ABBREVIATED))
 
 
 class Scanner:
@@ -120,6 +123,13 @@ def may_hold_reference(text: str) -> bool:
     """Whether the scanner could find anything in ``text``: a cheap screen
     for the many short texts of an HTML page."""
     return ":" in text or ("." in text and _ABBREVIATION.search(text) is not None)
+
+
+def may_hold_absolute(text: str) -> bool:
+    """Whether the scanner without ``www.``/``ftp.`` abbreviations could find
+    anything in ``text``: a trigger of another rule stands in it (a mail
+    heading's "Re:" is none)."""
+    return _ABSOLUTE_TRIGGER.search(text) is not None
 
 
 def safe_cut(chunk: str, *, patient: bool = False) -> int:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from email.message import Message
 
-from ..delimit import Scanner
+from ..delimit import Scanner, may_hold_absolute
 from ..model import Found, Place, Style, Where, new_found
 from .headers import decoded, header_text
 
@@ -59,16 +59,14 @@ def header_references(message: Message) -> Iterator[Found]:
             kind = kinds[name] = _kind(name.lower())
         if not kind:
             continue
-        place = Place(Where.HEADER, header=name)
+        text = decoded(header_text(value))
         if kind == 1:
-            text = decoded(header_text(value))
+            place = Place(Where.HEADER, header=name)
             for m in _ANGLED.finditer(text):
                 uri = "".join(m.group(1).split())
                 if uri:
                     yield new_found(uri, None, None, Style.HEADER, (), (), None, place)
-        else:
-            text = decoded(header_text(value))
-            if ":" not in text:
-                continue  # without www. forms, every reference has a scheme and its colon
+        elif may_hold_absolute(text):  # without www. forms, every reference has a scheme and its colon: "Re:" is none
+            place = Place(Where.HEADER, header=name)
             for found in Scanner(" ".join(text.split("\n")), abbreviated=False):
                 yield found._replace(place=place)

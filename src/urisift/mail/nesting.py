@@ -116,6 +116,8 @@ def _needs_reading(data: bytes) -> bool:
     lower = data.lower()
     if 2 * lower.count(b"boundary") + lower.count(b"message/") > MAX_DEPTH:
         return True
+    if len(data) <= MAX_PARAMETERS_LENGTH:
+        return False  # (no field is longer than the message)
     at = lower.find(b"content-type:")
     while at != -1:
         if not at or lower[at - 1] in b"\r\n":  # a field at a line start

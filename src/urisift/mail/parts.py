@@ -113,6 +113,10 @@ def _unsplit(content_type: str, entity: Message, raw_type: str | None, where: Or
 _QP_PADDING = re.compile(rb"(?<![ \t])[ \t]++(?=\r?\n|\r|\Z)")
 
 
+#: transfer encodings that leave the body as it is (RFC 2045 §6.2)
+_IDENTITY = frozenset({"7bit", "8bit", "binary"})
+
+
 def transfer_decoded(entity: Message) -> bytes | None:
     """The body of a leaf entity with its Content-Transfer-Encoding undone,
     as ``get_payload(decode=True)`` gives it, but quoted-printable with the
@@ -121,7 +125,15 @@ def transfer_decoded(entity: Message) -> bytes | None:
     wrapped at such a soft line break was cut in two.  None for a multipart."""
     cte = entity.get("Content-Transfer-Encoding")
     payload = getattr(entity, "_payload", None)  # the bytes as received: get_payload() mangles what is not ASCII
-    if cte is None or str(cte).strip().lower() != "quoted-printable" or not isinstance(payload, str):
+    encoding = None if cte is None else str(cte).strip().lower()
+    if (encoding is None or encoding in _IDENTITY) and isinstance(payload, str):
+        # what get_payload(decode=True) gives a body parsed from bytes (ASCII and
+        # the surrogates standing for the other bytes), without its lookups
+        try:
+            return payload.encode("ascii", "surrogateescape")
+        except UnicodeEncodeError:  # text a caller put in a message it built
+            pass
+    if encoding != "quoted-printable" or not isinstance(payload, str):
         body = entity.get_payload(decode=True)
         return body if isinstance(body, bytes) else None
     try:
