@@ -68,3 +68,30 @@ def test_binary_content_is_reported_once() -> None:
     assert defects[0].position == 0
     _, pieces = decode_stream(io.BytesIO(data), chunk_size=1000)
     assert [d.kind for _, ds in pieces for d in ds] == [DefectKind.BINARY_CONTENT]
+
+
+# -- the ASCII fast path of decode (issue 24) ------------------------------------------------
+
+def test_codecs_that_read_ascii_as_itself_are_told_from_stateful_ones() -> None:
+    from urisift.charset_labels import reads_ascii_as_itself
+
+    same = ["ascii", "utf-8", "latin-1", "cp1252", "iso8859-15", "koi8-r", "shift_jis", "euc-jp", "gb18030",
+            "big5", "mac-roman"]
+    other = ["iso2022_jp", "iso2022_kr", "utf-7", "hz", "utf-16-le", "utf-32", "cp037", "no-such-codec"]
+    assert [c for c in same if not reads_ascii_as_itself(c)] == []
+    assert [c for c in other if reads_ascii_as_itself(c)] == []
+
+
+@pytest.mark.parametrize("declared", [None, "us-ascii", "iso-8859-1", "windows-1252", "utf-8", "shift_jis",
+                                      "iso-2022-jp", "utf-7", "hz-gb-2312", "utf-16le", "x-unknown"])
+@pytest.mark.parametrize("data", [b"plain http://example.com/ text\r\n", b"~{a~} +AGE- \x1b$B$3\x1b(B",
+                                  b"nul \x00 inside", b"", b"<meta charset=iso-2022-jp>"])
+def test_the_ascii_fast_path_decodes_as_the_whole_chain_does(declared: str | None, data: bytes,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import urisift.charset
+    from urisift.html import prescan
+
+    fast = [decode(data, declared=declared), decode(data, declared=declared, sniff=prescan)]
+    monkeypatch.setattr(urisift.charset, "reads_ascii_as_itself", lambda codec: False)
+    slow = [decode(data, declared=declared), decode(data, declared=declared, sniff=prescan)]
+    assert fast == slow

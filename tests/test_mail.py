@@ -453,3 +453,22 @@ def test_points_to_means_the_same_in_a_single_part_message(multipart: bool) -> N
         message = b"From: a@x.example\nMessage-ID: <m1@x.example>\nContent-Type: text/html\n\n" + body
     assert [(r.uri, r.points_to) for r in scan_message(message) if isinstance(r, Record)] == [
         ("mid:m1@x.example", ""), ("cid:none@x.example", None), ("http://a.example/", None)]
+
+
+@pytest.mark.parametrize("cte", [None, "7bit", "8BIT ", " binary", "base64", "quoted-printable", "x-uuencode",
+                                 "x-token"])
+def test_a_part_body_is_what_get_payload_decodes(cte: str | None) -> None:
+    # the identity encodings take a shortcut past get_payload (issue 24): the same bytes
+    from urisift.mail.parts import transfer_decoded
+
+    heading = b"Content-Type: text/plain\n" + (b"" if cte is None else b"Content-Transfer-Encoding: " + cte.encode()
+                                               + b"\n")
+    body = {"base64": b"aHR0cDovL2IuZXhhbXBsZS8=\n", "quoted-printable": b"http://q.example/=3D\n",
+            "x-uuencode": b"begin 644 f\n%86)C\"@``\n`\nend\n"}.get(cte.strip() if cte else "", b"caf\xe9 http://x/\n")
+    message = email.message_from_bytes(heading + b"\n" + body, policy=compat32)
+    expected = message.get_payload(decode=True)
+    assert transfer_decoded(message) == expected
+    built = email.message.Message()
+    built.set_payload("caf\u00e9 built from text")
+    assert transfer_decoded(built) == built.get_payload(decode=True) == "caf\u00e9 built from text".encode(
+        "raw-unicode-escape")
