@@ -439,3 +439,25 @@ def test_what_was_found_before_a_strict_stop_is_written(tmp_path: Path, output: 
     code, out, err = run(["--strict", "--jobs", "1", "--format", output, str(good), str(tmp_path / "missing.txt")])
     assert code == 1 and "missing.txt: unreadable" in err
     assert len(out.splitlines()) == 700 and "http://a.example/699" in out.splitlines()[-1]
+
+
+def test_a_text_run_loads_no_reader_it_does_not_use(tmp_path: Path) -> None:
+    # start-up is paid by every command (issue 24): a plain text file, one
+    # process, loads neither the email package, the pool's multiprocessing,
+    # ada-url, nor the HTML parser; and each comes in when the input needs it
+    notes = tmp_path / "notes.txt"
+    notes.write_text("see http://example.com/a\n")
+    page = tmp_path / "page.html"
+    page.write_text('<a href="/b">b</a>')
+    probe = ("import sys, runpy; sys.argv = ['urisift', '-q', '--jobs', '1'] + sys.argv[1:]\n"
+             "try:\n    runpy.run_module('urisift', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('email.message', 'multiprocessing', 'ada_url', 'selectolax') "
+             "if m in sys.modules), file=sys.stderr)")
+
+    def loaded(*argv: str) -> str:
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, check=True)
+        return done.stderr.strip().splitlines()[-1]
+
+    assert loaded(str(notes)) == "[]"
+    assert loaded(str(page)) == "['ada_url', 'selectolax']"
+    assert loaded("--resolve", "both", str(notes)) == "['ada_url']"

@@ -8,15 +8,17 @@ the input itself says, or stay unresolved."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from email.message import Message
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .base import retrieval_layers
 from .html import DocumentWalk, tree_of
 from .model import Content, Defect, Kind, Origin, Record
 from .scan import ScanOptions, iter_input, scan_content
 from .sources import Input
+
+if TYPE_CHECKING:  # an annotation only: a run with no mail never loads the email package
+    from email.message import Message
 
 
 def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | None,

@@ -28,12 +28,12 @@ import codecs
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from email.message import Message
 from typing import BinaryIO
 
 from .charset_labels import codec_name, normalize_label, reads_ascii_as_itself
 from .detect import MIN_CONFIDENCE, bomless_utf16_32, chardet_detect, iso_2022, utf8_prefix_ok
 from .model import NOWHERE, Charset, CharsetSource, Content, Defect, DefectKind, Origin
+from .model.events import is_message
 
 #: a sniffing step: the sample's own declaration of its charset (a label), or None
 Sniff = Callable[[bytes], str | None]
@@ -295,7 +295,7 @@ def content_text(content: Content, declared: str | None, sniff: Sniff | None = N
     decoding it came with), bytes and streams are decoded by the chain
     (``declared``: the container's charset, else the command line's)."""
     body = content.body
-    if isinstance(body, Message):
+    if is_message(body):
         raise TypeError("a parsed message is content of kind mail only")
     if isinstance(body, str):
         return body, content.decoding, []

@@ -6,10 +6,10 @@ risk flags, and (where asked) what a browser fetches and whether it
 from __future__ import annotations
 
 import re
+from types import ModuleType
 from typing import Literal
 
 from .base import BaseLayer
-from .browser import BrowserResolver, difference, whatwg_base
 from .delimit.chars import LEADING_SCHEME, ordered
 from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
 from .reference import UriReference
@@ -33,7 +33,6 @@ def _percent_encode(m: re.Match[str]) -> str:
 _ABBREVIATED, _BARE, _ANGLE = Style.ABBREVIATED, Style.BARE, Style.ANGLE
 # "scheme:" at the start of a reference: it is absolute (RFC 3986 §4.3)
 _SCHEME = LEADING_SCHEME
-_NO_BASE = BrowserResolver(None)
 # validity.plainly_valid, inline: the common valid shape, and no "%" without two hex digits
 _plainly_valid = PLAINLY_VALID.fullmatch
 _bad_escape = BAD_ESCAPE.search
@@ -54,7 +53,7 @@ class Tail:
     browser reads it), else against the base in force as that parser reads it.
     """
 
-    __slots__ = ("layer", "origin", "decoding", "browser", "_base", "_joiner", "_seen", "_browser")
+    __slots__ = ("layer", "origin", "decoding", "browser", "_base", "_joiner", "_seen", "_browser", "_whatwg")
 
     def __init__(self, layer: BaseLayer, origin: Origin, decoding: Charset | None, *, browser: bool = False,
                  browser_base: str | None | Literal[False] = False) -> None:
@@ -64,8 +63,11 @@ class Tail:
         self.browser = browser
         self._base: Base | None = layer.current  # the base in force, parsed into a joiner when first needed
         self._joiner: Joiner | None = None
-        self._browser = None if not browser else BrowserResolver(
-            whatwg_base(None if self._base is None else self._base.uri) if browser_base is False else browser_base)
+        # the WHATWG side (ada-url) is imported by the first tail that asks for it
+        self._whatwg = _whatwg() if browser else None
+        self._browser = None if self._whatwg is None else self._whatwg.BrowserResolver(
+            self._whatwg.whatwg_base(None if self._base is None else self._base.uri)
+            if browser_base is False else browser_base)
         # reference -> what the slow path made of it: an HTML page names the
         # same few URLs many times ("#", "/", its menus)
         self._seen: dict[str, _Seen] = {}
@@ -148,14 +150,14 @@ class Tail:
         if bad is not None:
             flags = (bad, *flags)
         browser: str | None | Literal[False] = False
-        resolver = self._browser
-        if resolver is not None:
+        resolver, whatwg = self._browser, self._whatwg
+        if resolver is not None and whatwg is not None:
             if found.style is _ABBREVIATED:
                 assert found.expanded is not None
-                browser = _NO_BASE(found.expanded)
+                browser = whatwg.browser_target(found.expanded, None)
             else:
                 browser = resolver(found.reference)
-            differs = difference(target, browser)
+            differs = whatwg.difference(target, browser)
             if differs is not None:
                 flags = (*flags, differs)
         wrapped = unwrap(target if target is not None else found.reference)
@@ -171,6 +173,14 @@ class Tail:
                 self._seen.clear()
             self._seen[found.reference] = seen
         return seen
+
+
+def _whatwg() -> ModuleType:
+    """:mod:`urisift.browser`, imported when first needed: a run that asks
+    no browser target never loads ada-url (5 ms of a command's start)."""
+    from . import browser
+
+    return browser
 
 
 #: what the slow path makes of a reference: target, base used, flags, encoded, browser target, unwrapped, wrappers

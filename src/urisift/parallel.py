@@ -32,19 +32,20 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing
 import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from multiprocessing.connection import Connection, wait
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from .model import Defect, Kind, Record, Rendered, Tally
 from .pieces import Pieces
 from .scan import ScanOptions, scan_failed, scan_unit
 from .units import Renumbering, WorkUnit
+
+if TYPE_CHECKING:  # multiprocessing is imported by the first pool: a serial run never loads it
+    from multiprocessing.connection import Connection
 
 #: a batch is sent when it holds this many records ...
 BATCH_RECORDS = 10_000
@@ -185,6 +186,8 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
     """The records and defects of ``units`` (or their rendered batches),
     each unit followed by its tally, scanned by ``jobs`` worker processes,
     in the order and numbering of a serial run (see the module doc)."""
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     # the parent's objects stay where they are in the workers' copies of its
@@ -217,6 +220,8 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
 
 def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Iterator[Item]:
     """Hand out units, take batches back, give them out in input order."""
+    from multiprocessing.connection import wait
+
     numbering = Renumbering()
     order: deque[tuple[int, WorkUnit | Defect]] = deque()  # the units handed out (or defects), in input order
     kept: dict[int, deque[Any]] = {}  # index -> batches received and not yet given out
@@ -282,7 +287,7 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
             continue
         # wait for more
         for ready in wait([conn for conn, mine in held.items() if mine]):
-            conn = cast(Connection, ready)
+            conn = cast("Connection", ready)
             try:
                 what, unit_index, batch = conn.recv()
             except EOFError as exc:

@@ -28,7 +28,6 @@ import io
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from email.message import Message
 from typing import BinaryIO, cast
 
 from .base import retrieval_layers
@@ -36,6 +35,7 @@ from .charset import decode
 from .delimit.chars import ordered
 from .errors import InputError, RunError
 from .model import Charset, Content, Defect, DefectKind, Kind, Origin, Record, Tally
+from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
 from .remote import is_remote
 from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, standard_input, unreadable
@@ -103,7 +103,7 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     markup: str | bytes
     from .html import DocumentWalk, Locator, parse, prescan  # (imported by the first page: see _reader)
 
-    if isinstance(body, Message):
+    if is_message(body):
         raise TypeError("a parsed message is content of kind mail only")
     if isinstance(body, str):
         text = markup = body

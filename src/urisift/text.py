@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Iterator
-from email.message import Message
 from typing import BinaryIO
 
 from .base import BaseLayer
@@ -16,6 +15,7 @@ from .charset import decode, decode_lines, decode_stream
 from .delimit import Scanner, safe_cut
 from .found_to_record import Tail
 from .model import Charset, Content, Defect, Origin, Record, Span, Tally
+from .model.events import is_message
 from .options import ScanOptions
 
 _span = tuple.__new__
@@ -92,7 +92,7 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     scanner in pieces cut where no reference can span the cut."""
     body = content.body
     declared = content.declared or options.charset
-    if isinstance(body, Message):
+    if is_message(body):
         raise TypeError("a parsed message is content of kind mail only")
     if isinstance(body, str):
         tail = Tail(content.layer, content.origin, content.decoding, browser=options.browser)
