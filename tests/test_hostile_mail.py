@@ -16,6 +16,8 @@ from email.message import Message
 from email.policy import compat32
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urisift import scan_mbox, scan_message
 from urisift.mail import nesting, reading
@@ -312,6 +314,9 @@ LONG_HEADINGS = {
     "folded base": lambda n: _heading_scan("Content-Location: " + "\n  " * (n // 3) + "http://x/", n),
     "one long list header": lambda n: _heading_scan("List-Archive: " + "<http://l.example/a>, " * (n // 22), n),
     "folded list header": lambda n: _heading_scan("List-Archive: " + "<http://l.example/a>,\n " * (n // 23), n),
+    # fields the parser is spared (issue 24): many, and one folded many times
+    "many trace fields": lambda n: _heading_scan("Received: from a.example by b.example\n" * (n // 38), n),
+    "folded trace field": lambda n: _heading_scan("Received: from a.example" + "\n\tby b.example" * (n // 14), n),
 }
 
 
@@ -386,3 +391,50 @@ def test_a_charset_that_names_a_codec_but_no_charset_is_unknown(label: str) -> N
         (DefectKind.UNKNOWN_CHARSET, f"declared charset {label!r} is not one Python can decode; detected instead",
          None),
         ("http://a.example/", "http://a.example/", "1", 1, 1)]
+
+
+# -- the fields the parser is spared (issue 24) ----------------------------------------------------
+
+def test_unread_fields_are_those_no_step_reads() -> None:
+    from urisift.mail.header_uris import _kind
+
+    names = [name.lower() for name in nesting.UNREAD_FIELDS]
+    assert [name for name in names if _kind(name)] == []
+    assert [name for name in names if name.startswith("content-") or name in ("message-id", "subject")] == []
+
+
+def test_unread_fields_leave_the_heading_as_written_otherwise() -> None:
+    data = (b"Received: from a\n\tby b\nSubject: s\nRECEIVED: c\nX-Mailer: m\n  folded\n"
+            b"Date: d\nReceived-By: kept\nTo: x\n\nReceived: in the body\n")
+    assert nesting.without_unread_fields(data) == (b"Subject: s\nX-Mailer: m\n  folded\nReceived-By: kept\n\n"
+                                                   b"Received: in the body\n")
+    crlf = b"Received: a\r\n b\r\nSubject: s\r\nTo: t\r\n\r\nbody\r\n"
+    assert nesting.without_unread_fields(crlf) == b"Subject: s\r\n\r\nbody\r\n"
+    # left whole: a lone CR (the parser's line ends), a "From " line ending the heading
+    for whole in (b"Subject: s\rReceived: a\n\nbody\n", b"Received: a\nFrom b\nTo: c\n\nbody\n"):
+        assert nesting.without_unread_fields(whole) == whole
+    # a line that is no field ends the heading: what follows is body, kept
+    assert nesting.without_unread_fields(b"To: a\nnot a field\nTo: b\n\n") == b"not a field\nTo: b\n\n"
+
+
+_LINES = st.sampled_from([
+    "Received: from a", "received: b", "To: t", "Subject: http://s.example/", "Content-Type: text/plain",
+    "Content-Type: multipart/mixed; boundary=b", "\tfolded", " folded http://f.example/", "From x", ":no name",
+    "X-Mailer: m", "not a field", "", "--b", "Content-Base: http://base.example/", "Date: d"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=14), st.sampled_from(["\n", "\r\n", "\r"]), st.booleans())
+def test_the_parser_makes_the_same_of_what_is_left(lines: list[str], end: str, tail: bool) -> None:
+    data = (end.join(lines) + (end if tail else "")).encode()
+    unread = {name.lower() for name in nesting.UNREAD_FIELDS}
+
+    def shape(message: Message, drop: bool) -> list[object]:
+        return [([(k, v) for k, v in part._headers if not (drop and part is message and k.lower() in unread)],
+                 [type(d).__name__ for d in part.defects], part.get_unixfrom(), part.get_content_type(),
+                 part._payload if isinstance(part._payload, str) else None) for part in message.walk()]
+
+    whole = email.message_from_bytes(data, policy=compat32)
+    spared = email.message_from_bytes(nesting.without_unread_fields(data), policy=compat32)
+    assert shape(spared, True) == shape(whole, True)
+    assert [h for h in spared._headers if h not in whole._headers] == []
