@@ -57,6 +57,12 @@ def test_fast_constructors_build_the_same_objects() -> None:
     origin = Origin(file="a.mbox", message=3, message_id="<m@x>", part="1", offset=10)
     assert origin_with(origin, part="2.1", offset=None) == dataclasses.replace(origin, part="2.1", offset=None)
     assert origin_with(origin) == origin
+    # every field, each changed alone: the fast constructor names them in the class's order
+    values = {"file": "b", "message": 4, "message_id": "<n@x>", "part": "2", "offset": 11, "warc_record_id": "<r>",
+              "warc_target_uri": "http://t.example/", "warc_date": "2026-11-25T00:00:00Z"}
+    assert [f.name for f in dataclasses.fields(Origin)] == list(values)
+    for name, value in values.items():
+        assert origin_with(origin, **{name: value}) == dataclasses.replace(origin, **{name: value})
 
 
 def test_everything_pickles() -> None:

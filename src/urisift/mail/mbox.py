@@ -55,16 +55,19 @@ def _unescaped(data: bytes) -> bytes:
     return _ESCAPED_FROM.sub(rb"\1", data) if b">From " in data else data
 
 
-def _trimmed(data: bytes, followed: bool) -> bytes:
-    """The message without the blank line that separates it from the next
-    (the last message of an archive has one only if it ends in a blank line)."""
-    if not followed and not data.endswith((b"\n\n", b"\r\n\r\n")):
-        return data
-    if data.endswith(b"\r\n"):
-        return data[:-2]
-    if data.endswith(b"\n"):
-        return data[:-1]
-    return data
+def _trimmed(data: bytes | bytearray, followed: bool, start: int = 0, stop: int | None = None) -> int:
+    """Where the message in ``data[start:stop]`` ends without the blank line
+    that separates it from the next (the last message of an archive has one
+    only if it ends in a blank line): found in place, so the message is
+    copied out once."""
+    stop = len(data) if stop is None else stop
+    if not followed and not data.endswith((b"\n\n", b"\r\n\r\n"), start, stop):
+        return stop
+    if data.endswith(b"\r\n", start, stop):
+        return stop - 2
+    if data.endswith(b"\n", start, stop):
+        return stop - 1
+    return stop
 
 
 def _header_end(buffer: bytearray, start: int, limit: int) -> tuple[int, int] | None:
@@ -199,22 +202,27 @@ def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, followed: bool
         first = s.next_start(0) if s.buffer else None
         preamble = bytes(s.buffer if first is None else s.buffer[:first])
         if preamble.strip():
-            yield MboxMessage(index, 0, b"", _unescaped(_trimmed(preamble, True)))
+            yield MboxMessage(index, 0, b"", _unescaped(preamble[:_trimmed(preamble, True)]))
             index += 1
         if first is None:
             return
         start = first
     while True:
-        end = s.body_end_by_length(start)
-        if end is None:
-            end = s.next_start(start)
+        end = s.next_start(start)
+        # mboxcl2: a Content-Length may end the message past that envelope line;
+        # a message with no "ength:" in it (the heading's screen) has none
+        stop = len(s.buffer) if end is None else end
+        if s.buffer.find(b"ength:", start, stop) != -1 or s.buffer.find(b"ENGTH:", start, stop) != -1:
+            by_length = s.body_end_by_length(start)
+            if by_length is not None:
+                end = by_length
         stop = len(s.buffer) if end is None else end
         line_end = s.buffer.find(b"\n", start, stop)
+        body_stop = stop if line_end == -1 else _trimmed(s.buffer, end is not None or followed, line_end + 1, stop)
         with memoryview(s.buffer) as view:  # one copy of the message, released before the buffer grows
             envelope = bytes(view[start:stop if line_end == -1 else line_end])
-            data = b"" if line_end == -1 else bytes(view[line_end + 1 : stop])
-        yield MboxMessage(index, s.consumed + start, envelope.rstrip(b"\r"),
-                          _unescaped(_trimmed(data, end is not None or followed)))
+            data = b"" if line_end == -1 else bytes(view[line_end + 1 : body_stop])
+        yield MboxMessage(index, s.consumed + start, envelope.rstrip(b"\r"), _unescaped(data))
         index += 1
         if end is None or end >= len(s.buffer) and not s.more():
             return  # (a Content-Length that ends at the end of the archive: no empty message after it)

@@ -5,6 +5,7 @@ time (a test holds them to it)."""
 from __future__ import annotations
 
 from dataclasses import fields
+from operator import attrgetter
 from typing import Literal
 
 from . import Base, Charset, Flag, Found, Origin, Place, Record, Risk, Span, Style, Where
@@ -16,17 +17,41 @@ _p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text, _p_page, _p_memb
 # The generated __init__ of a frozen dataclass sets each field through
 # object.__setattr__ (its frozen check): 0.15-0.28 µs a field.  Setting the
 # slots through their descriptors takes about a third of that.
-_origin_slots = tuple((f.name, getattr(Origin, f.name).__get__, getattr(Origin, f.name).__set__)
-                      for f in fields(Origin))
+_o_file, _o_message, _o_message_id, _o_part, _o_offset, _o_record_id, _o_target_uri, _o_date = (
+    getattr(Origin, f.name).__set__ for f in fields(Origin))
+_origin_values = attrgetter(*(f.name for f in fields(Origin)))
 
 
 def origin_with(origin: Origin, **changes: str | int | None) -> Origin:
-    """``dataclasses.replace(origin, **changes)`` in a third of the time: mail
+    """``dataclasses.replace(origin, **changes)`` in half the time: mail
     makes a few origins a message (its number, Message-ID, each part)."""
+    file, message, message_id, part, offset, record_id, target_uri, date = _origin_values(origin)
+    if changes:  # (a test per field: a dict lookup with a default costs twice as much)
+        if "file" in changes:
+            file = changes["file"]
+        if "message" in changes:
+            message = changes["message"]
+        if "message_id" in changes:
+            message_id = changes["message_id"]
+        if "part" in changes:
+            part = changes["part"]
+        if "offset" in changes:
+            offset = changes["offset"]
+        if "warc_record_id" in changes:
+            record_id = changes["warc_record_id"]
+        if "warc_target_uri" in changes:
+            target_uri = changes["warc_target_uri"]
+        if "warc_date" in changes:
+            date = changes["warc_date"]
     new: Origin = _new(Origin)
-    get = changes.get
-    for name, getter, setter in _origin_slots:
-        setter(new, get(name, getter(origin)) if changes else getter(origin))
+    _o_file(new, file)
+    _o_message(new, message)
+    _o_message_id(new, message_id)
+    _o_part(new, part)
+    _o_offset(new, offset)
+    _o_record_id(new, record_id)
+    _o_target_uri(new, target_uri)
+    _o_date(new, date)
     return new
 
 
