@@ -44,6 +44,7 @@ from email.errors import MessageError
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.policy import compat32
+from itertools import groupby
 
 from ..model import Defect, DefectKind, Origin
 from .headers import MAX_PARAMETERS_LENGTH
@@ -68,7 +69,11 @@ UNREAD_FIELDS = ("Received", "X-Received", "Return-Path", "Delivered-To", "DKIM-
                  "X-MimeOLE")
 # one of them with its folded lines: from the line break before it to the
 # one that ends its last line; at the start, with the line break after it
-_UNREAD_NAMES = b"|".join(name.encode() for name in UNREAD_FIELDS)
+# (grouped by first letter: a line that starts none is passed over at its first letter)
+_UNREAD_NAMES = b"|".join(
+    re.escape(first).encode() + b"(?:" + b"|".join(re.escape(name[1:]).encode() for name in names) + b")"
+    for first, names in groupby(sorted({name.lower() for name in UNREAD_FIELDS}, key=lambda n: (n[0], -len(n))),
+                                key=lambda n: n[0]))
 _UNREAD_FIELD = re.compile(rb"\n(?i:" + _UNREAD_NAMES + rb"):[^\n]*+(?:\n[\t ][^\n]*+)*+(?=\n)")
 _FIRST_UNREAD_FIELD = re.compile(rb"(?i:" + _UNREAD_NAMES + rb"):[^\n]*+(?:\n[\t ][^\n]*+)*+\n")
 
