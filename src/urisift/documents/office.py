@@ -28,13 +28,13 @@ import io
 import re
 import zipfile
 from collections.abc import Iterator
-from email.message import Message
 from typing import Any
 
 from lxml import etree
 
 from ..found_to_record import Tail
 from ..model import BaseSource, Content, Defect, DefectKind, Place, Record, Style, Tally, Where, new_found
+from ..model.events import is_message
 from ..options import ScanOptions
 
 MAX_RATIO = 200  # XML compresses 5-20 times; a bomb, thousands
@@ -55,7 +55,7 @@ def _parser() -> Any:
 
 def read_office(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect]:
     body = content.body
-    if isinstance(body, (Message, str)):
+    if isinstance(body, str) or is_message(body):
         raise TypeError("an office file is bytes")
     data = body if isinstance(body, bytes) else body.read()
     origin = content.origin

@@ -23,7 +23,6 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Iterator
-from email.message import Message
 from typing import Any
 
 from ..base import BaseLayer
@@ -43,6 +42,7 @@ from ..model import (
     Where,
     new_found,
 )
+from ..model.events import is_message
 from ..options import ScanOptions
 
 #: pages read at most (a file that claims more is cut there, with a defect)
@@ -81,7 +81,7 @@ def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
                      content.origin, None)
         return
     body = content.body
-    if isinstance(body, (Message, str)):
+    if isinstance(body, str) or is_message(body):
         raise TypeError("a PDF is bytes")
     data = body if isinstance(body, bytes) else body.read()
     origin = content.origin

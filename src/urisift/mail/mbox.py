@@ -215,8 +215,7 @@ def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, followed: bool
         if s.buffer.find(b"ength:", start, stop) != -1 or s.buffer.find(b"ENGTH:", start, stop) != -1:
             by_length = s.body_end_by_length(start)
             if by_length is not None:
-                end = by_length
-        stop = len(s.buffer) if end is None else end
+                end = stop = by_length
         line_end = s.buffer.find(b"\n", start, stop)
         body_stop = stop if line_end == -1 else _trimmed(s.buffer, end is not None or followed, line_end + 1, stop)
         with memoryview(s.buffer) as view:  # one copy of the message, released before the buffer grows

@@ -9,17 +9,19 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO, TypeGuard
+from typing import TYPE_CHECKING, BinaryIO
 
 from . import Charset, Defect, Flag, Kind, Origin
 
 if TYPE_CHECKING:  # hints only: the vocabulary imports nothing of the core (nor the email package) at run time
     from email.message import Message
 
+    from typing_extensions import TypeIs  # (typing's own from Python 3.13)
+
     from ..base import BaseLayer
 
 
-def is_message(body: object) -> TypeGuard[Message]:
+def is_message(body: object) -> TypeIs[Message]:
     """Whether ``body`` is a parsed message (``email.message.Message``),
     without importing the email package: nothing can be a Message before
     that package is loaded, and a run that reads no mail never loads it

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from email.message import Message
 from typing import Any
 
 from lxml import etree
@@ -40,6 +39,7 @@ from ..model import (
     Where,
     new_found,
 )
+from ..model.events import is_message
 from ..options import ScanOptions
 from .vocabulary import ANY_ELEMENT, ATOM, ATTRIBUTES, HTML_TEXT, TEXT, UNNAMESPACED_ROOTS, XML_BASE
 
@@ -94,7 +94,7 @@ class _Walk:
 
 def read_xml(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     body = content.body
-    if isinstance(body, Message):
+    if is_message(body):
         raise TypeError("a parsed message is content of kind mail only")
     stream = io.BytesIO(body.encode("utf-8") if isinstance(body, str) else body) if isinstance(
         body, (str, bytes)) else body
