@@ -49,6 +49,7 @@ from itertools import groupby
 from ..model import Defect, DefectKind, Origin
 from .headers import MAX_PARAMETERS_LENGTH
 from .reading import KEPT_PARAMETERS, MAX_DEPTH, Reshaped, reshaped, short_content_type
+from .single_part import plain_parse
 
 # the rest of a field: its line and the folded lines after it
 _FIELD_REST = re.compile(rb"[^\r\n]*+(?:(?:\r\n?+|\n)[ \t][^\r\n]*+)*+")
@@ -122,7 +123,10 @@ def _parsed(data: bytes, origin: Origin, defects: list[Defect]) -> Message:
     # rest: they hold none of the MIME structure (no Content-Type goes)
     kept = without_unread_fields(data)
     if not _needs_reading(kept):
-        return message_from_bytes(kept, policy=compat32)
+        # a plain single-part message is built without the feedparser (its lines
+        # cost half a mail scan); any other is the parser's
+        plain = plain_parse(kept)
+        return plain if plain is not None else message_from_bytes(kept, policy=compat32)
     shaped = reshaped(data)  # the message itself, whose offsets the defects name
     for position, length in shaped.shortened:
         defects.append(Defect(DefectKind.BROKEN_MIME,
