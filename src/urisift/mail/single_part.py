@@ -9,9 +9,9 @@ the first blank line, every line ended by LF or CRLF -- and whose content
 type is neither ``multipart`` nor ``message`` (so that the parser gives its
 body whole as the payload, RFC 2046 §5), the same
 :class:`~email.message.Message` is built here from two regular
-expressions over the whole heading: the same fields in the same order
-(compat32's ``header_source_parse`` makes each value), the same envelope
-line, the same payload, no defects.  Anything else (a lone CR, a line that
+expressions over the whole heading: the same fields in the same order,
+each value as compat32's ``header_source_parse`` makes it, the same
+envelope line, the same payload, no defects.  Anything else (a lone CR, a line that
 is no field, a first line that is folded, a field without a name, no blank
 line, structure to parse) is left to the parser: :func:`plain_parse` gives
 None.
