@@ -52,9 +52,10 @@ MAIL = {
     # one header line of 10 MB (a Subject of words)
     "10 MB header line":
         "b'From: a@example.com\\nSubject: ' + b'word ' * 2_000_000 + b'\\n\\nhttp://body.example/\\n'",
-    # a References field folded over 10 MB of continuation lines
+    # a Subject folded over 10 MB of continuation lines (a field the scan reads: a
+    # References field is one the parser is spared, and would time only that)
     "10 MB folded header":
-        "b'From: a@example.com\\nReferences: ' + b'<id@example.com>\\n ' * 550_000 + b'x\\n\\nhi\\n'",
+        "b'From: a@example.com\\nSubject: ' + b'<id@example.com>\\n ' * 550_000 + b'x\\n\\nhi\\n'",
     # 20,000 nested multiparts, 1.3 MB (1,000 raised RecursionError in the stdlib parser before)
     "20,000-deep MIME":
         "b'From: a@example.com\\n' + b''.join(b'Content-Type: multipart/mixed; boundary=\"b%d\"\\n\\n--b%d\\n' "
