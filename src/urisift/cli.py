@@ -22,7 +22,7 @@ from .output.choice import RESOLUTIONS
 from .output.stats import Stats
 from .output.writers import FIELDS, WRITERS, CsvWriter, EdgeWriter, Layout, Writer
 from .output.writing import Batched, Select, write_all, writing
-from .parallel import scan_parallel, scan_serial
+from .parallel import scan_parallel, scan_serial, writes_to
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import missing_backend
 from .scan import ScanOptions, checked
@@ -171,8 +171,7 @@ def _scheme_list(value: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class _Render:
-    """A writer factory a worker can be sent: the format's writer over a
-    text buffer (CSV without its header, which the parent writes once)."""
+    """A writer factory sent to workers: the format's writer over a text buffer (CSV: the parent writes its header)."""
 
     layout: Layout
     base: str | None
@@ -333,7 +332,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
             if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
                 render = _Render(layout, args.base) if select.passthrough and stats is None and args.format in (
                     "text", "jsonl", "csv", "edges") and index is None else None
-                items: Any = scan_parallel(plan(sources, options), options, args.jobs, render)
+                items: Any = scan_parallel(plan(sources, options), options, args.jobs, render,
+                                           writes_to(target, writer.out) if render and not flush else None)
             else:
                 # cut into ranges only for the progress bar's sake (one large file moves it)
                 items = scan_serial(plan(sources, options, cut=bar is not None), options, stdin=stdin)

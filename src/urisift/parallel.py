@@ -21,11 +21,11 @@ format (:func:`~urisift.scan.scan_unit` does, in the worker).
   write one.  The unit at the head is never kept waiting (its batches are
   written as they come), so the run always moves on; peak memory is about
   ``jobs × CREDIT × batch``.
-- With a ``render`` factory, a worker writes the records out itself
-  (:class:`~urisift.model.Rendered` text): formatting is half the work on
-  link-dense input, and text is cheaper to send than records.  An mbox
-  range comes back as records, numbered by the parent
-  (:class:`~urisift.units.Renumbering`) once the ranges before it are done.
+- With a ``render`` factory, a worker formats the records itself (half the
+  work on link-dense input), and with a file descriptor to write to, writes
+  them there in its unit's turn (:mod:`urisift.turns`; else it sends the
+  :class:`~urisift.model.Rendered` text).  An mbox range comes back as
+  records, numbered (:class:`~urisift.units.Renumbering`) and written by the parent.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ from typing import IO, TYPE_CHECKING, Any, cast
 from .model import Defect, Kind, Record, Rendered, Tally
 from .pieces import Pieces
 from .scan import ScanOptions, scan_failed, scan_unit
+from .turns import Destination, Turn, TurnOutput, WriteFailed
+from .turns import writes_to as writes_to  # (the CLI's: it asks the pool where its workers may write)
 from .units import Renumbering, WorkUnit
 
 if TYPE_CHECKING:  # multiprocessing is imported by the first pool: a serial run never loads it
@@ -68,6 +70,9 @@ HELD_BYTES = 256 << 10
 #: ... up to this many
 HELD_SMALL = 8
 
+#: how long a worker that holds output waiting for its turn looks at the turn between looks at its pipe (s)
+TURN_POLL = 0.001
+
 #: a writer factory a worker renders a batch with: (text buffer) -> an object with record() and defect()
 Render = Callable[[IO[str]], Any]
 Item = Record | Defect | Rendered | Tally
@@ -80,7 +85,8 @@ def _ranged_mbox(unit: WorkUnit) -> bool:
 
 # -- the worker ----------------------------------------------------------------------------
 
-def _worker(conn: Connection, options: ScanOptions, render: Render | None, inherited: list[Connection]) -> None:
+def _worker(conn: Connection, options: ScanOptions, render: Render | None, inherited: list[Connection],
+            turn: Turn | None = None, destination: Destination | None = None) -> None:
     """A worker's loop: units in, batches out, within its credit; it ends
     quietly when the parent is gone (killed, or ended early)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: one clean exit
@@ -89,17 +95,32 @@ def _worker(conn: Connection, options: ScanOptions, render: Render | None, inher
         # before it: held open here, they would keep a worker from seeing the
         # parent go (and blocked on a full pipe for ever)
         other.close()
+    output = None
+    if turn is not None and destination is not None:
+        output = TurnOutput(turn, destination.fd, destination.encoding, destination.errors,
+                            lambda index, note: conn.send(("written", index, note)))
     with contextlib.suppress(EOFError, OSError):
-        _serve(conn, options, render)
+        try:
+            _serve(conn, options, render, output)
+        except WriteFailed as failed:
+            conn.send(("write-failed", -1, failed.error))
 
 
-def _serve(conn: Connection, options: ScanOptions, render: Render | None) -> None:
+def _serve(conn: Connection, options: ScanOptions, render: Render | None, output: TurnOutput | None) -> None:
     owed = 0  # batches sent and not yet written by the parent
     queued: deque[tuple[int, WorkUnit]] = deque()  # units handed out ahead, met while waiting for credit
+
+    def serve_turns() -> None:
+        # output kept for a unit whose turn may come: written when it does,
+        # while nothing comes from the parent (else it would wait on a pipe
+        # for a parent that waits for this output)
+        while output is not None and output.waiting and not conn.poll(0):
+            output.write_due(TURN_POLL)
 
     def send(message: tuple[Any, ...]) -> None:
         nonlocal owed
         while owed >= CREDIT:
+            serve_turns()
             reply = conn.recv()
             if reply is None:
                 raise SystemExit(0)
@@ -111,6 +132,8 @@ def _serve(conn: Connection, options: ScanOptions, render: Render | None) -> Non
         owed += 1
 
     while True:
+        if not queued:
+            serve_turns()
         message = queued.popleft() if queued else conn.recv()
         if message is None:
             return
@@ -118,7 +141,11 @@ def _serve(conn: Connection, options: ScanOptions, render: Render | None) -> Non
             owed -= 1
             continue
         index, unit = message
-        _work(unit, options, render if not _ranged_mbox(unit) else None, partial(_batch, send, index))
+        ranged = _ranged_mbox(unit)
+        if output is not None and not ranged:
+            output.begin(index)
+        _work(unit, options, render if not ranged else None, partial(_batch, send, index),
+              output if not ranged else None)
         conn.send(("done", index, None))
 
 
@@ -126,11 +153,15 @@ def _batch(send: Callable[[tuple[Any, ...]], None], index: int, batch: Any) -> N
     send(("batch", index, batch))
 
 
-def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Callable[[Any], None]) -> None:
+def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Callable[[Any], None],
+          output: TurnOutput | None = None) -> None:
     """Scan ``unit``, sending its output in batches; the last is its tally
-    (a unit that trips the scanner is a scan-failed defect, never a dead worker)."""
+    (a unit that trips the scanner is a scan-failed defect, never a dead worker).
+    With ``output``, the rendered batches are written there in the unit's
+    turn, and its defects and tally go with the word that it is written."""
     out = Pieces()
     writer = render(cast(IO[str], out)) if render is not None else None
+    direct = output if writer is not None else None
     items: list[Record | Defect] = []
     defects: list[Defect] = []
     count = 0
@@ -139,7 +170,10 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
 
     def flush() -> None:
         nonlocal items, defects, count
-        if writer is not None:
+        if direct is not None:
+            if count:
+                direct.add(out.take())
+        elif writer is not None:
             if count:
                 send(Rendered(out.take(), tuple(defects)))
                 defects = []
@@ -148,11 +182,17 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
             items = []
         count = 0
 
+    def end(tally: Tally) -> None:
+        flush()
+        if direct is not None:
+            direct.end((tuple(defects), tally))
+        else:
+            send(tally)
+
     try:
         for item in scan_unit(unit, options):
             if type(item) is Tally:
-                flush()
-                send(item)
+                end(item)
                 return
             if not count:
                 first = time.monotonic()
@@ -173,23 +213,42 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
             if full or count >= BATCH_RECORDS or not started or time.monotonic() - first >= BATCH_SECONDS:
                 flush()
                 started = True
+    except WriteFailed:
+        raise  # the output, not the unit: the run ends
     except Exception as exc:  # noqa: BLE001 - one unit that trips the scanner must not cost the run
-        flush()
-        send([scan_failed(unit, exc)])
-        send(Tally(size=unit.size))
+        failed = scan_failed(unit, exc)
+        if direct is not None and writer is not None:
+            writer.defect(failed)
+            defects.append(failed)
+            count += 1
+        else:
+            flush()
+            send([failed])
+        end(Tally(size=unit.size))
 
 
 # -- the parent ----------------------------------------------------------------------------
 
 def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs: int,
-                  render: Render | None = None) -> Iterator[Item]:
+                  render: Render | None = None, destination: Destination | None = None) -> Iterator[Item]:
     """The records and defects of ``units`` (or their rendered batches),
     each unit followed by its tally, scanned by ``jobs`` worker processes,
-    in the order and numbering of a serial run (see the module doc)."""
+    in the order and numbering of a serial run (see the module doc).
+
+    With ``render`` and a ``destination``, the workers write their rendered
+    output there themselves, in input order (:mod:`urisift.turns`): what
+    comes out here is then their defects and tallies, and what the parent
+    writes itself (the plan's defects, mbox ranges), which
+    ``destination.drain`` pushes through before the next unit's turn."""
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
     context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    fork = context.get_start_method() == "fork"
+    # the workers inherit the output's descriptor: only where they are forked
+    turn = Turn(context) if render is not None and destination is not None and fork else None
+    if turn is not None:
+        destination.drain()  # type: ignore[union-attr]  # what the parent wrote first (a CSV header) goes first
     # the parent's objects stay where they are in the workers' copies of its
     # memory: a collection there would write to them (and copy their pages)
     gc.freeze()
@@ -198,12 +257,14 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
     try:
         for _ in range(jobs):
             parent, child = context.Pipe()
-            inherited = [conn for _, conn in workers] + [parent] if context.get_start_method() == "fork" else []
-            process = context.Process(target=_worker, args=(child, options, render, inherited), daemon=True)
+            inherited = [conn for _, conn in workers] + [parent] if fork else []
+            process = context.Process(target=_worker, args=(child, options, render, inherited, turn, destination),
+                                      daemon=True)
             process.start()
             child.close()
             workers.append((process, parent))
-        yield from _ordered(iter(units), [conn for _, conn in workers])
+        yield from _ordered(iter(units), [conn for _, conn in workers], turn,
+                            destination.drain if destination is not None else None)
         completed = True
     finally:
         # done: the workers are idle and told to go; cut short (the reader of
@@ -218,8 +279,12 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
             conn.close()
 
 
-def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Iterator[Item]:
-    """Hand out units, take batches back, give them out in input order."""
+def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection], turn: Turn | None = None,
+             drain: Callable[[], None] | None = None) -> Iterator[Item]:
+    """Hand out units, take batches back, give them out in input order.
+    With a ``turn``, the workers write the output of the units they render
+    themselves (``direct``); the parent passes the turn on after the units
+    whose output it gives out, once ``drain`` has pushed it through."""
     from multiprocessing.connection import wait
 
     numbering = Renumbering()
@@ -228,6 +293,7 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
     finished: set[int] = set()
     held: dict[Connection, dict[int, int]] = {conn: {} for conn in conns}  # units handed out, not done: their sizes
     owner: dict[int, Connection] = {}
+    direct: set[int] = set()  # the units whose workers write their output
     index = 0
     exhausted = False
     head_begun = False
@@ -252,6 +318,8 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
                 index += 1
                 continue
             kept[index] = deque()
+            if turn is not None and not _ranged_mbox(unit):
+                direct.add(index)
             conn.send((index, unit))
             mine[index] = unit.size
             owner[index] = conn
@@ -268,7 +336,7 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
         batches = kept[at]
         while batches:
             batch = batches.popleft()
-            if at in owner:
+            if at in owner and at not in direct:  # (a worker writing its own output spends no credit)
                 owner[at].send("ack")
             if type(batch) is Tally:
                 numbering.end(batch)
@@ -280,22 +348,36 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection]) -> Ite
                 for item in batch:
                     yield renumber(item) if renumber is not None else item
         if at in finished:
+            if turn is not None and at not in direct:
+                assert drain is not None
+                drain()  # what was given out is written through before the next unit's turn
+                turn.pass_on(at)
             order.popleft()
             del kept[at]
             owner.pop(at, None)
             head_begun = False
             continue
         # wait for more
-        for ready in wait([conn for conn, mine in held.items() if mine]):
+        # (with a turn, a worker done scanning may still owe the word that its output is written)
+        for ready in wait(conns if turn is not None else [conn for conn, mine in held.items() if mine]):
             conn = cast("Connection", ready)
             try:
                 what, unit_index, batch = conn.recv()
             except EOFError as exc:
                 raise RuntimeError("a worker process ended unexpectedly") from exc
             if what == "done":
-                finished.add(unit_index)
+                if unit_index not in direct:
+                    finished.add(unit_index)
                 del held[conn][unit_index]
                 hand_out(conn)
+            elif what == "written":  # a unit its worker wrote: its defects and tally
+                defects, tally = batch
+                if defects:
+                    kept[unit_index].append(Rendered("", defects))
+                kept[unit_index].append(tally)
+                finished.add(unit_index)
+            elif what == "write-failed":
+                raise batch  # (an OSError: BrokenPipeError when the reader went away)
             else:
                 kept[unit_index].append(batch)
 
