@@ -56,8 +56,8 @@ BATCH_BYTES = 1 << 20
 #: ... or when its first item has waited this long (the first record of a sparse input comes out soon)
 BATCH_SECONDS = 0.25
 #: batches a worker may have sent that the parent has not written yet: enough
-#: for a worker to scan a whole range ahead of the one being written (a 2 MB
-#: range of link-dense text renders to about 18 MB of JSON), few enough to
+#: for a worker to scan a whole range ahead of the one being written (a 512 KB
+#: range of link-dense text renders to about 8 MB of JSON), few enough to
 #: bound the parent's memory (jobs x CREDIT x BATCH_BYTES)
 CREDIT = 16
 

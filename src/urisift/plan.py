@@ -42,8 +42,11 @@ MBOX_RANGE_SIZE = 8 << 20
 #: the size of the ranges of a WARC file (compressed, it holds five times as much to scan)
 WARC_RANGE_SIZE = 2 << 20
 #: the size of the ranges of a plain text file (small: its records can be
-#: dense, and a range's output waits in the pool's bounded buffer for its turn)
-TEXT_RANGE_SIZE = 2 << 20
+#: dense, and a range's output waits in its worker's bounded buffer for its
+#: turn: a 512 KB range of link lines renders to about 8 MB of JSON lines,
+#: within urisift.turns.KEPT_BYTES; 2 MB rendered to 32 MB, past it, and
+#: --jobs 2 was no faster than --jobs 1 on such a file)
+TEXT_RANGE_SIZE = 512 << 10
 _FROM = b"\nFrom "
 
 
