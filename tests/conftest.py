@@ -31,3 +31,18 @@ def shared_path(*parts: str) -> Path:
 
 def load_vectors(name: str) -> Any:
     return json.loads(shared_path("vectors", name).read_text(encoding="utf-8"))
+
+
+def trip_the_scan_of(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Make the scan of every input whose name ends with ``name`` raise
+    RuntimeError("a bug"), as a bug in a reader would (forked workers inherit it)."""
+    import urisift.scan
+
+    real = urisift.scan.scan_content
+
+    def tripping(content, options, *rest):  # type: ignore[no-untyped-def]
+        if (content.origin.file or "").endswith(name):
+            raise RuntimeError("a bug")
+        return real(content, options, *rest)
+
+    monkeypatch.setattr(urisift.scan, "scan_content", tripping)

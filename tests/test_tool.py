@@ -17,7 +17,7 @@ import pytest
 
 from urisift.cli import main
 
-from .conftest import ROOT
+from .conftest import ROOT, trip_the_scan_of
 
 CORPORA = ROOT / "corpora"
 URISIFT = [sys.executable, "-m", "urisift"]
@@ -257,19 +257,10 @@ def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> N
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_an_input_that_trips_the_scanner_is_a_defect_and_the_run_goes_on(tmp_path: Path, jobs: str,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import urisift.scan
-
     (tmp_path / "a.txt").write_text("http://a.example/\n")
     (tmp_path / "boom.txt").write_text("http://boom.example/\n")
     (tmp_path / "c.txt").write_text("http://c.example/\n")
-    real = urisift.scan.scan_content
-
-    def tripping(content, options, *rest):  # type: ignore[no-untyped-def]
-        if (content.origin.file or "").endswith("boom.txt"):
-            raise RuntimeError("a bug")
-        return real(content, options, *rest)
-
-    monkeypatch.setattr(urisift.scan, "scan_content", tripping)
+    trip_the_scan_of(monkeypatch, "boom.txt")
     out, err = io.StringIO(), io.StringIO()
     assert main(["--jobs", jobs, "-n", str(tmp_path)], stdout=out, stderr=err) == 1
     assert out.getvalue() == "http://a.example/\nhttp://c.example/\n"

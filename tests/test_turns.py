@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 import urisift.plan
-import urisift.scan
 import urisift.turns
 from urisift.cli import main
 from urisift.turns import Turn, TurnOutput, WriteFailed, writes_to
+
+from .conftest import trip_the_scan_of
 
 pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
                                 reason="workers write the output only where they are forked")
@@ -110,14 +111,7 @@ def _inputs(tmp_path: Path) -> list[str]:
 def test_workers_writing_their_own_output_write_what_one_process_writes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, output_format: str) -> None:
     monkeypatch.setattr(urisift.plan, "MBOX_RANGE_SIZE", 4096)
-    real = urisift.scan.scan_content
-
-    def tripping(content, options, *rest):  # type: ignore[no-untyped-def]
-        if (content.origin.file or "").endswith("boom.txt"):
-            raise RuntimeError("a bug")
-        return real(content, options, *rest)
-
-    monkeypatch.setattr(urisift.scan, "scan_content", tripping)
+    trip_the_scan_of(monkeypatch, "boom.txt")
     inputs = _inputs(tmp_path)
     runs = []
     for jobs in ("1", "2"):
