@@ -129,3 +129,18 @@ def test_workers_writing_their_own_output_write_what_one_process_writes(
     per_record = {"text": 1, "jsonl": 2, "csv": 3}[output_format]
     assert data.count(b"http://mbox.example/") == 600 * per_record
     assert data.count(b"http://d.example/") == 3000 * per_record
+
+
+def test_where_workers_are_spawned_they_send_their_output_back(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # a spawned worker inherits no descriptor, and nothing of the parent's stream may be sent to it
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    inputs = [str(tmp_path / "a.txt"), str(tmp_path / "c.html")]
+    (tmp_path / "a.txt").write_text("see http://a.example/1 and http://a.example/2\n")
+    (tmp_path / "c.html").write_text('<a href="/c">c</a> <img src="http://c.example/i.png">')
+    runs = []
+    for jobs in ("2", "1"):
+        with open(tmp_path / f"out-{jobs}", "w", encoding="utf-8") as out:
+            runs.append((main(["--jobs", jobs, "-n", *inputs], stdout=out, stderr=io.StringIO()),
+                         (tmp_path / f"out-{jobs}").read_text()))
+    assert runs[0] == runs[1] == (0, "http://a.example/1\nhttp://a.example/2\n/c\nhttp://c.example/i.png\n")

@@ -95,10 +95,8 @@ def _worker(conn: Connection, options: ScanOptions, render: Render | None, inher
         # before it: held open here, they would keep a worker from seeing the
         # parent go (and blocked on a full pipe for ever)
         other.close()
-    output = None
-    if turn is not None and destination is not None:
-        output = TurnOutput(turn, destination.fd, destination.encoding, destination.errors,
-                            lambda index, note: conn.send(("written", index, note)))
+    output = None if turn is None or destination is None else TurnOutput(
+        turn, destination.fd, destination.encoding, destination.errors, lambda i, note: conn.send(("written", i, note)))
     with contextlib.suppress(EOFError, OSError):
         try:
             _serve(conn, options, render, output)
@@ -247,8 +245,9 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
     fork = context.get_start_method() == "fork"
     # the workers inherit the output's descriptor: only where they are forked
     turn = Turn(context) if render is not None and destination is not None and fork else None
-    if turn is not None:
-        destination.drain()  # type: ignore[union-attr]  # what the parent wrote first (a CSV header) goes first
+    destination = destination if turn is not None else None  # (not sent to spawned workers: drain is the parent's)
+    if destination is not None:
+        destination.drain()  # what the parent wrote first (a CSV header) goes first
     # the parent's objects stay where they are in the workers' copies of its
     # memory: a collection there would write to them (and copy their pages)
     gc.freeze()
