@@ -129,15 +129,16 @@ class TurnOutput:
         data = text.encode(self.encoding, self.errors)
         self._current.append(data)
         self._kept += len(data)
+        self._write_what_is_due()
+        while self._kept > KEPT_BYTES:  # bounded: wait for the oldest unit kept to have its turn
+            self.turn.wait_for(self._waiting[0][0] if self._waiting else self._index)
+            self._write_what_is_due()
+
+    def _write_what_is_due(self) -> None:
+        """The units kept whose turn has come, then the current unit's output if it has the turn."""
         self.write_due()
         if not self._waiting and self.turn.now == self._index:
             self._write(self._current)
-            return
-        while self._kept > KEPT_BYTES:  # bounded: wait for the oldest unit kept to have its turn
-            self.turn.wait_for(self._waiting[0][0] if self._waiting else self._index)
-            self.write_due()
-            if not self._waiting and self.turn.now == self._index:
-                self._write(self._current)
 
     def end(self, note: Any) -> None:
         """The current unit is scanned whole: it is written, now or in its turn."""
