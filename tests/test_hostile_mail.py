@@ -317,6 +317,9 @@ LONG_HEADINGS = {
     # fields the parser is spared (issue 24): many, and one folded many times
     "many trace fields": lambda n: _heading_scan("Received: from a.example by b.example\n" * (n // 38), n),
     "folded trace field": lambda n: _heading_scan("Received: from a.example" + "\n\tby b.example" * (n // 14), n),
+    # headings the single-part reading builds itself, or reads to their end and leaves to the parser
+    "many kept fields": lambda n: _heading_scan("X-A: http://a.example/\n" * (n // 23), n),
+    "a lone CR after many fields": lambda n: _heading_scan("X-A: b\n" * (n // 7) + "X-B: c\r", n),
 }
 
 

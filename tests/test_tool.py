@@ -112,6 +112,17 @@ def test_a_full_disk_is_one_message_and_exit_1(fmt: str, source: str) -> None:
     assert proc.stderr == b"urisift: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_full_disk_under_workers_writing_their_own_output_is_one_message_and_exit_1(tmp_path: Path) -> None:
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_bytes(b"http://x.example/\n" * 20_000)
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([*URISIFT, "--jobs", "2", "--format", "jsonl", str(tmp_path)], stdout=full,
+                              stderr=subprocess.PIPE, cwd=ROOT, timeout=60, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr == b"urisift: cannot write the output: No space left on device\n"
+
+
 def test_closed_standard_input_is_reported() -> None:
     proc = subprocess.run(["sh", "-c", f"'{sys.executable}' -m urisift <&-"], capture_output=True, timeout=60,
                           check=False)
