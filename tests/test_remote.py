@@ -16,10 +16,9 @@ import pytest
 from urisift import Defect, Record
 from urisift.cli import main
 from urisift.model import DefectKind
-from urisift.parallel import scan_serial
 from urisift.plan import plan
 from urisift.remote import shown
-from urisift.scan import ScanOptions
+from urisift.scan import ScanOptions, scan_serial
 from urisift.sources import walk
 
 from .conftest import shared_path

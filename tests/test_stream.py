@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from urisift import parallel, plan
+from urisift import parallel, plan, scan
 from urisift.cli import main
 from urisift.model import Defect, Kind, Record, Rendered, Tally
 from urisift.options import ScanOptions
@@ -106,7 +106,7 @@ def test_the_pool_keeps_input_order_with_tiny_batches_and_little_credit(tmp_path
     paths = _sources(tmp_path, 40)
     options = ScanOptions()
     layout = Layout("jsonl")
-    serial = list(parallel.scan_serial(plan.plan(walk(paths)), options))
+    serial = list(scan.scan_serial(plan.plan(walk(paths)), options))
     pooled = list(parallel.scan_parallel(plan.plan(walk(paths)), options, 3,
                                          (lambda out: JsonlWriter(out, layout)) if render else None))
     assert sum(isinstance(i, Tally) for i in pooled) == 40

@@ -238,7 +238,7 @@ def test_help_shows_every_option_and_examples() -> None:
 
 
 def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> None:
-    from urisift import parallel, plan
+    from urisift import parallel, plan, scan
     from urisift.model import Tally
     from urisift.scan import ScanOptions
     from urisift.sources import walk
@@ -257,7 +257,7 @@ def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> N
         cuts = list(plan.plan(walk([str(big)])))
         assert len(cuts) > 4 and all(isinstance(u, WorkUnit) and u.kind is not None and u.kind.value == "warc"
                                      for u in cuts)
-        serial = list(parallel.scan_serial(plan.plan(walk([str(big)]), cut=False), ScanOptions()))
+        serial = list(scan.scan_serial(plan.plan(walk([str(big)]), cut=False), ScanOptions()))
         pooled = list(parallel.scan_parallel(plan.plan(walk([str(big)])), ScanOptions(), 2))
     finally:
         plan.WARC_RANGE_SIZE = old

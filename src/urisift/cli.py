@@ -22,10 +22,10 @@ from .output.choice import RESOLUTIONS
 from .output.stats import Stats
 from .output.writers import FIELDS, WRITERS, CsvWriter, EdgeWriter, Layout, Writer
 from .output.writing import Batched, Select, write_all, writing
-from .parallel import scan_parallel, scan_serial, writes_to
+from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import missing_backend
-from .scan import ScanOptions, checked
+from .scan import ScanOptions, checked, scan_serial
 from .sources import Input, file_size, interactive, open_binary, walk
 
 EXAMPLES = """\

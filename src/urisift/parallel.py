@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import IO, TYPE_CHECKING, Any, cast
 
-from .model import Defect, Kind, Record, Rendered, Tally
+from .model import Defect, Record, Rendered, Tally
 from .pieces import Pieces
 from .scan import ScanOptions, scan_failed, scan_unit
 from .turns import Destination, Turn, TurnOutput, WriteFailed
@@ -76,11 +76,6 @@ TURN_POLL = 0.001
 #: a writer factory a worker renders a batch with: (text buffer) -> an object with record() and defect()
 Render = Callable[[IO[str]], Any]
 Item = Record | Defect | Rendered | Tally
-
-
-def _ranged_mbox(unit: WorkUnit) -> bool:
-    """Whether the unit's messages are numbered by the parent (an mbox range)."""
-    return unit.start is not None and unit.kind is Kind.MBOX
 
 
 # -- the worker ----------------------------------------------------------------------------
@@ -139,7 +134,7 @@ def _serve(conn: Connection, options: ScanOptions, render: Render | None, output
             owed -= 1
             continue
         index, unit = message
-        ranged = _ranged_mbox(unit)
+        ranged = unit.mbox_range
         if output is not None and not ranged:
             output.begin(index)
         _work(unit, options, render if not ranged else None, partial(_batch, send, index),
@@ -317,7 +312,7 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection], turn: 
                 index += 1
                 continue
             kept[index] = deque()
-            if turn is not None and not _ranged_mbox(unit):
+            if turn is not None and not unit.mbox_range:
                 direct.add(index)
             conn.send((index, unit))
             mine[index] = unit.size
@@ -343,7 +338,7 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection], turn: 
             elif type(batch) is Rendered:
                 yield batch
             else:
-                renumber = numbering if isinstance(unit, WorkUnit) and _ranged_mbox(unit) else None
+                renumber = numbering if isinstance(unit, WorkUnit) and unit.mbox_range else None
                 for item in batch:
                     yield renumber(item) if renumber is not None else item
         if at in finished:
@@ -379,21 +374,3 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection], turn: 
                 raise batch  # (an OSError: BrokenPipeError when the reader went away)
             else:
                 kept[unit_index].append(batch)
-
-
-def scan_serial(units: Iterable[WorkUnit | Defect], options: ScanOptions, *, stdin: Any = None
-                ) -> Iterator[Record | Defect | Tally]:
-    """What :func:`scan_parallel` gives, in this process (records, never rendered)."""
-    numbering = Renumbering()
-    for unit in units:
-        if isinstance(unit, Defect):
-            yield unit
-            continue
-        numbering.begin(unit)
-        renumber = _ranged_mbox(unit)
-        for item in scan_unit(unit, options, stdin=stdin):
-            if type(item) is Tally:
-                numbering.end(item)  # type: ignore[arg-type]
-                yield item
-            else:
-                yield numbering(item) if renumber else item  # type: ignore[arg-type]

@@ -40,7 +40,7 @@ from .options import DEFAULTS, ScanOptions, checked
 from .remote import is_remote
 from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, standard_input, unreadable
 from .text import read_text, read_text_range
-from .units import Counted, Window, WorkUnit
+from .units import Counted, Renumbering, Window, WorkUnit
 
 Items = Iterator[Record | Defect]
 #: a reader: content in, records and defects out, and content nested in it for the scan to route
@@ -253,6 +253,26 @@ def scan_failed(unit: WorkUnit, exc: BaseException) -> Defect:
                   "the records before it were written; please report it", Origin(file=unit.source.name))
 
 
+def scan_serial(units: Iterable[WorkUnit | Defect], options: ScanOptions = DEFAULTS, *,
+                stdin: BinaryIO | None = None) -> Iterator[Record | Defect | Tally]:
+    """The records, defects and tallies of planned ``units`` (and the plan's
+    own defects), scanned in this process: what ``--jobs N`` gives, in the
+    same order and numbering (an mbox range's messages numbered on)."""
+    numbering = Renumbering()
+    for unit in units:
+        if isinstance(unit, Defect):
+            yield unit
+            continue
+        numbering.begin(unit)
+        renumber = unit.mbox_range
+        for item in scan_unit(unit, options, stdin=stdin):
+            if type(item) is Tally:
+                numbering.end(item)
+                yield item
+            else:
+                yield numbering(item) if renumber else item  # type: ignore[arg-type]
+
+
 def iter_input(source: Input | str, options: ScanOptions = DEFAULTS, *, stdin: BinaryIO | None = None
                ) -> Items:
     """Records and defects of one input, streamed, in constant memory."""
@@ -272,4 +292,4 @@ def messages_in(unit: WorkUnit) -> int:
 
 
 __all__ = ["READERS", "ScanOptions", "checked", "iter_input", "messages_in", "read_html", "scan_content",
-           "scan_failed", "scan_unit"]
+           "scan_failed", "scan_serial", "scan_unit"]

@@ -36,6 +36,12 @@ class WorkUnit:
     charset: Charset | None = None
 
     @property
+    def mbox_range(self) -> bool:
+        """Whether the unit is a byte range of an mbox, whose messages are
+        numbered on after those of the ranges before it (:class:`Renumbering`)."""
+        return self.start is not None and self.kind is Kind.MBOX
+
+    @property
     def size(self) -> int:
         """The bytes the unit covers (0 when unknown: standard input)."""
         if self.start is None:

@@ -27,8 +27,8 @@ from typing import IO
 from ..errors import ExitCode
 from ..model import Defect, Record, Style
 from ..options import ScanOptions
-from ..parallel import scan_serial
 from ..plan import plan
+from ..scan import scan_serial
 from ..sources import walk
 from .captures import build_index
 from .index import CaptureIndex, capture_key, iso, seconds
