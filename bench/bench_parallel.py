@@ -1,6 +1,7 @@
 """The ``parallel`` case of bench.py (issue 12): the command with ``--jobs 1``
 and ``--jobs 2`` on the 124 MB linux-mips mbox, on one 31 MB file of link
-lines and on the directory of 130 saved pages, each a subprocess writing
+lines, on the directory of 130 saved pages and on the 3,251 small message
+files of SpamAssassin (issue 24: the pool hands them out in groups), each a subprocess writing
 JSON lines to /dev/null; the outputs are checked to be identical; the peak
 memory is the largest process of the run (the command or one of its workers)."""
 
@@ -17,6 +18,7 @@ from pathlib import Path
 
 MBOX = "corpora/linux-mips-1996-2007/linux-mips-1996-2007.mboxrd.xz"
 PAGES = "corpora/html-readability-pages"
+SMALL = "corpora/spamassassin-2002"
 # runs the command in a child and reports the largest process of its tree (ru_maxrss of the
 # waited-for descendants), so that the bench's own memory is not counted
 _HARNESS = (
@@ -56,6 +58,10 @@ def bench_parallel(rounds: int, shared: Path, table: Callable[..., None]) -> Non
         if (shared / PAGES).exists():
             size = sum(p.stat().st_size for p in (shared / PAGES).rglob("*") if p.is_file()) / 1e6
             inputs.append(("a directory of 130 saved pages", str(shared / PAGES), size))
+        if (shared / SMALL).exists():
+            files = [p for p in (shared / SMALL).rglob("*") if p.is_file()]
+            inputs.append((f"{len(files):,} small message files (SpamAssassin)", str(shared / SMALL),
+                           sum(p.stat().st_size for p in files) / 1e6))
         if not inputs:
             print("\n## parallel: skipped, no inputs in ../shared")
             return

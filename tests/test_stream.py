@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from urisift import parallel, plan, scan
+from urisift import parallel, plan, scan, units
 from urisift.cli import main
 from urisift.model import Defect, Kind, Record, Rendered, Tally
 from urisift.options import ScanOptions
@@ -103,6 +103,7 @@ def test_the_pool_keeps_input_order_with_tiny_batches_and_little_credit(tmp_path
     the reorder buffer or at a worker, and still comes out in input order."""
     monkeypatch.setattr(parallel, "BATCH_RECORDS", 3)
     monkeypatch.setattr(parallel, "CREDIT", 1)
+    monkeypatch.setattr(units, "GROUP_INPUTS", 1)  # a task a file: 40 units to keep in order
     paths = _sources(tmp_path, 40)
     options = ScanOptions()
     layout = Layout("jsonl")
@@ -121,21 +122,52 @@ def test_the_pool_keeps_input_order_with_tiny_batches_and_little_credit(tmp_path
         assert [i for i in pooled if not isinstance(i, Tally)] == [i for i in serial if not isinstance(i, Tally)]
 
 
-def test_a_worker_that_raises_is_a_defect_and_the_run_goes_on(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("inputs_a_task", [1, 64])
+def test_a_worker_that_raises_is_a_defect_and_the_run_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               inputs_a_task: int) -> None:
+    """Alone or in a group of small inputs, the file the scanner trips on is
+    a defect, and every other file's records come out as a serial run's."""
+    monkeypatch.setattr(units, "GROUP_INPUTS", inputs_a_task)
     paths = _sources(tmp_path, 4)
-    real = parallel.scan_unit
+    real = scan.scan_unit
 
     def tripping(unit, options, **kw):  # type: ignore[no-untyped-def]
         if unit.source.path.endswith("f002.txt"):
             raise MemoryError("pretend")
         return real(unit, options, **kw)
 
-    monkeypatch.setattr(parallel, "scan_unit", tripping)
+    expected = [i for i in scan.scan_serial(plan.plan(walk(paths)), ScanOptions()) if type(i) is Record]
+    monkeypatch.setattr(scan, "scan_unit", tripping)
     items = [i for i in parallel.scan_parallel(plan.plan(walk(paths)), ScanOptions(), 2) if not isinstance(i, Tally)]
     defects = [i for i in items if isinstance(i, Defect)]
     assert [(d.kind.value, d.file) for d in defects] == [("scan-failed", paths[2])]
-    assert [i.uri for i in items if isinstance(i, Record)][:1] == ["http://f1.example/0"]
+    assert [i for i in items if isinstance(i, Record)] == [r for r in expected if r.origin.file != paths[2]]
+    assert items.index(defects[0]) == sum(1 for r in expected if r.origin.file in paths[:2])  # in its place
+
+
+def test_small_inputs_go_to_the_workers_in_groups_with_the_output_of_a_serial_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """300 small files, a larger one among them and a missing one: tasks of
+    at most 64 small inputs each (one tally each, their sum the serial
+    run's), the records and defects (the missing file's, from inside a
+    group) those of a serial run, in its order."""
+    paths = _sources(tmp_path, 300)
+    big = tmp_path / "f150.txt"
+    big.write_text("".join(f"http://big.example/{j}\n" for j in range(8000)))  # 190 KB: a task of its own
+    paths.insert(200, str(tmp_path / "missing.txt"))
+    serial = list(scan.scan_serial(plan.plan(walk(paths)), ScanOptions()))
+    tasks = list(units.grouped(plan.plan(walk(paths))))
+    assert [len(t.units) if isinstance(t, units.UnitGroup) else type(t).__name__ for t in tasks] == \
+        [64, 64, 22, "WorkUnit", 64, 64, 22]
+    pooled = list(parallel.scan_parallel(plan.plan(walk(paths)), ScanOptions(), 2))
+    assert [i for i in pooled if type(i) is not Tally] == [i for i in serial if type(i) is not Tally]
+    total, whole = Tally(), Tally()
+    for tally in (i for i in pooled if type(i) is Tally):
+        total.add(tally)
+    for tally in (i for i in serial if type(i) is Tally):
+        whole.add(tally)
+    assert sum(type(i) is Tally for i in pooled) == 7 and total == whole and total.inputs == 301
+    assert [d.file for d in pooled if type(d) is Defect] == [paths[200]]
 
 
 def test_stats_on_a_fifo_ends_and_counts_what_the_scan_saw(tmp_path: Path) -> None:
@@ -276,3 +308,22 @@ def test_standard_input_may_be_a_raw_pipe_without_read1() -> None:
         assert main(["-n", "--stats", "--format", "jsonl", "-"], stdin=raw, stdout=out, stderr=err) == 0
     assert json.loads(out.getvalue())["uri"] == "http://a.example/"
     assert json.loads(err.getvalue().splitlines()[-1])["stats"]["bytes"] == 22
+
+
+def test_a_group_holds_whole_small_inputs_up_to_its_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run is cut before the input that would take it past GROUP_BYTES; an
+    input of GROUP_BYTES or more, standard input, a range and a defect of
+    the plan each stand alone, and a run of one stays a unit."""
+    from urisift.model import DefectKind, Origin
+    from urisift.sources import Input
+
+    monkeypatch.setattr(units, "GROUP_BYTES", 100)
+    whole = []
+    for i, size in enumerate((40, 40, 40, 10, 100, 30, 20)):
+        (tmp_path / f"{i}.txt").write_bytes(b"x" * size)
+        whole.append(WorkUnit(Input(str(tmp_path / f"{i}.txt"))))
+    stdin, ranged = WorkUnit(Input("-")), WorkUnit(Input(str(tmp_path / "0.txt")), 0, 20, Kind.MBOX)
+    defect = Defect(DefectKind.UNREADABLE, "a symlinked directory", Origin(file="d"))
+    tasks = list(units.grouped([*whole[:6], stdin, whole[6], ranged, whole[0], defect, whole[1], whole[3]]))
+    assert tasks == [units.UnitGroup((whole[0], whole[1]), 80), units.UnitGroup((whole[2], whole[3]), 50), whole[4],
+                     whole[5], stdin, whole[6], ranged, whole[0], defect, units.UnitGroup((whole[1], whole[3]), 50)]

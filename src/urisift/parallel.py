@@ -9,6 +9,8 @@ format (:func:`~urisift.scan.scan_unit` does, in the worker).
   holds the unit it scans and the next (more while they are small: a few
   small files, up to :data:`HELD_BYTES`), so that it never waits for the
   parent between two units (:mod:`urisift.plan` cut large files into ranges).
+  A run of small whole inputs goes as one task (:func:`~urisift.units.grouped`):
+  one message each way and one turn at the output for up to 64 files.
 - A worker sends a unit's output back in batches as it goes (its first
   item at once, then :data:`BATCH_RECORDS` records, :data:`BATCH_BYTES`
   characters of output, or what came within :data:`BATCH_SECONDS` of a
@@ -41,10 +43,10 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from .model import Defect, Record, Rendered, Tally
 from .pieces import Pieces
-from .scan import ScanOptions, scan_failed, scan_unit
+from .scan import ScanOptions, scan_failed, scan_task
 from .turns import Destination, Turn, TurnOutput, WriteFailed
 from .turns import writes_to as writes_to  # (the CLI's: it asks the pool where its workers may write)
-from .units import Renumbering, WorkUnit
+from .units import Renumbering, Task, WorkUnit, grouped
 
 if TYPE_CHECKING:  # multiprocessing is imported by the first pool: a serial run never loads it
     from multiprocessing.connection import Connection
@@ -101,7 +103,7 @@ def _worker(conn: Connection, options: ScanOptions, render: Render | None, inher
 
 def _serve(conn: Connection, options: ScanOptions, render: Render | None, output: TurnOutput | None) -> None:
     owed = 0  # batches sent and not yet written by the parent
-    queued: deque[tuple[int, WorkUnit]] = deque()  # units handed out ahead, met while waiting for credit
+    queued: deque[tuple[int, Task]] = deque()  # units handed out ahead, met while waiting for credit
 
     def serve_turns() -> None:
         # output kept for a unit whose turn may come: written when it does,
@@ -146,9 +148,9 @@ def _batch(send: Callable[[tuple[Any, ...]], None], index: int, batch: Any) -> N
     send(("batch", index, batch))
 
 
-def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Callable[[Any], None],
+def _work(unit: Task, options: ScanOptions, render: Render | None, send: Callable[[Any], None],
           output: TurnOutput | None = None) -> None:
-    """Scan ``unit``, sending its output in batches; the last is its tally
+    """Scan ``unit`` (a task), sending its output in batches; the last is its tally
     (a unit that trips the scanner is a scan-failed defect, never a dead worker).
     With ``output``, the rendered batches are written there in the unit's
     turn, and its defects and tally go with the word that it is written."""
@@ -183,7 +185,7 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
             send(tally)
 
     try:
-        for item in scan_unit(unit, options):
+        for item in scan_task(unit, options):
             if type(item) is Tally:
                 end(item)
                 return
@@ -209,7 +211,9 @@ def _work(unit: WorkUnit, options: ScanOptions, render: Render | None, send: Cal
     except WriteFailed:
         raise  # the output, not the unit: the run ends
     except Exception as exc:  # noqa: BLE001 - one unit that trips the scanner must not cost the run
-        failed = scan_failed(unit, exc)
+        # (a group's units are each caught in _scanned: what reaches here
+        # from a group tripped the writer, and is told as its first input's)
+        failed = scan_failed(unit if isinstance(unit, WorkUnit) else unit.units[0], exc)
         if direct is not None and writer is not None:
             writer.defect(failed)
             defects.append(failed)
@@ -257,7 +261,7 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
             process.start()
             child.close()
             workers.append((process, parent))
-        yield from _ordered(iter(units), [conn for _, conn in workers], turn,
+        yield from _ordered(grouped(units), [conn for _, conn in workers], turn,
                             destination.drain if destination is not None else None)
         completed = True
     finally:
@@ -273,7 +277,7 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
             conn.close()
 
 
-def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection], turn: Turn | None = None,
+def _ordered(units: Iterator[Task | Defect], conns: list[Connection], turn: Turn | None = None,
              drain: Callable[[], None] | None = None) -> Iterator[Item]:
     """Hand out units, take batches back, give them out in input order.
     With a ``turn``, the workers write the output of the units they render
@@ -282,7 +286,7 @@ def _ordered(units: Iterator[WorkUnit | Defect], conns: list[Connection], turn: 
     from multiprocessing.connection import wait
 
     numbering = Renumbering()
-    order: deque[tuple[int, WorkUnit | Defect]] = deque()  # the units handed out (or defects), in input order
+    order: deque[tuple[int, Task | Defect]] = deque()  # the units handed out (or defects), in input order
     kept: dict[int, deque[Any]] = {}  # index -> batches received and not yet given out
     finished: set[int] = set()
     held: dict[Connection, dict[int, int]] = {conn: {} for conn in conns}  # units handed out, not done: their sizes

@@ -40,7 +40,7 @@ from .options import DEFAULTS, ScanOptions, checked
 from .remote import is_remote
 from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, standard_input, unreadable
 from .text import read_text, read_text_range
-from .units import Counted, Renumbering, Window, WorkUnit
+from .units import Counted, Renumbering, Task, Window, WorkUnit
 
 Items = Iterator[Record | Defect]
 #: a reader: content in, records and defects out, and content nested in it for the scan to route
@@ -247,6 +247,28 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     yield tally
 
 
+def scan_task(task: Task, options: ScanOptions = DEFAULTS) -> Iterator[Record | Defect | Tally]:
+    """What a worker of the pool is handed, scanned: a unit, as
+    :func:`scan_unit`; a group of small inputs, the units one after another
+    with one tally for them all (a unit of the group that trips the
+    scanner is its scan-failed defect, and the next goes on)."""
+    if isinstance(task, WorkUnit):
+        yield from scan_unit(task, options)
+        return
+    total = Tally()
+    for unit in task.units:
+        try:
+            for item in scan_unit(unit, options):
+                if type(item) is Tally:
+                    total.add(item)
+                else:
+                    yield item
+        except Exception as exc:  # noqa: BLE001 - one input that trips the scanner must not cost the run
+            yield scan_failed(unit, exc)
+            total.add(Tally(size=unit.size))
+    yield total
+
+
 def scan_failed(unit: WorkUnit, exc: BaseException) -> Defect:
     """The defect of a unit the scanner failed on (a bug): the other units go on."""
     return Defect(DefectKind.SCAN_FAILED, f"the scan of this input failed ({type(exc).__name__}: {exc}); "
@@ -292,4 +314,4 @@ def messages_in(unit: WorkUnit) -> int:
 
 
 __all__ = ["READERS", "ScanOptions", "checked", "iter_input", "messages_in", "read_html", "scan_content",
-           "scan_failed", "scan_serial", "scan_unit"]
+           "scan_failed", "scan_serial", "scan_task", "scan_unit"]

@@ -1,7 +1,8 @@
 """The unit of work (issue 19; DESIGN §1): an input, or a byte range of one,
 and what reading a range needs -- a window on the file with the file's own
-offsets, a counter of the bytes read -- and the renumbering of an mbox
-range's messages after those of the ranges before it.
+offsets, a counter of the bytes read -- the renumbering of an mbox
+range's messages after those of the ranges before it, and the groups of
+small inputs the pool hands out as one task.
 
 Small picklable values only: the serial run, the process pool and the Spark
 job map the same units, and only offsets travel, never bytes.
@@ -10,8 +11,9 @@ job map the same units, and only offsets travel, never bytes.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from .model import Charset, Defect, Kind, Origin, Record, Tally, origin_with
 from .sources import Input, file_size
@@ -48,6 +50,67 @@ class WorkUnit:
             return file_size(self.source.path)
         end = self.end if self.end is not None else file_size(self.source.path)
         return max(0, end - self.start)
+
+
+#: a whole input under this many bytes goes to a worker with its small
+#: neighbours in the input order, as one task of the pool ...
+GROUP_BYTES = 128 << 10
+#: ... of at most this many inputs
+GROUP_INPUTS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class UnitGroup:
+    """Whole inputs, consecutive in the input order and each small, that the
+    pool hands a worker as one task (issue 24): one message there, one
+    back, one turn at the output and one tally for them all, so that a
+    directory of small files (a Maildir) costs the pool a message a task,
+    not a round trip a file.  ``size`` is their bytes, as planned."""
+
+    units: tuple[WorkUnit, ...]
+    size: int
+
+    @property
+    def mbox_range(self) -> bool:
+        """Never: a group holds whole inputs."""
+        return False
+
+
+#: what a worker of the pool is handed
+Task = WorkUnit | UnitGroup
+
+
+def grouped(units: Iterable[WorkUnit | Defect]) -> Iterator[WorkUnit | UnitGroup | Defect]:
+    """``units`` with each run of small whole inputs (under :data:`GROUP_BYTES`
+    each and together, at most :data:`GROUP_INPUTS`) made one
+    :class:`UnitGroup`, in the same order.  A defect of the plan, a range,
+    standard input or a larger input ends a run; a run of one stays a unit."""
+    run: list[WorkUnit] = []
+    total = 0
+
+    def cut() -> Iterator[WorkUnit | UnitGroup]:
+        nonlocal total
+        if len(run) == 1:
+            yield run[0]
+        elif run:
+            yield UnitGroup(tuple(run), total)
+        run.clear()
+        total = 0
+
+    for unit in units:
+        size = unit.size if isinstance(unit, WorkUnit) and unit.start is None and unit.source.path != "-" \
+            else GROUP_BYTES
+        if size >= GROUP_BYTES:
+            yield from cut()
+            yield unit
+            continue
+        if total + size > GROUP_BYTES:
+            yield from cut()
+        run.append(cast(WorkUnit, unit))
+        total += size
+        if len(run) >= GROUP_INPUTS:
+            yield from cut()
+    yield from cut()
 
 
 class Window(io.RawIOBase):
