@@ -146,7 +146,8 @@ def _imports(path: Path, level: int = 1) -> set[str]:
 
 #: the modules above scan.py: the command and the entry points, which use it
 ABOVE_SCAN = ("scan.py", "cli.py", "api.py", "parallel.py", "spark.py", "__init__.py", "__main__.py",
-              "captures.py")  # crawl/captures.py: the first pass of --effective reads pages through scan's HTML door
+              "captures.py",  # crawl/captures.py: the first pass of --effective reads pages through scan's HTML door
+              "audit.py")  # crawl/audit.py: the crawl audit scans its inputs serially (scan.scan_serial)
 
 
 @pytest.mark.parametrize("path", sorted(p for p in PACKAGE.rglob("*.py") if p.name not in ABOVE_SCAN
