@@ -42,7 +42,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PEERS_DIR = HERE / ".peers"
 SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
-PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract", "lxml", "html5lib", "urlscan"]
+# (orjson and msgspec: the JSON encoders the speed case measures against the record writer)
+PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract", "lxml", "html5lib", "urlscan", "orjson", "msgspec"]
 
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))  # the adversarial inputs the tests use
@@ -378,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the large inputs of 'stream' (built once in bench/.data: 123 MB of text, "
                              "1 GB mbox, 1 GB WARC)")
     parser.add_argument("--rows", default="",
-                        help="speed: only these rows (comma-separated: html,records,text,fields,mail,parallel)")
+                        help="speed: only these rows (comma-separated: html,records,text,fields,mail,parallel,"
+                             "encoders)")
     parser.add_argument("--install-peers", action="store_true", help="pip-install the peers into bench/.peers first")
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON document on standard output (the tables go to stderr)")

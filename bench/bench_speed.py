@@ -14,7 +14,12 @@ the same run, with the ratio and the target.
 - parallel: the command with ``--jobs 2`` against ``--jobs 1`` on the 130 pages,
   and in the same rounds what this machine gives two CPU-bound processes
   side by side (its ceiling for the row: a shared VM's two cores do not
-  always run two processes at twice the speed of one).
+  always run two processes at twice the speed of one);
+- encoders (not a row of the issue's table: the choice it asks for): the
+  JSON lines of the 200,000 link lines' records and of the 130 pages'
+  records written by the record writer (``RecordLines``) against orjson,
+  msgspec and ``json.dumps`` of each record's object, and whether their
+  bytes are the writer's.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 #: row name -> (the target ratio, what the ratio is of)
 TARGETS: dict[str, float] = {
@@ -186,6 +192,66 @@ def _parallel_row(rounds: int, shared: Path) -> tuple[tuple[float, float], float
     return (statistics.median(ours), statistics.median(theirs)), statistics.median(ceilings)
 
 
+def encoders(rounds: int, shared: Path, urls: Path) -> list[tuple[str, str, float, str]]:
+    """(records, encoder, median seconds, whether its lines are the writer's
+    bytes) for the record writer and the JSON encoders a user might reach
+    for; each encoder is given the record's object (``record_json``), which
+    it needs, and that building is timed with it."""
+    import json
+
+    from bench_html import BASE, load_pages
+
+    from urisift import scan_html, scan_text
+    from urisift.output.records import RecordLines, record_json
+
+    candidates: list[tuple[str, Callable[[Any], str]]] = [
+        ("json.dumps", lambda obj: json.dumps(obj, ensure_ascii=False))]
+    try:
+        import orjson
+
+        candidates.append(("orjson", lambda obj: orjson.dumps(obj).decode("utf-8")))
+    except ImportError:
+        pass
+    try:
+        import msgspec
+
+        encode = msgspec.json.Encoder().encode
+        candidates.append(("msgspec", lambda obj: encode(obj).decode("utf-8")))
+    except ImportError:
+        pass
+    from urisift import Record
+
+    sets = [("200,000 link lines", [r for r in scan_text(urls.read_text("utf-8")) if type(r) is Record])]
+    pages = load_pages(shared)
+    if pages:
+        sets.append(("130 pages", [r for page in pages for r in scan_html(page, base=BASE) if type(r) is Record]))
+    out = []
+    for name, records in sets:
+        sample = records[:2000]
+
+        def ours(records: list[Any] = records) -> object:
+            lines = RecordLines()
+            return [lines(r) for r in records]
+        expected = ours(sample)
+        out.append((name, "RecordLines (the writer)", _median(rounds, ours), "yes"))
+        for label, dumps in candidates:
+            def theirs(records: list[Any] = records, dumps: Callable[[Any], str] = dumps) -> object:
+                return [dumps(record_json(r)) for r in records]
+            same = "yes" if theirs(sample) == expected else "no"
+            out.append((name, f"record_json + {label}", _median(rounds, theirs), same))
+    return out
+
+
+def _median(rounds: int, fn: Callable[[], object]) -> float:
+    fn()
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
 def bench_speed(rounds: int, shared: Path, urls: Path, only: set[str] | None = None) -> dict[str, dict[str, float]]:
     """Run the rows (``only``: their first words, e.g. {"html", "mail"}) and
     print one table; returns row -> {ours, theirs, ratio, target}."""
@@ -223,4 +289,22 @@ def bench_speed(rounds: int, shared: Path, urls: Path, only: set[str] | None = N
         row["ceiling"] = ceiling
         print(f"\nparallel: this machine's ceiling in the same rounds, two CPU-bound processes side by side "
               f"against one (2 x one ÷ two), was {ceiling:.2f}; the row's ratio is {row['ratio'] / ceiling:.0%} of it")
+    if wanted("encoders"):
+        print("\n## encoders: JSON lines of records, the writer against the JSON encoders "
+              f"(median of {rounds} runs; 'same bytes': every line is the writer's)\n")
+        print("| records | encoder | s | ÷ the writer's time | same bytes |")
+        print("|---|---|---:|---:|:---:|")
+        rows = encoders(rounds, shared, urls)
+        writer = {name: seconds for name, label, seconds, _ in rows if label.startswith("RecordLines")}
+        for name, label, seconds, same in rows:
+            print(f"| {name} | {label} | {seconds:.3f} | {seconds / writer[name]:.2f} | {same} |")
+    if wanted("encoders"):
+        print("\n## encoders: JSON lines of records, the writer against the JSON encoders "
+              f"(median of {rounds} runs; 'same bytes': every line is the writer's)\n")
+        print("| records | encoder | s | ÷ the writer's time | same bytes |")
+        print("|---|---|---:|---:|:---:|")
+        rows = encoders(rounds, shared, urls)
+        writer = {name: seconds for name, label, seconds, _ in rows if label.startswith("RecordLines")}
+        for name, label, seconds, same in rows:
+            print(f"| {name} | {label} | {seconds:.3f} | {seconds / writer[name]:.2f} | {same} |")
     return out

@@ -83,11 +83,31 @@ class Locator:
         cursor = self.cursor
         text = self.text
         at = text.find(value, cursor, cursor + WINDOW + len(value))
-        if (at > 1 and (text[at - 1] == "=" or text[at - 2 : at] in _EQUALS_QUOTE)
-                and (tag is None or self._in_start_tag(at, tag))):
-            # the common case, written href="value": no loop, no second form
+        if at > 1 and (text[at - 1] == "=" or text[at - 2 : at] in _EQUALS_QUOTE):
+            # the common case, written href="value" in a start tag whose name
+            # is written in lower case: no loop, no second form, and (inline,
+            # once a value of every page) _in_start_tag and _position
+            if tag is not None:
+                lt = text.rfind("<", max(0, at - WINDOW), at)
+                name_end = lt + 1 + len(tag)
+                if not (lt >= 0 and text.startswith(tag, lt + 1) and text[name_end : name_end + 1] in _NAME_END) \
+                        and not self._in_start_tag(at, tag):
+                    return self._elsewhere(value, tag)
             self.cursor = end = at + len(value)
-            return self._position(at, end)
+            upto = self.upto
+            if at <= upto:
+                return self._position(at, end)
+            newlines = text.count("\n", upto, at)
+            if newlines:
+                self.line += newlines
+                self.line_start = text.rfind("\n", upto, at) + 1
+            self.upto = at
+            return _span(Span, (at, end)), self.line, at - self.line_start + 1
+        return self._elsewhere(value, tag)
+
+    def _elsewhere(self, value: str, tag: str | None) -> Position | None:
+        """:meth:`attribute` where the first occurrence after the cursor is not
+        the value written after "=" in a start tag of ``tag``."""
         forms = (value, value.replace("&", "&amp;")) if "&" in value else (value,)
         for far in (False, True):
             if far and self.far <= 0:

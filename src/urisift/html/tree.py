@@ -67,6 +67,26 @@ RAW = frozenset({"script", "style"})
 _NONE: Mapping[str, str | None] = {}
 #: how far up a text node's parents to look for the <a> it is in
 _LINK_DEPTH = 8
+_new_element = tuple.__new__
+
+
+def _tag_ids() -> dict[str, int]:
+    """lexbor's ids of the tags the walk tells apart, read from lexbor itself
+    (they are its enumeration, which a new version may renumber)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    root = LexborHTMLParser("<a></a><style></style><template></template><svg></svg><math></math>x<!---->").root
+    assert root is not None
+    ids = {node.tag: node.tag_id for node in root.traverse(include_text=True)}
+    return {name: ids[name] for name in ("a", "style", "template", "svg", "math", "-text", "-comment")}
+
+
+_IDS = _tag_ids()
+_TEXT_ID, _COMMENT_ID = _IDS["-text"], _IDS["-comment"]
+#: lexbor numbers the kinds of node that are not elements (undefined, text,
+#: document, comment, doctype ...) before its first tag, "a"; a custom
+#: element's id comes after its last
+_FIRST_ELEMENT_ID = _IDS["a"]
 
 
 def child_namespace(namespace: Namespace, tag: str, attributes: Mapping[str, str | None], child: str
@@ -128,23 +148,30 @@ class LexborTree:
 
     def _walk(self, root: Any, names: frozenset[str], comments: bool, out: list[Element | Text]) -> None:
         # The hot loop of HTML: every node of the page passes here, so it
-        # appends to a list (no generator) and tests the cheap things first.
-        # A template's contents are a fragment of their own, walked where the
-        # template stands: its traversal goes on a stack, not into a call, so
-        # templates nested however deep cost no recursion (issue 20).
+        # appends to a list (no generator), tells nodes apart by lexbor's tag
+        # id (an int: the tag's name is a new str each time it is read, and
+        # is read only for the elements kept), and leaves white-space-only
+        # text to lexbor (skip_empty: most text nodes, none of which can hold
+        # a reference).  A template's contents are a fragment of their own,
+        # walked where the template stands: its traversal goes on a stack,
+        # not into a call, so templates nested however deep cost no recursion
+        # (issue 20).
         html = Namespace.HTML
         disjoint = names.isdisjoint
         append = out.append
+        new_element = _new_element
+        text_id, style_id, template_id = _TEXT_ID, _IDS["style"], _IDS["template"]
+        svg_math = (_IDS["svg"], _IDS["math"])
         foreign: dict[int, Namespace] = {}
-        walks = [iter(root.traverse(include_text=True))]
+        walks = [iter(root.traverse(include_text=True, skip_empty=True))]
         while walks:
             in_template = len(walks) > 1
             for node in walks[-1]:
-                tag = node.tag
-                if tag == "-text":
+                tag_id = node.tag_id
+                if tag_id == text_id:
                     text = node.text_content
-                    # most text nodes are white space or words: a reference needs a
-                    # ":" or "www."/"ftp.", a style sheet's url() a ":" (or "@import")
+                    # most text nodes are words: a reference needs a ":" or
+                    # "www."/"ftp.", a style sheet's url() a ":" (or "@import")
                     holds = ":" in text or ("." in text and may_hold_reference(text))
                     if not holds and "@" not in text:
                         continue
@@ -156,22 +183,22 @@ class LexborTree:
                     elif holds and parent_tag not in RAW:
                         append(Text(text, parent_tag, False, _link_around(parent)))
                     continue
-                if not tag or tag[0] == "-":
-                    if tag == "-comment" and comments:
+                if tag_id < _FIRST_ELEMENT_ID:  # a comment, the document, a template's fragment
+                    if tag_id == _COMMENT_ID and comments:
                         text = node.comment_content or ""
                         if may_hold_reference(text):
                             append(Text(text, "", True, None))
-                    continue  # the document, a doctype, a template's fragment
-                if (tag == "svg" or tag == "math") and node.mem_id not in foreign:
+                    continue
+                if tag_id in svg_math and node.mem_id not in foreign:
                     self._mark_foreign(node, foreign)
                 attributes = node.attributes
-                if (attributes and not disjoint(attributes)) or tag == "style":
+                if (attributes and not disjoint(attributes)) or tag_id == style_id:
                     namespace = foreign.get(node.mem_id, html) if foreign else html
-                    append(Element(tag.lower(), attributes, namespace, in_template, node))
-                if tag == "template":
+                    append(new_element(Element, (node.tag.lower(), attributes, namespace, in_template, node)))
+                if tag_id == template_id:
                     fragments = node.template_fragments()
                     if fragments:
-                        walks.append(iter(fragments[0].traverse(include_text=True)))
+                        walks.append(iter(fragments[0].traverse(include_text=True, skip_empty=True)))
                         break  # on into the contents; this walk resumes after them
             else:
                 walks.pop()
