@@ -137,6 +137,10 @@ class Tail:
         # the commonest target, URI characters only and no §7 flag, is told by one match
         encoded = False
         flags: tuple[Risk, ...] = ()
+        # a reference that is its own target and one match finds plainly safe
+        # is valid too (PLAINLY_SAFE is a narrowing of PLAINLY_VALID): the
+        # commonest absolute link is vetted by that one match
+        vetted_valid = False
         if target is None or _plainly_safe(target) is None:
             encoded = target is not None and _NOT_URI_CHARS.search(target) is not None
             if encoded:
@@ -146,7 +150,9 @@ class Tail:
                 target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
                 vetted = target
             flags = risks(vetted)
-        bad = invalidity(found.reference)
+        else:
+            vetted_valid = target is found.reference
+        bad = None if vetted_valid else invalidity(found.reference)
         if bad is not None:
             flags = (bad, *flags)
         browser: str | None | Literal[False] = False
@@ -157,9 +163,10 @@ class Tail:
                 browser = whatwg.browser_target(found.expanded, None)
             else:
                 browser = resolver(found.reference)
-            differs = whatwg.difference(target, browser)
-            if differs is not None:
-                flags = (*flags, differs)
+            if target != browser:  # (the commonest case, agreed, without the call)
+                differs = whatwg.difference(target, browser)
+                if differs is not None:
+                    flags = (*flags, differs)
         wrapped = unwrap(target if target is not None else found.reference)
         unwrapped: str | None = None
         wrapper: tuple[str, ...] = ()
