@@ -37,6 +37,8 @@ FAR_SEARCHES = 3
 MISSES = 256
 #: how many occurrences not after "=" are passed over before giving up
 _TRIES = 16
+#: what _after_equals gives when the value does not occur in the range at all
+_NOWHERE = -1
 _SPACE = "\t\n\x0c\r "
 _EQUALS_QUOTE = ('="', "='")
 #: what may follow a tag name in a start tag (WHATWG §13.2.5.8)
@@ -103,18 +105,34 @@ class Locator:
                 self.line_start = text.rfind("\n", upto, at) + 1
             self.upto = at
             return _span(Span, (at, end)), self.line, at - self.line_start + 1
-        return self._elsewhere(value, tag)
+        return self._elsewhere(value, tag, at < 0)
 
-    def _elsewhere(self, value: str, tag: str | None) -> Position | None:
+    def _elsewhere(self, value: str, tag: str | None, absent: bool = False) -> Position | None:
         """:meth:`attribute` where the first occurrence after the cursor is not
-        the value written after "=" in a start tag of ``tag``."""
+        the value written after "=" in a start tag of ``tag`` (``absent``: the
+        value is nowhere in the window, which is then not searched again:
+        a value written with "&amp;" is the commonest case here)."""
         forms = (value, value.replace("&", "&amp;")) if "&" in value else (value,)
+        # where each form's far search starts: past the window where the
+        # near one saw no occurrence at all (the same first occurrence, for less)
+        far_from = [self.cursor] * len(forms)
+        window_end = self.cursor + WINDOW + 1
+        if absent:
+            far_from[0] = window_end
         for far in (False, True):
             if far and self.far <= 0:
                 break
-            for written in forms:
-                start = self._after_equals(written, far, tag)
-                if start is not None:
+            for i, written in enumerate(forms):
+                if not far and i == 0 and absent:
+                    continue
+                if far:
+                    start = self._after_equals(written, far_from[i], len(self.text), tag)
+                else:
+                    start = self._after_equals(written, self.cursor,
+                                               min(len(self.text), self.cursor + WINDOW + len(written)), tag)
+                    if start == _NOWHERE:
+                        far_from[i] = window_end  # (the window held no occurrence starting before it)
+                if start is not None and start >= 0:
                     end = start + len(written)
                     self.cursor = end
                     return self._position(start, end)
@@ -137,14 +155,15 @@ class Locator:
                 return True
         return False
 
-    def _after_equals(self, written: str, far: bool, tag: str | None = None) -> int | None:
+    def _after_equals(self, written: str, at: int, limit: int, tag: str | None = None) -> int | None:
+        """Where ``written`` first stands after "=" (and a quote) in a start tag
+        of ``tag``, from ``at`` to ``limit``; :data:`_NOWHERE` when it does not
+        occur there at all, None when no occurrence of the first few fits."""
         text, find = self.text, self.text.find
-        limit = len(text) if far else min(len(text), self.cursor + WINDOW + len(written))
-        at = self.cursor
-        for _ in range(_TRIES):
+        for tries in range(_TRIES):
             at = find(written, at, limit)
             if at < 0:
-                return None
+                return _NOWHERE if tries == 0 else None
             j = at - 1
             while j >= 0 and text[j] in _SPACE:
                 j -= 1
