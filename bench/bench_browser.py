@@ -22,7 +22,7 @@ from bench_html import BASE, load_pages
 @contextmanager
 def _browser_off() -> Iterator[None]:
     """The browser's work as no-ops, for the measurement only."""
-    import urisift.found_to_record as tail
+    import urisift.browser as whatwg  # what each Tail reads its resolver and the comparison from
 
     class _Off:
         def __init__(self, base: str | None) -> None:
@@ -31,12 +31,12 @@ def _browser_off() -> Iterator[None]:
         def __call__(self, reference: str) -> bool:
             return False
 
-    saved = tail.BrowserResolver, tail.difference, tail._NO_BASE
-    tail.BrowserResolver, tail.difference, tail._NO_BASE = _Off, lambda a, b: None, _Off(None)  # type: ignore[assignment]
+    saved = whatwg.BrowserResolver, whatwg.difference
+    whatwg.BrowserResolver, whatwg.difference = _Off, lambda a, b: None  # type: ignore[assignment,misc]
     try:
         yield
     finally:
-        tail.BrowserResolver, tail.difference, tail._NO_BASE = saved
+        whatwg.BrowserResolver, whatwg.difference = saved  # type: ignore[misc]
 
 
 def bench_browser(rounds: int, shared: Path, texts: list[str], timeit: Callable[[Callable[[], object], int], float],
