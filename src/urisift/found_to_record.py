@@ -121,7 +121,10 @@ class Tail:
             found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
         flags = seen[2]
         text = found.place.text
-        if text:  # an HTML link's visible text: does it name another host than where the link goes?
+        # an HTML link's visible text: does it name another host than where the
+        # link goes?  Only a text with a "." (a host name) or a ":" (a URL) can
+        # (unwrap.text_host): most link texts are words, told here without a call
+        if text and ("." in text or ":" in text):
             deceptive = deception(text, seen[5] or seen[0])
             if deceptive is not None:
                 flags = (*flags, deceptive)
