@@ -301,17 +301,19 @@ class DocumentWalk:
                     self._one(url, element.tag, name, Style.ATTRIBUTE, tail, flags, rel, text, at)
                 offset += len(token)
 
-    def _css(self, css: str, tag: str, name: str | None, where: Position | None,
-             ) -> None:
+    def _css(self, css: str, tag: str, name: str | None, where: Position | None, whole: bool = False) -> None:
+        """The records of the url()s of ``css``, found at ``where`` (an
+        attribute value) or, with ``whole``, looked for whole at its first
+        url() (a style element's sheet: see :meth:`_text`)."""
         locator = self.locator
         for found in css_urls(css):
             url, _ = clean_value(found.url)
             if locator is None:
                 at = None
-            elif where is not None:
-                at = locator.inside(where, found.start, found.url)
             else:
-                at = locator.text_at(found.url)
+                if whole:
+                    where, whole = locator.enclosed(css, ">", "</"), False
+                at = locator.text_at(found.url) if where is None else locator.inside(where, found.start, found.url)
             self._one(url, tag, name, Style.CSS, self.tail, _NO_FLAGS, None, None, at)
 
     def _srcdoc(self, document: str) -> None:
@@ -352,12 +354,23 @@ class DocumentWalk:
     # -- text -------------------------------------------------------------------------------------
 
     def _text(self, item: Text) -> None:
+        # A URL looked for in the source on its own lands on an earlier copy of
+        # it (in a comment, in an attribute no link is read from, in text before
+        # the element), so the text that holds it is found first, whole and
+        # between the marks around it in the source, and each URL at its offset
+        # in it.  A style sheet's text is its source (the tree builder keeps a
+        # raw text element's text as written, but for its line breaks), and so
+        # is a comment's (stripped of the white space at its ends); a text
+        # node's is when it holds no character reference but "&amp;".  Where
+        # the text is not found so, each URL is looked for on its own.
         if item.parent == "style" and not item.comment:
             if may_hold_url(item.text):
-                self._css(item.text, "style", None, None)
+                self._css(item.text, "style", None, None, whole=True)
             return
         place = self._place("#comment" if item.comment else item.parent or None, None, Where.TEXT)
         text, tail, locator, extra = item.text, self.tail, self.locator, self.extra
+        outer: Position | None = None
+        looked = False  # for the text whole (at its first record: most texts with a ":" have none)
         link_target = None
         if item.link is not None:
             link_target = tail.target(Found(clean_value(item.link)[0], None, None, Style.ATTRIBUTE))[0]
@@ -366,5 +379,13 @@ class DocumentWalk:
             if link_target is not None and tail.target(found)[0] == link_target:
                 continue  # the link's own URL written as its text: one link, already reported
             assert found.start is not None and found.end is not None
-            at = None if locator is None else locator.text_at(text[found.start:found.end])
+            if locator is None:
+                at = None
+            else:
+                if not looked:
+                    outer = (locator.comment(text) if item.comment
+                             else locator.enclosed(text, ">", "<", references=True))
+                    looked = True
+                written = text[found.start:found.end]
+                at = locator.text_at(written) if outer is None else locator.inside(outer, found.start, written)
             self.out.append(tail(found, *at) if at is not None else tail(found))

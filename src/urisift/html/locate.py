@@ -23,6 +23,8 @@ linear.  The cursor and the line count only move forward.
 
 from __future__ import annotations
 
+import re
+
 from ..model import Span
 
 _span = tuple.__new__
@@ -37,6 +39,10 @@ FAR_SEARCHES = 3
 MISSES = 256
 #: how many occurrences not after "=" are passed over before giving up
 _TRIES = 16
+#: how much white space may stand between "<!--" and a comment's text
+COMMENT_SPACE = 256
+#: what ends a comment after its text (the tree strips the white space; "--!>" closes one too, §13.2.5.52)
+_COMMENT_CLOSE = re.compile(r"\s*--!?>")
 #: what _after_equals gives when the value does not occur in the range at all
 _NOWHERE = -1
 _SPACE = "\t\n\x0c\r "
@@ -52,7 +58,7 @@ Position = tuple[Span, int, int]
 class Locator:
     """Finds values in ``text`` in order; see the module doc."""
 
-    __slots__ = ("text", "cursor", "upto", "line", "line_start", "far", "misses")
+    __slots__ = ("text", "cursor", "upto", "line", "line_start", "far", "misses", "text_misses")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -62,6 +68,7 @@ class Locator:
         self.line_start = 0
         self.far = FAR_SEARCHES  # far searches that found nothing, still allowed
         self.misses = MISSES  # values not found, still allowed before the search stops
+        self.text_misses = MISSES  # likewise, texts (text_at)
 
     def _position(self, start: int, end: int) -> Position:
         if start < self.upto:  # behind the count (a sub-value found a second way): count back, keep the state
@@ -177,15 +184,62 @@ class Locator:
         return None
 
     def text_at(self, written: str) -> Position | None:
-        """The position of some text (a reference in a text node, a URL in a
-        style sheet) at or after the cursor."""
-        if not written:
+        """The position of some text (a text node, a style sheet, a reference
+        or URL in one not found whole) at or after the cursor.  Like values,
+        at most ``MISSES`` texts of a document go unfound before the search
+        gives up on them (text written with character references is not in
+        the source as the tree holds it: each would cost a window)."""
+        if not written or self.text_misses <= 0:
             return None
         for form in (written, written.replace("&", "&amp;")) if "&" in written else (written,):
             at = self.text.find(form, self.cursor, self.cursor + WINDOW + len(form))
             if at >= 0:
                 self.cursor = at + len(form)
                 return self._position(at, at + len(form))
+        self.text_misses -= 1
+        return None
+
+    def enclosed(self, written: str, before: str, after: str, references: bool = False) -> Position | None:
+        """The position of a node's whole text, written between ``before`` and
+        ``after`` (a text node between two tags, ">" and "<"; a comment between
+        "<!--" and "-->"; a style sheet between ">" and "</"), at or after the
+        cursor; with ``references``, "&" may be written "&amp;".  The marks
+        keep a short text from being taken for a copy of it inside an
+        attribute or other text.  Unfound texts count as :meth:`text_at`'s."""
+        if not written or self.text_misses <= 0:
+            return None
+        for form in (written, written.replace("&", "&amp;")) if references and "&" in written else (written,):
+            marked = before + form + after
+            at = self.text.find(marked, self.cursor, self.cursor + WINDOW + len(marked))
+            if at >= 0:
+                start = at + len(before)
+                self.cursor = start + len(form)
+                return self._position(start, start + len(form))
+        self.text_misses -= 1
+        return None
+
+    def comment(self, written: str) -> Position | None:
+        """The position of a comment's text as the tree gives it (white space
+        stripped from both ends): written after "<!--" and white space (at
+        most ``COMMENT_SPACE`` characters of it), before white space and
+        "-->"; at or after the cursor, the first of a few occurrences that
+        is.  Unfound comments count as :meth:`text_at`'s texts."""
+        if not written or self.text_misses <= 0:
+            return None
+        text = self.text
+        at, limit = self.cursor, self.cursor + WINDOW + len(written)
+        for _ in range(_TRIES):
+            at = text.find(written, at, limit)
+            if at < 0:
+                break
+            opened = text.rfind("<!--", max(0, at - COMMENT_SPACE - 4), at)
+            end = at + len(written)
+            if opened >= 0 and (opened + 4 == at or text[opened + 4 : at].isspace()) \
+                    and _COMMENT_CLOSE.match(text, end) is not None:
+                self.cursor = end
+                return self._position(at, end)
+            at += 1
+        self.text_misses -= 1
         return None
 
     def inside(self, outer: Position | None, offset: int, written: str) -> Position | None:
