@@ -298,13 +298,4 @@ def bench_speed(rounds: int, shared: Path, urls: Path, only: set[str] | None = N
         writer = {name: seconds for name, label, seconds, _ in rows if label.startswith("RecordLines")}
         for name, label, seconds, same in rows:
             print(f"| {name} | {label} | {seconds:.3f} | {seconds / writer[name]:.2f} | {same} |")
-    if wanted("encoders"):
-        print("\n## encoders: JSON lines of records, the writer against the JSON encoders "
-              f"(median of {rounds} runs; 'same bytes': every line is the writer's)\n")
-        print("| records | encoder | s | ÷ the writer's time | same bytes |")
-        print("|---|---|---:|---:|:---:|")
-        rows = encoders(rounds, shared, urls)
-        writer = {name: seconds for name, label, seconds, _ in rows if label.startswith("RecordLines")}
-        for name, label, seconds, same in rows:
-            print(f"| {name} | {label} | {seconds:.3f} | {seconds / writer[name]:.2f} | {same} |")
     return out
