@@ -10,6 +10,7 @@ from urisift import BaseSource, Defect, DefectKind, Flag, Record, Style, Where, 
 from urisift.charset import decode
 from urisift.css.syntax import css_urls
 from urisift.html import prescan
+from urisift.html.locate import MISSES
 from urisift.html.refresh import refresh_url
 from urisift.html.srcset import Candidate, parse_srcset
 
@@ -458,6 +459,15 @@ def test_a_text_not_written_as_the_tree_holds_it_has_its_urls_looked_for_one_by_
     # "&amp;" is how a text's "&" is commonly written: that text is found whole
     html = '<p title="http://t.example/x">a &amp; b http://t.example/x</p>'
     assert [(r.uri, r.span) for r in records(html)] == [("http://t.example/x", (40, 58))]
+
+
+def test_texts_not_found_whole_leave_their_urls_their_own_search() -> None:
+    # a CRLF page: no sheet is found whole (the tree holds LF), more sheets
+    # than the whole texts' budget, and every URL still has its position
+    html = "".join(f"<style>\r\nb {{ c: url(/u{i}.png) }}</style>" for i in range(MISSES + 44))
+    found = [(r.uri, r.span) for r in records(html)]
+    assert len(found) == MISSES + 44
+    assert all(span is not None and html[span[0]:span[1]] == uri for uri, span in found)
 
 
 def test_positions_can_be_left_out() -> None:

@@ -58,7 +58,7 @@ Position = tuple[Span, int, int]
 class Locator:
     """Finds values in ``text`` in order; see the module doc."""
 
-    __slots__ = ("text", "cursor", "upto", "line", "line_start", "far", "misses", "text_misses")
+    __slots__ = ("text", "cursor", "upto", "line", "line_start", "far", "misses", "text_misses", "whole_misses")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -69,6 +69,10 @@ class Locator:
         self.far = FAR_SEARCHES  # far searches that found nothing, still allowed
         self.misses = MISSES  # values not found, still allowed before the search stops
         self.text_misses = MISSES  # likewise, texts (text_at)
+        # and whole texts (enclosed, comment): apart, so that a page whose texts are
+        # not found whole (CRLF line ends, which the tree makes LF) still has each
+        # URL looked for on its own
+        self.whole_misses = MISSES
 
     def _position(self, start: int, end: int) -> Position:
         if start < self.upto:  # behind the count (a sub-value found a second way): count back, keep the state
@@ -205,8 +209,9 @@ class Locator:
         "<!--" and "-->"; a style sheet between ">" and "</"), at or after the
         cursor; with ``references``, "&" may be written "&amp;".  The marks
         keep a short text from being taken for a copy of it inside an
-        attribute or other text.  Unfound texts count as :meth:`text_at`'s."""
-        if not written or self.text_misses <= 0:
+        attribute or other text.  At most ``MISSES`` whole texts of a
+        document go unfound before the search for them stops."""
+        if not written or self.whole_misses <= 0:
             return None
         for form in (written, written.replace("&", "&amp;")) if references and "&" in written else (written,):
             marked = before + form + after
@@ -215,7 +220,7 @@ class Locator:
                 start = at + len(before)
                 self.cursor = start + len(form)
                 return self._position(start, start + len(form))
-        self.text_misses -= 1
+        self.whole_misses -= 1
         return None
 
     def comment(self, written: str) -> Position | None:
@@ -223,8 +228,8 @@ class Locator:
         stripped from both ends): written after "<!--" and white space (at
         most ``COMMENT_SPACE`` characters of it), before white space and
         "-->"; at or after the cursor, the first of a few occurrences that
-        is.  Unfound comments count as :meth:`text_at`'s texts."""
-        if not written or self.text_misses <= 0:
+        is.  Unfound comments count as :meth:`enclosed`'s texts."""
+        if not written or self.whole_misses <= 0:
             return None
         text = self.text
         at, limit = self.cursor, self.cursor + WINDOW + len(written)
@@ -239,7 +244,7 @@ class Locator:
                 self.cursor = end
                 return self._position(at, end)
             at += 1
-        self.text_misses -= 1
+        self.whole_misses -= 1
         return None
 
     def inside(self, outer: Position | None, offset: int, written: str) -> Position | None:
