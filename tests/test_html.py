@@ -451,14 +451,26 @@ def test_a_url_in_text_or_a_style_sheet_is_placed_in_its_own_node_not_on_an_earl
 
 
 def test_a_text_not_written_as_the_tree_holds_it_has_its_urls_looked_for_one_by_one() -> None:
-    # a character reference in the text, a CRLF in a sheet (the tree builder
-    # makes it LF): the text is not in the source as read, each URL still is
-    html = '<p>a &#38; b http://t.example/x</p>\r\n<style>\r\na { b: url(/u.png) }</style>'
+    # a character reference other than "&amp;": the text is not in the source
+    # as the tree holds it, each URL still is
+    html = '<p>a &#38; b http://t.example/x</p>\n<style>a { b: url(/u.png) }</style>'
     assert [(r.uri, r.span, r.line, r.column) for r in records(html)] == [
-        ("http://t.example/x", (13, 31), 1, 14), ("/u.png", (57, 63), 3, 12)]
+        ("http://t.example/x", (13, 31), 1, 14), ("/u.png", (54, 60), 2, 19)]
     # "&amp;" is how a text's "&" is commonly written: that text is found whole
     html = '<p title="http://t.example/x">a &amp; b http://t.example/x</p>'
     assert [(r.uri, r.span) for r in records(html)] == [("http://t.example/x", (40, 58))]
+
+
+def test_a_crlf_page_has_its_texts_found_whole_too() -> None:
+    # the tree holds LF where the source has CRLF: a text, a sheet or a comment
+    # is found in its CRLF form, and each URL at its offset counted in the
+    # source (two copies in one sheet, one in a title before it, "&amp;")
+    html = ('<p title="url(/a.png) http://x.example/">t</p>\r\n<style>\r\nb { background: url(/a.png) }\r\n'
+            'i { background: url(/a.png) }\r\n</style>\r\n<p>one\r\ntwo http://x.example/ &amp; http://x.example/</p>'
+            '<!--\r\nhttp://c.example/\r\n -->')
+    assert [(r.uri, r.span, r.line, r.column) for r in records(html, comments=True)] == [
+        ("/a.png", (77, 83), 3, 21), ("/a.png", (108, 114), 4, 21), ("http://x.example/", (141, 158), 7, 5),
+        ("http://x.example/", (165, 182), 7, 29), ("http://c.example/", (192, 209), 8, 1)]
 
 
 def test_texts_not_found_whole_leave_their_urls_their_own_search() -> None:

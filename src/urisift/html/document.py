@@ -36,7 +36,7 @@ from ..model import (
     new_found,
     new_place,
 )
-from .locate import Locator, Position
+from .locate import Locator, Position, Whole
 from .refresh import refresh_url
 from .srcset import parse_srcset
 from .table import (
@@ -306,13 +306,17 @@ class DocumentWalk:
         attribute value) or, with ``whole``, looked for whole at its first
         url() (a style element's sheet: see :meth:`_text`)."""
         locator = self.locator
+        sheet: Whole | None = None
+        looked = False  # for the sheet whole (at its first url())
         for found in css_urls(css):
             url, _ = clean_value(found.url)
             if locator is None:
                 at = None
+            elif whole:
+                if not looked:
+                    sheet, looked = locator.enclosed(css, ">", "</"), True
+                at = locator.text_at(found.url) if sheet is None else locator.within(sheet, found.start, found.url)
             else:
-                if whole:
-                    where, whole = locator.enclosed(css, ">", "</"), False
                 at = locator.text_at(found.url) if where is None else locator.inside(where, found.start, found.url)
             self._one(url, tag, name, Style.CSS, self.tail, _NO_FLAGS, None, None, at)
 
@@ -359,17 +363,18 @@ class DocumentWalk:
         # the element), so the text that holds it is found first, whole and
         # between the marks around it in the source, and each URL at its offset
         # in it.  A style sheet's text is its source (the tree builder keeps a
-        # raw text element's text as written, but for its line breaks), and so
-        # is a comment's (stripped of the white space at its ends); a text
-        # node's is when it holds no character reference but "&amp;".  Where
-        # the text is not found so, each URL is looked for on its own.
+        # raw text element's text as written, line breaks aside: CRLF in the
+        # source, LF in the tree), and so is a comment's (stripped of the white
+        # space at its ends); a text node's is when it holds no character
+        # reference but "&amp;".  Where the text is not found so, each URL is
+        # looked for on its own.
         if item.parent == "style" and not item.comment:
             if may_hold_url(item.text):
                 self._css(item.text, "style", None, None, whole=True)
             return
         place = self._place("#comment" if item.comment else item.parent or None, None, Where.TEXT)
         text, tail, locator, extra = item.text, self.tail, self.locator, self.extra
-        outer: Position | None = None
+        outer: Whole | None = None
         looked = False  # for the text whole (at its first record: most texts with a ":" have none)
         link_target = None
         if item.link is not None:
@@ -387,5 +392,5 @@ class DocumentWalk:
                              else locator.enclosed(text, ">", "<", references=True))
                     looked = True
                 written = text[found.start:found.end]
-                at = locator.text_at(written) if outer is None else locator.inside(outer, found.start, written)
+                at = locator.text_at(written) if outer is None else locator.within(outer, found.start, written)
             self.out.append(tail(found, *at) if at is not None else tail(found))

@@ -55,10 +55,41 @@ _WRITTEN_AS = {"img": ("img", "image")}
 Position = tuple[Span, int, int]
 
 
+class Whole:
+    """A node's text found whole in the source: where it starts, the text as
+    the tree holds it, and how it is written there (a "&" as "&amp;", a line
+    break as CRLF), so that an offset into the one is an offset into the
+    other.  Offsets are asked for in increasing order (a text's URLs): each
+    counts only what lies between it and the one before."""
+
+    __slots__ = ("start", "held", "amp", "crlf", "_offset", "_shift")
+
+    def __init__(self, start: int, held: str, amp: bool, crlf: bool) -> None:
+        self.start = start
+        self.held = held
+        self.amp = amp
+        self.crlf = crlf
+        self._offset = 0  # the last offset asked for ...
+        self._shift = 0  # ... and how many more characters the source has up to it
+
+    def source(self, offset: int) -> int:
+        """Where ``offset`` into the held text stands in the source."""
+        if offset < self._offset:
+            self._offset = self._shift = 0
+        held, last = self.held, self._offset
+        if self.amp:
+            self._shift += 4 * held.count("&", last, offset)  # "&" written "&amp;"
+        if self.crlf:
+            self._shift += held.count("\n", last, offset)  # LF written CRLF
+        self._offset = offset
+        return self.start + offset + self._shift
+
+
 class Locator:
     """Finds values in ``text`` in order; see the module doc."""
 
-    __slots__ = ("text", "cursor", "upto", "line", "line_start", "far", "misses", "text_misses", "whole_misses")
+    __slots__ = ("text", "cursor", "upto", "line", "line_start", "far", "misses", "text_misses", "whole_misses",
+                 "has_cr")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -73,6 +104,7 @@ class Locator:
         # not found whole (CRLF line ends, which the tree makes LF) still has each
         # URL looked for on its own
         self.whole_misses = MISSES
+        self.has_cr = "\r" in text  # whether a text the tree holds with LF may be written CRLF
 
     def _position(self, start: int, end: int) -> Position:
         if start < self.upto:  # behind the count (a sub-value found a second way): count back, keep the state
@@ -203,49 +235,76 @@ class Locator:
         self.text_misses -= 1
         return None
 
-    def enclosed(self, written: str, before: str, after: str, references: bool = False) -> Position | None:
-        """The position of a node's whole text, written between ``before`` and
-        ``after`` (a text node between two tags, ">" and "<"; a comment between
-        "<!--" and "-->"; a style sheet between ">" and "</"), at or after the
-        cursor; with ``references``, "&" may be written "&amp;".  The marks
-        keep a short text from being taken for a copy of it inside an
+    def enclosed(self, written: str, before: str, after: str, references: bool = False) -> Whole | None:
+        """A node's whole text (as the tree holds it), written between
+        ``before`` and ``after`` (a text node between two tags, ">" and "<";
+        a style sheet between ">" and "</"), at or after the cursor; with
+        ``references``, "&" may be written "&amp;", and in a page with CRs a
+        line break may be written CRLF (the tree builder makes it LF).  The
+        marks keep a short text from being taken for a copy of it inside an
         attribute or other text.  At most ``MISSES`` whole texts of a
         document go unfound before the search for them stops."""
         if not written or self.whole_misses <= 0:
             return None
-        for form in (written, written.replace("&", "&amp;")) if references and "&" in written else (written,):
+        text = self.text
+        for form, amp, crlf in self._forms(written, references):
             marked = before + form + after
-            at = self.text.find(marked, self.cursor, self.cursor + WINDOW + len(marked))
+            at = text.find(marked, self.cursor, self.cursor + WINDOW + len(marked))
             if at >= 0:
-                start = at + len(before)
-                self.cursor = start + len(form)
-                return self._position(start, start + len(form))
+                self.cursor = at + len(marked) - len(after)
+                return Whole(at + len(before), written, amp, crlf)
         self.whole_misses -= 1
         return None
 
-    def comment(self, written: str) -> Position | None:
-        """The position of a comment's text as the tree gives it (white space
-        stripped from both ends): written after "<!--" and white space (at
-        most ``COMMENT_SPACE`` characters of it), before white space and
-        "-->"; at or after the cursor, the first of a few occurrences that
-        is.  Unfound comments count as :meth:`enclosed`'s texts."""
+    def comment(self, written: str) -> Whole | None:
+        """A comment's whole text as the tree gives it (white space stripped
+        from both ends): written after "<!--" and white space (at most
+        ``COMMENT_SPACE`` characters of it), before white space and "-->";
+        at or after the cursor, the first of a few occurrences that is.
+        Unfound comments count as :meth:`enclosed`'s texts."""
         if not written or self.whole_misses <= 0:
             return None
         text = self.text
-        at, limit = self.cursor, self.cursor + WINDOW + len(written)
-        for _ in range(_TRIES):
-            at = text.find(written, at, limit)
-            if at < 0:
-                break
-            opened = text.rfind("<!--", max(0, at - COMMENT_SPACE - 4), at)
-            end = at + len(written)
-            if opened >= 0 and (opened + 4 == at or text[opened + 4 : at].isspace()) \
-                    and _COMMENT_CLOSE.match(text, end) is not None:
-                self.cursor = end
-                return self._position(at, end)
-            at += 1
+        for form, _, crlf in self._forms(written, False):
+            at, limit = self.cursor, self.cursor + WINDOW + len(form)
+            for _ in range(_TRIES):
+                at = text.find(form, at, limit)
+                if at < 0:
+                    break
+                opened = text.rfind("<!--", max(0, at - COMMENT_SPACE - 4), at)
+                end = at + len(form)
+                if opened >= 0 and (opened + 4 == at or text[opened + 4 : at].isspace()) \
+                        and _COMMENT_CLOSE.match(text, end) is not None:
+                    self.cursor = end
+                    return Whole(at, written, False, crlf)
+                at += 1
         self.whole_misses -= 1
         return None
+
+    def _forms(self, written: str, references: bool) -> list[tuple[str, bool, bool]]:
+        """How a text the tree holds may be written: as it is; with "&" as
+        "&amp;" (``references``); with CRLF line breaks, in a page that has
+        CRs, first (such a page writes most of its line breaks so)."""
+        forms = [(written, False, False)]
+        if references and "&" in written:
+            forms.append((written.replace("&", "&amp;"), True, False))
+        if self.has_cr and "\n" in written:
+            forms[:0] = [(form.replace("\n", "\r\n"), amp, True) for form, amp, _ in forms]
+        return forms
+
+    def within(self, whole: Whole | None, offset: int, written: str) -> Position | None:
+        """The position of ``written`` (a URL), which starts ``offset``
+        characters into the text of ``whole``; None where it is not written
+        there as held (the text was found whole, so this is a bug's guard)."""
+        if whole is None:
+            return None
+        start = whole.source(offset)
+        form = written.replace("&", "&amp;") if whole.amp and "&" in written else written
+        if whole.crlf and "\n" in form:
+            form = form.replace("\n", "\r\n")
+        if not self.text.startswith(form, start):
+            return None
+        return self._position(start, start + len(form))
 
     def inside(self, outer: Position | None, offset: int, written: str) -> Position | None:
         """The position of ``written``, which starts ``offset`` characters
