@@ -121,10 +121,7 @@ class Tail:
             found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
         flags = seen[2]
         text = found.place.text
-        # an HTML link's visible text: does it name another host than where the
-        # link goes?  Only a text with a "." (a host name) or a ":" (a URL) can
-        # (unwrap.text_host): most link texts are words, told here without a call
-        if text and ("." in text or ":" in text):
+        if text:  # an HTML link's visible text: does it name another host than where the link goes?
             deceptive = deception(text, seen[5] or seen[0])
             if deceptive is not None:
                 flags = (*flags, deceptive)
@@ -140,11 +137,8 @@ class Tail:
         # the commonest target, URI characters only and no §7 flag, is told by one match
         encoded = False
         flags: tuple[Risk, ...] = ()
-        # a reference that is its own target and one match finds plainly safe
-        # is valid too (PLAINLY_SAFE is a narrowing of PLAINLY_VALID): the
-        # commonest absolute link is vetted by that one match
-        vetted_valid = False
-        if target is None or _plainly_safe(target) is None:
+        safe = target is not None and _plainly_safe(target) is not None
+        if not safe:
             encoded = target is not None and _NOT_URI_CHARS.search(target) is not None
             if encoded:
                 # RFC 3986 form: what it does not allow is percent-encoded in the
@@ -153,9 +147,10 @@ class Tail:
                 target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
                 vetted = target
             flags = risks(vetted)
-        else:
-            vetted_valid = target is found.reference
-        bad = None if vetted_valid else invalidity(found.reference)
+        # a reference that is its own target and plainly safe is valid too
+        # (PLAINLY_SAFE narrows PLAINLY_VALID): the commonest absolute link is
+        # vetted by that one match
+        bad = None if safe and target is found.reference else invalidity(found.reference)
         if bad is not None:
             flags = (bad, *flags)
         browser: str | None | Literal[False] = False
@@ -166,10 +161,9 @@ class Tail:
                 browser = whatwg.browser_target(found.expanded, None)
             else:
                 browser = resolver(found.reference)
-            if target != browser:  # (the commonest case, agreed, without the call)
-                differs = whatwg.difference(target, browser)
-                if differs is not None:
-                    flags = (*flags, differs)
+            differs = whatwg.difference(target, browser)
+            if differs is not None:
+                flags = (*flags, differs)
         wrapped = unwrap(target if target is not None else found.reference)
         unwrapped: str | None = None
         wrapper: tuple[str, ...] = ()

@@ -266,8 +266,8 @@ def deception(text: str | None, target: str | None) -> Risk | None:
     another.  The same host, with or without ``www.``, or one inside the
     other (``example.com`` shown, ``mail.example.com`` linked) is not
     deceptive."""
-    if not text or target is None:
-        return None
+    if not text or target is None or ("." not in text and ":" not in text):
+        return None  # (text_host needs a "." for a host name, a ":" for a URL: most link texts are words)
     shown = text_host(text)
     if shown is None:
         return None

@@ -128,26 +128,11 @@ class Locator:
         cursor = self.cursor
         text = self.text
         at = text.find(value, cursor, cursor + WINDOW + len(value))
-        if at > 1 and (text[at - 1] == "=" or text[at - 2 : at] in _EQUALS_QUOTE):
-            # the common case, written href="value" in a start tag whose name
-            # is written in lower case: no loop, no second form, and (inline,
-            # once a value of every page) _in_start_tag and _position
-            if tag is not None:
-                lt = text.rfind("<", max(0, at - WINDOW), at)
-                name_end = lt + 1 + len(tag)
-                if not (lt >= 0 and text.startswith(tag, lt + 1) and text[name_end : name_end + 1] in _NAME_END) \
-                        and not self._in_start_tag(at, tag):
-                    return self._elsewhere(value, tag)
+        if (at > 1 and (text[at - 1] == "=" or text[at - 2 : at] in _EQUALS_QUOTE)
+                and (tag is None or self._in_start_tag(at, tag))):
+            # the common case, written href="value": no loop, no second form
             self.cursor = end = at + len(value)
-            upto = self.upto
-            if at <= upto:
-                return self._position(at, end)
-            newlines = text.count("\n", upto, at)
-            if newlines:
-                self.line += newlines
-                self.line_start = text.rfind("\n", upto, at) + 1
-            self.upto = at
-            return _span(Span, (at, end)), self.line, at - self.line_start + 1
+            return self._position(at, end)
         return self._elsewhere(value, tag, at < 0)
 
     def _elsewhere(self, value: str, tag: str | None, absent: bool = False) -> Position | None:
@@ -192,6 +177,9 @@ class Locator:
         lt = text.rfind("<", max(0, at - WINDOW), at)
         if lt < 0:
             return False
+        end = lt + 1 + len(tag)
+        if text.startswith(tag, lt + 1) and text[end : end + 1] in _NAME_END:
+            return True  # written in lower case, as nearly every tag is: no slice to lower
         for name in _WRITTEN_AS.get(tag, (tag,)):
             end = lt + 1 + len(name)
             if text[lt + 1 : end].lower() == name and text[end : end + 1] in _NAME_END:
@@ -292,12 +280,10 @@ class Locator:
             forms[:0] = [(form.replace("\n", "\r\n"), amp, True) for form, amp, _ in forms]
         return forms
 
-    def within(self, whole: Whole | None, offset: int, written: str) -> Position | None:
+    def within(self, whole: Whole, offset: int, written: str) -> Position | None:
         """The position of ``written`` (a URL), which starts ``offset``
         characters into the text of ``whole``; None where it is not written
         there as held (the text was found whole, so this is a bug's guard)."""
-        if whole is None:
-            return None
         start = whole.source(offset)
         form = written.replace("&", "&amp;") if whole.amp and "&" in written else written
         if whole.crlf and "\n" in form:
