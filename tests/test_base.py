@@ -79,6 +79,22 @@ def test_refused_schemes() -> None:
     assert as_base("data:,x", None) == "data:,x"
 
 
+def test_a_base_is_kept_by_its_text_and_the_base_below_it() -> None:
+    # as_base keeps its answers (the parts of an archive share a few bases):
+    # the same relative value over two bases is two answers, a refused
+    # scheme is refused each time, and one without refusals serves
+    below_a = Base("http://a.example/x/", BaseSource.RETRIEVAL, "--base")
+    below_b = Base("http://b.example/y/z", BaseSource.RETRIEVAL, "--base")
+    for _ in range(2):
+        assert as_base("sub/#f", below_a) == "http://a.example/x/sub/"
+        assert as_base("sub/#f", below_b) == "http://b.example/y/sub/"
+        with pytest.raises(UriError, match="relative and there is no base below"):
+            as_base("sub/", None)
+        with pytest.raises(UriError, match="a data: URI cannot be a base"):
+            as_base("data:,x", below_a, refuse=frozenset({"data"}))
+        assert as_base("data:,x", below_a) == "data:,x"
+
+
 def test_retrieval_layers_with_a_default_below() -> None:
     layer, defects = retrieval_layers("page.html", default="http://default.example/d/")
     assert defects == [] and layer.current == Base("http://default.example/d/page.html", BaseSource.RETRIEVAL,

@@ -23,6 +23,7 @@ broken base, and nothing is silently lost.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import UriError
 from .model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Unit
@@ -39,11 +40,21 @@ def as_base(value: str, below: Base | None, *, refuse: frozenset[str] = frozense
     not parse, it is relative with nothing below, or its scheme is one of
     ``refuse`` (HTML refuses ``data:`` and ``javascript:`` bases).
     """
+    return _as_base(value, None if below is None else below.uri, refuse)
+
+
+# A mail archive's parts and a crawl's pages name the same few bases over and
+# over (the retrieval URI, a site's <base href>, a list's Content-Base): a
+# base's parse and its IRI check cost more than a small HTML part's records.
+# The answer is a function of the three strings alone; refusals (exceptions)
+# are not kept, and are rare.
+@lru_cache(maxsize=512)
+def _as_base(value: str, below: str | None, refuse: frozenset[str]) -> str:
     ref = UriReference.parse(value)
     if ref.scheme is None:
         if below is None:
             raise UriError(f"{value!r} is relative and there is no base below it to resolve it against")
-        ref = resolve(ref, below.uri)
+        ref = resolve(ref, below)
     else:
         ref = resolve(ref, ref)  # §5.2.2: an absolute reference still loses its dot segments
     target = str(ref._replace(fragment=None))

@@ -14,6 +14,7 @@ also how SSRF filters and open-redirect checks are bypassed.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import ada_url
 from ada_url.ada_adapter import ffi, lib  # type: ignore[attr-defined]  # the binding ada-url ships
@@ -32,9 +33,11 @@ _string = ffi.string
 _UNSAFE = re.compile(r'[^A-Za-z0-9\-._~!$&\'()*+,;=:@/?#%\[\]]')
 
 
+@lru_cache(maxsize=512)
 def whatwg_base(base: str | None) -> str | None:
     """``base`` as the WHATWG parser reads it (its href), or None when it has
-    none or that parser refuses it."""
+    none or that parser refuses it.  Kept by its text: the pages and parts of
+    one input share a few bases, and each makes tails of its own."""
     if base is None:
         return None
     try:

@@ -6,6 +6,7 @@ risk flags, and (where asked) what a browser fetches and whether it
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from types import ModuleType
 from typing import Literal
 
@@ -94,7 +95,7 @@ class Tail:
         if base is None:
             return None, None, _parse(reference)
         if self._joiner is None:
-            self._joiner = Joiner(_parse(base.uri))  # a layer holds absolute bases only: it cannot refuse one
+            self._joiner = _joiner(base.uri)
         target = self._joiner.join(reference)
         return target, base, target
 
@@ -179,12 +180,27 @@ class Tail:
         return seen
 
 
+_browser_module: ModuleType | None = None
+
+
 def _whatwg() -> ModuleType:
     """:mod:`urisift.browser`, imported when first needed: a run that asks
-    no browser target never loads ada-url (5 ms of a command's start)."""
-    from . import browser
+    no browser target never loads ada-url (5 ms of a command's start).
+    Kept once loaded: every small HTML part makes two tails."""
+    global _browser_module
+    if _browser_module is None:
+        from . import browser
 
-    return browser
+        _browser_module = browser
+    return _browser_module
+
+
+@lru_cache(maxsize=512)
+def _joiner(base: str) -> Joiner:
+    """The joiner of a base URI (a layer's: absolute, so it cannot be
+    refused); kept by its text, since the parts of an archive and the pages
+    of a crawl share a few bases and a joiner is never changed."""
+    return Joiner(_parse(base))
 
 
 #: what the slow path makes of a reference: target, base used, flags, encoded, browser target, unwrapped, wrappers

@@ -113,6 +113,9 @@ class Syntax:
             name: re.compile(kind(rf"</{name}(?=[{SPACE}/>])"), re.IGNORECASE) for name in RAW_TEXT}
         self.fast: re.Pattern[Any] = re.compile(kind(_FAST))
         self.kind = kind
+        # the names the first pass compares with, made once (a small part costs its tokens, not these)
+        self.shallow_names: tuple[Any, ...] = tuple(kind(name) for name in (
+            "svg", "math", "p", "script", "plaintext", "table", "tbody", "thead", "tfoot", "tr", "td", "th", "!"))
 
 
 STR = Syntax(str)
@@ -163,12 +166,11 @@ def shallow(markup: str | bytes, syntax: Syntax, end: int | None = None) -> bool
     With ``end``, only the markup before it is read (its last token may be
     cut there): False when the depth is passed already, else None (no sign)."""
     void, breakout, integration, same_closes, close_p = _FAST_SETS[type(markup)]
-    svg_math = (syntax.kind("svg"), syntax.kind("math"))
-    p, script, plaintext = syntax.kind("p"), syntax.kind("script"), syntax.kind("plaintext")
-    table, tbody, tr = syntax.kind("table"), syntax.kind("tbody"), syntax.kind("tr")
-    cells = (syntax.kind("td"), syntax.kind("th"))
-    rows_cells = (*cells, tr)
-    sections = (tbody, syntax.kind("thead"), syntax.kind("tfoot"))
+    svg, math, p, script, plaintext, table, tbody, thead, tfoot, tr, td, th, bang = syntax.shallow_names
+    svg_math = (svg, math)
+    cells = (td, th)
+    rows_cells = (td, th, tr)
+    sections = (tbody, thead, tfoot)
     stack: list[Any] = []
     push, pop = stack.append, stack.pop
     foreign = 0  # svg and math elements open
@@ -218,7 +220,7 @@ def shallow(markup: str | bytes, syntax: Syntax, end: int | None = None) -> bool
         elif raw:
             if (foreign and (lt or escape or inner)) or (escape and inner and raw.lower() == script):
                 return unsure
-        elif cut or (other and other[:1] == syntax.kind("!") and len(other) > 1 and foreign):
+        elif cut or (other and other[:1] == bang and len(other) > 1 and foreign):
             return unsure
     return True if end is None else None
 
