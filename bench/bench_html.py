@@ -25,6 +25,22 @@ def load_pages(shared: Path) -> list[bytes]:
     return [p.read_bytes() for p in sorted((shared / PAGES).glob("*/source.html"))]
 
 
+def small_documents(n: int = 5_000) -> list[bytes]:
+    """Pages the size of an HTML mail part: a paragraph, a link, an image."""
+    return [f'<html><body><p>Hello <a href="../{i}/post.html">next</a> <img src="fig{i}.png"></p></body></html>'
+            .encode() for i in range(n)]
+
+
+def _lexbor_only(pages: list[bytes]) -> Callable[[], object]:
+    from selectolax.lexbor import LexborHTMLParser
+
+    def run() -> int:
+        for page in pages:
+            LexborHTMLParser(page)
+        return len(pages)
+    return run
+
+
 def _floor(pages: list[bytes]) -> Callable[[], object] | None:
     try:
         import lxml.html
@@ -143,6 +159,16 @@ def bench_html(rounds: int, shared: Path, root: Path, timeit: Callable[[Callable
         slow = "html5lib" in name
         rows.append((name, None if run is None else timeit(run, 1 if slow else rounds), note))
     table(f"html: {len(pages)} real pages, {size:.1f} MB (lower ratio = faster than urisift)", "MB", size, rows, ours)
+    small = small_documents()
+    small_mb = sum(map(len, small)) / 1e6
+    floor = _floor(small)
+    table(f"html, small documents: {len(small):,} one-paragraph pages with two links each, as mail parts and "
+          f"feed entries are, {small_mb:.1f} MB (what a document costs before its links)", "MB", small_mb,
+          [("urisift scan_html", timeit(_urisift(small), rounds), ""),
+           ("lxml: document_fromstring + make_links_absolute + iterlinks",
+            None if floor is None else timeit(floor, rounds), "lxml not installed"),
+           ("selectolax: LexborHTMLParser only (the parser urisift uses)", timeit(_lexbor_only(small), rounds), "")],
+          "urisift scan_html")
     print("\nPeak resident memory of a process doing only that job over all pages"
           " (and before it began: the interpreter, its imports, the 26 MB of pages):\n")
     for name, mib, before in peak_memory(shared, root):
