@@ -14,6 +14,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -90,9 +91,14 @@ def _parse_rows(pages: list[bytes]) -> list[tuple[str, Callable[[], object] | No
         except Exception as exc:  # bs4.FeatureNotFound: the builder's library is missing
             rows.append((f"parse only: BeautifulSoup + {builder}", None, str(exc)[:60]))
             continue
-        rows.append((f"parse only: BeautifulSoup + {builder}",
-                     each(lambda page, b=builder: BeautifulSoup(page, b)), ""))
+        rows.append((f"parse only: BeautifulSoup + {builder}", each(partial(_soup, builder=builder)), ""))
     return rows
+
+
+def _soup(page: bytes, builder: str) -> Any:
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(page, builder)
 
 
 def _soup_walk(pages: list[bytes]) -> Callable[[], object]:
@@ -117,7 +123,7 @@ _MEMORY_JOBS = {
 def peak_memory(shared: Path, root: Path) -> list[tuple[str, float | None, float | None]]:
     """Peak resident memory (MiB) of a child doing one job over all the pages:
     its VmHWM, which exec resets (ru_maxrss would carry the parent's peak over)."""
-    out = []
+    out: list[tuple[str, float | None, float | None]] = []
     for name, job in _MEMORY_JOBS.items():
         code = ("import pathlib, resource, sys\n"
                 f"sys.path.insert(0, {str(root / 'src')!r})\n"
