@@ -6,7 +6,7 @@ risk flags, and (where asked) what a browser fetches and whether it
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import Literal
 
@@ -180,19 +180,14 @@ class Tail:
         return seen
 
 
-_browser_module: ModuleType | None = None
-
-
+@cache
 def _whatwg() -> ModuleType:
     """:mod:`urisift.browser`, imported when first needed: a run that asks
     no browser target never loads ada-url (5 ms of a command's start).
     Kept once loaded: every small HTML part makes two tails."""
-    global _browser_module
-    if _browser_module is None:
-        from . import browser
+    from . import browser
 
-        _browser_module = browser
-    return _browser_module
+    return browser
 
 
 @lru_cache(maxsize=512)

@@ -315,7 +315,7 @@ class DocumentWalk:
             elif whole:
                 if not looked:
                     sheet, looked = locator.enclosed(css, ">", "</"), True
-                at = locator.text_at(found.url) if sheet is None else locator.within(sheet, found.start, found.url)
+                at = locator.in_text(sheet, found.start, found.url)
             else:
                 at = locator.text_at(found.url) if where is None else locator.inside(where, found.start, found.url)
             self._one(url, tag, name, Style.CSS, self.tail, _NO_FLAGS, None, None, at)
@@ -391,6 +391,5 @@ class DocumentWalk:
                     outer = (locator.comment(text) if item.comment
                              else locator.enclosed(text, ">", "<", references=True))
                     looked = True
-                written = text[found.start:found.end]
-                at = locator.text_at(written) if outer is None else locator.within(outer, found.start, written)
+                at = locator.in_text(outer, found.start, text[found.start:found.end])
             self.out.append(tail(found, *at) if at is not None else tail(found))

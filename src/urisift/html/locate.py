@@ -292,6 +292,12 @@ class Locator:
             return None
         return self._position(start, start + len(form))
 
+    def in_text(self, whole: Whole | None, offset: int, written: str) -> Position | None:
+        """The position of ``written``, ``offset`` characters into a text:
+        placed in it where the text was found ``whole``, else looked for on
+        its own (:meth:`text_at`)."""
+        return self.text_at(written) if whole is None else self.within(whole, offset, written)
+
     def inside(self, outer: Position | None, offset: int, written: str) -> Position | None:
         """The position of ``written``, which starts ``offset`` characters
         into a value found at ``outer`` (a srcset candidate, a CSS url())."""
