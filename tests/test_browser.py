@@ -159,6 +159,18 @@ def test_the_two_resolutions_and_when_they_differ(href: str, target: str, browse
     assert ("differs" in [r.flag for r in record.risks]) is differs
 
 
+@pytest.mark.parametrize(("href", "expected"), [
+    # the URL Standard (2026) no longer refuses an xn-- label that is not valid
+    # Punycode: a browser fetches these as written
+    ("http://a.b.c.xn--pokxncvks", "http://a.b.c.xn--pokxncvks/"),
+    ("https://xn--/", "https://xn--/"),
+    ("http://xn--ls8h.example/", "http://xn--ls8h.example/"),
+])
+def test_xn_labels_are_the_browsers_as_written(href: str, expected: str) -> None:
+    assert browser_target(href, None) == expected
+    assert _link(f'<a href="{href}">x</a>').browser_target == expected
+
+
 def test_differs_names_what_the_browser_fetches() -> None:
     assert difference("http://h/%5Cx", "http://h//x") == Risk("differs", "6.2", "a browser fetches 'http://h//x'")
     assert difference("http://h/", None) == Risk(

@@ -85,32 +85,7 @@ def _href(reference: str, base: bytes | None) -> str | None:
         text: str = _string(href.data, href.length).decode("utf-8")
     finally:
         _free(url)
-    if "n--" in text or "N--" in text:
-        return text if _punycode_valid(text) else None
     return text
-
-
-def _punycode_valid(href: str) -> bool:
-    """UTS #46 §4.1 step 4, which the URL Standard's host parser runs and
-    ada-url 4 does not: a label that starts ``xn--`` must decode as Punycode
-    to a non-empty label that maps to itself (no code point UTS #46 maps or
-    disallows).  The web-platform URL tests hold hosts such as
-    ``a.b.c.xn--pokxncvks`` (a label of U+3253 ...: mapped) that a browser
-    refuses."""
-    try:
-        host = str(_URL(href).hostname)
-    except ValueError:
-        return False
-    for label in host.split("."):
-        if label[:4].lower() != "xn--":
-            continue
-        try:
-            decoded = label[4:].encode("ascii").decode("punycode")
-        except (UnicodeError, ValueError):
-            return False
-        if not decoded or ada_url.idna_to_ascii(decoded).decode("ascii") != label.lower():
-            return False
-    return True
 
 
 def _encoded(match: re.Match[str]) -> str:
