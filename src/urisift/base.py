@@ -30,6 +30,19 @@ from .model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Unit
 from .reference import UriReference, validate
 from .resolve import resolve
 
+#: the longest base URI a layer takes (issue 35): far past any URL a server
+#: answers to, and short enough that a chain of bases, each resolved against
+#: the one below, cannot grow quadratic (250 nested 40 KB xml:base values
+#: took a minute and 1.3 GB)
+MAX_BASE_LENGTH = 1 << 15
+
+
+def shown(value: str, limit: int = 120) -> str:
+    """``value`` quoted for a message, cut to ``limit`` characters when longer."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value)} characters)"
+
 
 def as_base(value: str, below: Base | None, *, refuse: frozenset[str] = frozenset()) -> str:
     """``value`` as a base URI: resolved against ``below`` when relative, its
@@ -50,14 +63,18 @@ def as_base(value: str, below: Base | None, *, refuse: frozenset[str] = frozense
 # are not kept, and are rare.
 @lru_cache(maxsize=512)
 def _as_base(value: str, below: str | None, refuse: frozenset[str]) -> str:
+    if len(value) > MAX_BASE_LENGTH:
+        raise UriError(f"it is {len(value)} characters long, longer than a base may be ({MAX_BASE_LENGTH})")
     ref = UriReference.parse(value)
     if ref.scheme is None:
         if below is None:
-            raise UriError(f"{value!r} is relative and there is no base below it to resolve it against")
+            raise UriError(f"{shown(value)} is relative and there is no base below it to resolve it against")
         ref = resolve(ref, below)
     else:
         ref = resolve(ref, ref)  # §5.2.2: an absolute reference still loses its dot segments
     target = str(ref._replace(fragment=None))
+    if len(target) > MAX_BASE_LENGTH:
+        raise UriError(f"resolved, it grows to {len(target)} characters, longer than a base may be ({MAX_BASE_LENGTH})")
     validate(target, "IRI")
     scheme = (ref.scheme or "").lower()
     if scheme in refuse:
@@ -105,9 +122,10 @@ class BaseLayer:
             uri = as_base(value, below, refuse=refuse)
         except UriError as exc:
             where = f" ({detail})" if detail else ""
-            keeps = f"{below.source} base {below.uri!r}" if below is not None else "no base"
+            keeps = f"{below.source} base {shown(below.uri)}" if below is not None else "no base"
             return BaseLayer(below, self), Defect(
-                DefectKind.BAD_BASE, f"{source} {value!r}{where} cannot serve as a base: {exc}; {keeps} stays in force",
+                DefectKind.BAD_BASE,
+                f"{source} {shown(value)}{where} cannot serve as a base: {exc}; {keeps} stays in force",
                 origin, position, unit)
         return BaseLayer(Base(uri, source, detail), self), None
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .charset_labels import normalize_label
+from .containment import Limits
 from .errors import UriError, UsageError
 from .model import Kind
 from .reference import UriReference
@@ -34,6 +35,8 @@ class ScanOptions:
     # text and mail: records also carry what a browser fetches (browser_target,
     # the WHATWG URL parser's result; issue 25); HTML and WARC always do
     browser: bool = False
+    # what any one document may cost (issue 35): time, and bytes inflated
+    limits: Limits = Limits()
 
 
 def checked(options: ScanOptions) -> ScanOptions:

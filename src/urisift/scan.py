@@ -32,6 +32,7 @@ from typing import BinaryIO, cast
 
 from .base import retrieval_layers
 from .charset import decode
+from .containment import contained
 from .delimit.chars import ordered
 from .errors import InputError, RunError
 from .model import Charset, Content, Defect, DefectKind, Kind, Origin, Record, Tally
@@ -61,6 +62,9 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                      f"this looks like {kind} content, which this version does not read yet; scanned as plain text",
                      content.origin, None)
         kind = Kind.TEXT
+    if content.budget is None and kind not in ARCHIVES:
+        # each document its own account (issue 35); an archive is many documents
+        content = replace(content, budget=options.limits.budget())
     # a crawl's records all carry what a browser fetches, whatever the payload (issue 25)
     inner = replace(options, browser=True) if kind is Kind.WARC and not options.browser else options
     for item in READERS[kind](content, options, tally):
@@ -74,8 +78,11 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
 def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     """The records of content found inside other content: a part's charset is
     its own container's to declare, never the command line's; its flags and
-    the part it points to are added to its records."""
-    items = scan_content(content, options if options.charset is None else replace(options, charset=None), tally)
+    the part it points to are added to its records.  Its reader's failure
+    ends its reading only (:func:`~urisift.containment.contained`): the
+    container's reading goes on (issue 35)."""
+    items = contained(scan_content(content, options if options.charset is None else replace(options, charset=None),
+                                   tally), f"its {content.kind} content", content.origin)
     flags, points_to = content.flags, content.points_to
     if not flags and points_to is None:
         yield from items
@@ -159,9 +166,11 @@ READERS: dict[Kind, Reader] = {
     Kind.XML: _reader(".xml", "read_xml"),
     Kind.ROBOTS: _reader(".xml", "read_robots"),
     Kind.PDF: _reader(".documents", "read_pdf"),
-    Kind.OFFICE: _reader(".documents", "read_office"),
+    Kind.OFFICE: _reader(".xml", "read_office"),
 }
 assert frozenset(READERS) == BUILT_KINDS
+#: the kinds that hold many documents, each given its own budget, rather than one
+ARCHIVES = frozenset({Kind.MBOX, Kind.WARC})
 
 
 # -- units ---------------------------------------------------------------------------

@@ -1,8 +1,7 @@
-"""Documents that carry links inside a container format (issue 21): PDF
-(link annotations, its /URI /Base, its text layer) and office files (OOXML
-and ODF ZIP packages)."""
+"""Documents that carry links inside a container format of their own (issue
+21): PDF (link annotations, its /URI /Base, its text layer).  Office files,
+ZIP packages of XML, are the XML reader's (:mod:`urisift.xml.office`)."""
 
-from .office import read_office
 from .pdf import read_pdf
 
-__all__ = ["read_office", "read_pdf"]
+__all__ = ["read_pdf"]

@@ -312,6 +312,13 @@ class Defect:
     position: int | None = None
     unit: Unit = Unit.BYTE
 
+    def __post_init__(self) -> None:
+        # one defect, one line on standard error: a library's message (libxml2's,
+        # an exception's) may hold line breaks (issue 35)
+        detail = self.detail
+        if "\n" in detail or "\r" in detail:
+            object.__setattr__(self, "detail", " ".join(part.strip() for part in detail.splitlines() if part.strip()))
+
     @property
     def file(self) -> str | None:
         return self.origin.file

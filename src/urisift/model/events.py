@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # hints only: the vocabulary imports nothing of the core (nor
     from typing_extensions import TypeIs  # (typing's own from Python 3.13)
 
     from ..base import BaseLayer
+    from ..containment import Budget
 
 
 def is_message(body: object) -> TypeIs[Message]:
@@ -40,7 +41,11 @@ class Content:
     ``decoding`` says how); ``layer`` the bases in force around it;
     ``declared`` the charset its container declares; ``flags`` are added to
     every record found in it; ``points_to`` names the part of the message
-    around it that a target points to (mail, RFC 2392 / RFC 2557 §8).
+    around it that a target points to (mail, RFC 2392 / RFC 2557 §8);
+    ``budget`` the account of the document it belongs to (None until the
+    scan routes it: a reader hands its own on to content that is part of
+    the same document, a feed's HTML, and the scan gives any other a fresh
+    one; issue 35).
     """
 
     body: BinaryIO | bytes | str | Message
@@ -53,6 +58,7 @@ class Content:
     live: bool = False  # a pipe or terminal: scanned line by line as it arrives
     flags: tuple[Flag, ...] = ()
     points_to: Callable[[str], str | None] | None = None
+    budget: Budget | None = None
 
     def stream(self) -> BinaryIO:
         """The body as a byte stream (mail and archives are bytes: a body
