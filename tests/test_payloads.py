@@ -241,7 +241,11 @@ def test_a_broken_zip_and_broken_xml_are_defects_not_crashes(tmp_path: Path) -> 
     (b"PK\x03\x04\n\x00\x00\x00\x00\x00mimetypeapplication/vnd.oasis.opendocument.text", None, Kind.OFFICE),
     (b'<?xml version="1.0"?>\n<!-- c -->\n<feed xmlns="http://www.w3.org/2005/Atom">', None, Kind.XML),
     (b'\xef\xbb\xbf<?xml version="1.0"?><urlset>', None, Kind.XML),
-    (b'<?xml version="1.0"?>\n<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml">', None, Kind.HTML),
+    # XHTML is XML, as a browser's XML parser reads it (issue 38); <html> in no namespace is HTML
+    (b'<?xml version="1.0"?>\n<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml">', None, Kind.XML),
+    (b'<?xml version="1.0"?>\n<html><body>', None, Kind.HTML),
+    (b'<html xmlns="http://www.w3.org/1999/xhtml"><p>no prolog</p>', "page.xhtml", Kind.XML),
+    (b'<html xmlns="http://www.w3.org/1999/xhtml"><p>no prolog</p>', "page.html", Kind.HTML),
     (b"User-agent: *\nDisallow: /\n", "site/robots.txt", Kind.ROBOTS),
     (b"body { color: red }", "a/site.css", Kind.CSS),
     (b"PK\x03\x04 a zip of something else", None, Kind.TEXT),

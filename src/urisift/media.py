@@ -12,7 +12,8 @@ _ODF = "application/vnd.oasis.opendocument."
 
 #: media types (lower case, no parameters) and the kind they are read as
 KINDS: dict[str, Kind] = {
-    "text/html": Kind.HTML, "application/xhtml+xml": Kind.HTML,
+    # XHTML served as XML is parsed by a browser's XML parser (issue 38); served as text/html, it is HTML
+    "text/html": Kind.HTML, "application/xhtml+xml": Kind.XML,
     "text/plain": Kind.TEXT,
     "text/css": Kind.CSS,
     "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,

@@ -109,6 +109,7 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     decoding = None
     markup: str | bytes
     from .html import DocumentWalk, Locator, parse, prescan  # (imported by the first page: see _reader)
+    from .html.segments import segments
 
     if is_message(body):
         raise TypeError("a parsed message is content of kind mail only")
@@ -123,13 +124,21 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
         # is spared encoding it again (measured: a third of the parse time)
         markup = data if choice.codec == "utf-8" and not defects else text
         yield from defects
-    tree, capped = parse(markup)
-    if capped is not None:  # what the guard capped before the parser saw it (issue 20)
-        yield Defect(DefectKind.DEEP_NESTING, capped, content.origin, None)
-    records = DocumentWalk(tree, content.layer, content.origin, decoding,
-                           locator=Locator(text) if options.positions else None, source=text,
-                           abbreviated=options.abbreviated, comments=options.comments)
-    yield from (_with_context(records, text, options.context) if options.context else records)
+    locator = Locator(text) if options.positions else None
+    based = None  # the document's base, once its first piece is read
+    budget = content.budget
+    for piece in segments(markup):  # a very large page in pieces, one tree at a time (issue 35)
+        if based is not None and budget is not None and budget.expired():
+            yield budget.over_time("the rest of the page", content.origin)
+            return
+        tree, capped = parse(piece)
+        if capped is not None:  # what the guard capped before the parser saw it (issue 20)
+            yield Defect(DefectKind.DEEP_NESTING, capped, content.origin, None)
+        walk = DocumentWalk(tree, content.layer, content.origin, decoding, locator=locator, source=text,
+                            abbreviated=options.abbreviated, comments=options.comments, based=based)
+        yield from (_with_context(walk, text, options.context) if options.context else walk)
+        based = walk.based
+        del tree, walk  # the piece's tree goes before the next is built
 
 
 def _with_context(items: Iterable[Record | Defect], text: str, context: int) -> Items:

@@ -20,7 +20,7 @@ _HTML_SIGNATURE = re.compile(
     rb"<(?:!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[ >]",
     re.IGNORECASE)
 _EXTENSIONS = {
-    ".html": Kind.HTML, ".htm": Kind.HTML, ".xhtml": Kind.HTML, ".shtml": Kind.HTML,
+    ".html": Kind.HTML, ".htm": Kind.HTML, ".xhtml": Kind.XML, ".xht": Kind.XML, ".shtml": Kind.HTML,
     ".eml": Kind.MAIL, ".msg": Kind.MAIL, ".mht": Kind.MAIL, ".mhtml": Kind.MAIL,
     ".mbox": Kind.MBOX, ".mbx": Kind.MBOX,
     ".warc": Kind.WARC, ".arc": Kind.WARC,
@@ -30,6 +30,7 @@ _EXTENSIONS = {
     ".docx": Kind.OFFICE, ".xlsx": Kind.OFFICE, ".pptx": Kind.OFFICE, ".docm": Kind.OFFICE, ".xlsm": Kind.OFFICE,
     ".pptm": Kind.OFFICE, ".odt": Kind.OFFICE, ".ods": Kind.OFFICE, ".odp": Kind.OFFICE,
 }
+_XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
 _XML_ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
 
@@ -89,13 +90,18 @@ def sniff_kind(head: bytes, name: str | None = None) -> Kind:
     # the HTML signature may follow white space (and a UTF-8 BOM)
     start = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
     start = start.lstrip(b" \t\r\n\x0c")
+    if name and name.lower().endswith((".xhtml", ".xht")) and start[:1] == b"<":
+        return Kind.XML  # named as XHTML, which a browser parses as XML (issue 38), whatever it starts with
     if _HTML_SIGNATURE.match(start):
         return Kind.HTML
     if start.startswith(b"<?xml"):
         root = _xml_root(start)
         if root is not None:
-            # XHTML is read as HTML, as browsers read it (and ignore xml:base there)
-            return Kind.HTML if root.rpartition(b":")[2] == b"html" else Kind.XML
+            # an XML document whose root is in the XHTML namespace is XHTML, which a
+            # browser parses as XML (issue 38); an <html> in no namespace is HTML
+            if root.rpartition(b":")[2] == b"html" and _XHTML_NAMESPACE not in start:
+                return Kind.HTML
+            return Kind.XML
     if name:
         base = os.path.basename(name).lower()
         if base == "robots.txt":

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from ..base import BaseLayer
+from ..containment import Budget, contained
 from ..delimit import Scanner
 from ..found_to_record import Tail
 from ..model import (
@@ -33,6 +35,7 @@ from ..model import (
     Content,
     Defect,
     DefectKind,
+    Origin,
     Place,
     Record,
     Span,
@@ -47,6 +50,15 @@ from ..options import ScanOptions
 
 #: pages read at most (a file that claims more is cut there, with a defect)
 MAX_PAGES = 10_000
+#: the content one page's text layer is extracted from, at most (pypdf reads
+#: about half a megabyte of content a second: a page past this is not text a
+#: reader is meant to read, but a bomb of operators)
+MAX_PAGE_TEXT = 1 << 20
+#: the content a whole document's text layers are extracted from, at most
+MAX_DOCUMENT_TEXT = 24 << 20
+#: texts of pages kept, to draw the pages that share their content streams
+_KEPT_TEXTS = 64
+_PAGE, _DOCUMENT, _INFLATE = "page", "document", "inflate"
 _ACTIONS = {"/URI": "URI", "/Launch": "Launch", "/GoToR": "GoToR"}
 
 
@@ -103,22 +115,164 @@ def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a PDF that can be read: {type(exc).__name__}: {exc}", origin,
                      0, Unit.BYTE)
         return
-    tail = Tail(layer, origin, None, browser=options.browser)
-    files = Tail(content.layer, origin, None, browser=options.browser)
     if count > MAX_PAGES:
         yield Defect(DefectKind.BOMB, f"the PDF has {count} pages: the first {MAX_PAGES} are read", origin, None)
+    pages = _Pages(reader, Tail(layer, origin, None, browser=options.browser),
+                   Tail(content.layer, origin, None, browser=options.browser), options.abbreviated, content.budget,
+                   origin)
     for number in range(1, min(count, MAX_PAGES) + 1):
-        try:
-            page = reader.pages[number - 1]
-            yield from _annotations(page, number, tail, files)
-            yield from _text_layer(page.extract_text() or "", number, tail, options.abbreviated)
-        except LimitReachedError as exc:
-            yield Defect(DefectKind.BOMB, f"page {number}: a stream past a bound ({exc}): the rest is not read",
-                         origin, None)
+        if content.budget is not None and content.budget.expired():
+            yield content.budget.over_time(f"pages {number} to {min(count, MAX_PAGES)}", origin)
             return
-        except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-            yield Defect(DefectKind.BROKEN_DOCUMENT, f"page {number} could not be read: {type(exc).__name__}: {exc}",
-                         origin, None)
+        # one page is one nested reading: what trips it costs that page alone (issue 35)
+        yield from contained(pages.page(number), f"page {number}", origin)
+    yield from pages.unread()
+
+
+class _Pages:
+    """The pages of one PDF, read one at a time: each page's link
+    annotations, each one on its own, and its text layer, drawn from the
+    content streams that can be read within the document's bounds (a page's
+    text shared by other pages, as one content stream drawn on each, is
+    extracted once)."""
+
+    def __init__(self, reader: Any, tail: Tail, files: Tail, abbreviated: bool, budget: Budget | None,
+                 origin: Origin) -> None:
+        self.reader = reader
+        self.tail = tail
+        self.files = files
+        self.abbreviated = abbreviated
+        self.budget = budget
+        self.origin = origin
+        self.texts: OrderedDict[tuple[Any, ...], str] = OrderedDict()  # the last texts extracted, by their streams
+        self.refused: dict[tuple[Any, ...], str] = {}  # content streams not drawn, and why
+        self.unread_pages: dict[str, list[int]] = {}  # why -> the pages whose text layer is not read
+        self.spent = False  # the inflate budget is: no more content is inflated
+        self.text_bytes = 0  # content bytes given to the text extractor so far
+
+    def page(self, number: int) -> Iterator[Record | Defect]:
+        from pypdf.errors import LimitReachedError
+
+        try:
+            page = self.reader.pages[number - 1]
+        except LimitReachedError as exc:
+            yield Defect(DefectKind.BOMB, f"page {number}: past a bound ({exc}): not read", self.origin, None)
+            return
+        yield from self._annotations(page, number)
+        text = yield from self._text(page, number)
+        if text:
+            yield from _text_layer(text, number, self.tail, self.abbreviated)
+
+    def _annotations(self, page: Any, number: int) -> Iterator[Record | Defect]:
+        annotations = page.get("/Annots")
+        if annotations is None:
+            return
+        try:
+            entries = list(annotations.get_object())
+        except (AttributeError, TypeError) as exc:
+            yield self._broken(number, f"its /Annots is not an array ({type(exc).__name__})")
+            return
+        for index, ref in enumerate(entries):
+            try:
+                record = _annotation(ref, number, self.tail, self.files)
+            except ValueError as exc:
+                yield self._broken(number, f"annotation {index + 1} cannot be read: {exc}")
+                continue
+            except Exception as exc:  # noqa: BLE001 - one bad annotation is one defect (issue 35)
+                yield self._broken(number, f"annotation {index + 1} cannot be read ({type(exc).__name__}: {exc})")
+                continue
+            if record is not None:
+                yield record
+
+    def _text(self, page: Any, number: int) -> Generator[Defect, None, str]:
+        """The page's text layer, from the content streams that can be read
+        (a bomb among them is a defect, and the others are still read); ""
+        when it is past a bound (told once, for all such pages, by :meth:`unread`)."""
+        from pypdf.errors import LimitReachedError
+        from pypdf.generic import ArrayObject, NameObject
+
+        contents = page.get("/Contents")
+        if contents is None:
+            return ""
+        refs = list(contents) if isinstance(contents.get_object(), list) else [contents]
+        # the streams' object numbers (a stream is always an indirect object,
+        # PDF 32000-1 §7.3.8): pages drawn by the same content share its text
+        key = tuple(_identity(ref) for ref in refs)
+        if key in self.texts:
+            self.texts.move_to_end(key)
+            return self.texts[key]
+        if key in self.refused:
+            self._unread(self.refused[key], number)
+            return ""
+        if self.spent:
+            self._unread(_INFLATE, number)
+            return ""
+        drawn, size = [], 0
+        for index, ref in enumerate(refs):
+            try:
+                stream = ref.get_object()
+                length = len(stream.get_data())
+            except LimitReachedError as exc:
+                yield Defect(DefectKind.BOMB, f"page {number}: content stream {index + 1} inflates past a bound "
+                             f"({exc}): not read; the page's other streams are", self.origin, None)
+                continue
+            except Exception as exc:  # noqa: BLE001 - one bad stream is one defect (issue 35)
+                yield self._broken(number, f"content stream {index + 1} cannot be read ({type(exc).__name__}: {exc})")
+                continue
+            drawn.append(ref)
+            size += length
+            if self.budget is not None and not self.budget.inflate(length):
+                self.spent = True
+                reason = _INFLATE
+                break
+        else:
+            reason = _PAGE if size > MAX_PAGE_TEXT else _DOCUMENT if self.text_bytes + size > MAX_DOCUMENT_TEXT else ""
+        text = ""
+        if not reason and drawn:
+            self.text_bytes += size
+            if len(drawn) < len(refs):
+                page[NameObject("/Contents")] = ArrayObject(drawn)
+            text = page.extract_text() or ""
+        for ref in drawn:  # what was inflated goes with the page (pypdf would keep it with the object)
+            stream = ref.get_object()
+            if getattr(stream, "decoded_self", None) is not None:
+                stream.decoded_self = None
+        if reason:
+            self.refused[key] = reason
+            self._unread(reason, number)
+            return ""
+        self.texts[key] = text
+        if len(self.texts) > _KEPT_TEXTS:
+            self.texts.popitem(last=False)
+        return text
+
+    def _unread(self, reason: str, number: int) -> None:
+        pages = self.unread_pages.setdefault(reason, [])
+        if not pages or pages[-1] != number:
+            pages.append(number)
+
+    def unread(self) -> Iterator[Defect]:
+        """The text layers left unread, one defect a reason (however many
+        pages it holds for)."""
+        for reason, pages in self.unread_pages.items():
+            shown = ", ".join(map(str, pages[:5])) + (f" and {len(pages) - 5} more" if len(pages) > 5 else "")
+            whose = f"page {shown}" if len(pages) == 1 else f"pages {shown}"
+            why = {_PAGE: f"its content is past what one page's text layer is read for ({MAX_PAGE_TEXT} bytes)",
+                   _DOCUMENT: f"the document's text layers are past what is read for ({MAX_DOCUMENT_TEXT} bytes "
+                              "of content)",
+                   _INFLATE: "the document's inflate budget (--inflate-budget) is spent"}[reason]
+            yield Defect(DefectKind.BOMB, f"the text layer of {whose}: not read, {why}; their link annotations "
+                         "are read", self.origin, None)
+
+    def _broken(self, number: int, detail: str) -> Defect:
+        return Defect(DefectKind.BROKEN_DOCUMENT, f"page {number}: {detail}; the rest of the page is read",
+                      self.origin, None)
+
+
+def _identity(ref: Any) -> Any:
+    """What tells an object apart: its object number when it is indirect."""
+    number = getattr(ref, "idnum", None)
+    return (number, getattr(ref, "generation", 0)) if number is not None else id(ref)
 
 
 def _base_layer(reader: Any, layer: BaseLayer, origin: Any) -> tuple[BaseLayer, Defect | None]:
@@ -131,33 +285,36 @@ def _base_layer(reader: Any, layer: BaseLayer, origin: Any) -> tuple[BaseLayer, 
     return layer.push(base, BaseSource.PDF_BASE, "the catalog's /URI /Base", origin=origin)
 
 
-def _annotations(page: Any, number: int, tail: Tail, files: Tail) -> Iterator[Record]:
-    annotations = page.get("/Annots")
-    if annotations is None:
-        return
-    for ref in annotations.get_object():
-        annotation = ref.get_object()
-        if annotation.get("/Subtype") != "/Link":
-            continue
-        action = annotation.get("/A")
-        if action is None:
-            continue
-        action = action.get_object()
-        kind = _ACTIONS.get(str(action.get("/S")))
-        if kind is None:
-            continue
-        if kind == "URI":
-            value = _text(action.get("/URI"))
-        else:
-            spec = action.get("/F")
-            if spec is None and kind == "Launch":
-                windows = action.get("/Win")
-                spec = None if windows is None else windows.get_object().get("/F")
-            value = None if spec is None else _file_spec(spec)
-        if value:
-            place = Place(Where.PDF, "Link", kind, page=number)
-            found = new_found(value.strip(), None, None, Style.ANNOTATION, (), (), None, place)
-            yield tail(found) if kind == "URI" else files(found)
+def _annotation(ref: Any, number: int, tail: Tail, files: Tail) -> Record | None:
+    """The record of one annotation: a link whose action names a URI or a
+    file.  Raises ValueError for an entry that is no annotation."""
+    annotation = ref.get_object() if hasattr(ref, "get_object") else ref
+    if annotation is None or type(annotation).__name__ == "NullObject":
+        raise ValueError("it refers to an object the file does not hold")
+    if not isinstance(annotation, dict):
+        raise ValueError(f"{ref!r} is not a dictionary")
+    if annotation.get("/Subtype") != "/Link":
+        return None
+    action = annotation.get("/A")
+    if action is None:
+        return None
+    action = action.get_object()
+    kind = _ACTIONS.get(str(action.get("/S")))
+    if kind is None:
+        return None
+    if kind == "URI":
+        value = _text(action.get("/URI"))
+    else:
+        spec = action.get("/F")
+        if spec is None and kind == "Launch":
+            windows = action.get("/Win")
+            spec = None if windows is None else windows.get_object().get("/F")
+        value = None if spec is None else _file_spec(spec)
+    if not value:
+        return None
+    place = Place(Where.PDF, "Link", kind, page=number)
+    found = new_found(value.strip(), None, None, Style.ANNOTATION, (), (), None, place)
+    return tail(found) if kind == "URI" else files(found)
 
 
 def _text_layer(text: str, number: int, tail: Tail, abbreviated: bool) -> Iterator[Record]:

@@ -38,42 +38,31 @@ from ..model import (
 )
 from .locate import Locator, Position, Whole
 from .refresh import refresh_url
+from .srcdoc import srcdoc_records
 from .srcset import parse_srcset
 from .table import (
     ANY,
+    C0_SPACE,
     FOREIGN_ATTRIBUTES,
     HTML_ATTRIBUTES,
     LINKS,
     NAMES,
+    REFUSED_BASES,
     URL_METADATA,
     Against,
     Rule,
     Syntax,
+    clean_value,
 )
 from .tree import Element, Namespace, Text
 
-#: HTML refuses these as a document base (WHATWG §2.4.1, "fallback base URL")
-REFUSED_BASES = frozenset({"data", "javascript"})
 #: anchor text is cut to this many characters
 ANCHOR_TEXT_LIMIT = 200
-#: iframe srcdoc documents inside srcdoc documents are read this deep
-SRCDOC_DEPTH = 3
 
-_C0_SPACE = "".join(map(chr, range(0x21)))
 _BASE, _HTML, _ATTRIBUTE, _URL_SYNTAX = Against.BASE, Where.HTML, Style.ATTRIBUTE, Syntax.URL
 _LAZY_FLAGS = (Flag.LAZY,)
 _NO_FLAGS: tuple[Flag, ...] = ()
 _WRAPPED_FLAGS = (Flag.WRAPPED,)
-
-
-def clean_value(value: str) -> tuple[str, bool]:
-    """An attribute value as the URL parser reads it (WHATWG URL §4.4): C0
-    controls and spaces stripped from both ends, tabs and line breaks
-    removed inside; and whether any were removed inside."""
-    value = value.strip(_C0_SPACE)
-    if "\t" in value or "\n" in value or "\r" in value:
-        return value.replace("\t", "").replace("\n", "").replace("\r", ""), True
-    return value, False
 
 
 def first_base(items: list[Element | Text]) -> Element | None:
@@ -98,7 +87,8 @@ class DocumentWalk:
 
     def __init__(self, tree: Any, layer: BaseLayer, origin: Origin, decoding: Charset | None, *,
                  locator: Locator | None, abbreviated: bool = True, comments: bool = False,
-                 flags: tuple[Flag, ...] = (), depth: int = 0, source: str | None = None) -> None:
+                 flags: tuple[Flag, ...] = (), depth: int = 0, source: str | None = None,
+                 based: BaseLayer | None = None) -> None:
         self.tree = tree
         self.source = source if source is not None or locator is None else locator.text
         self.layer = layer
@@ -110,19 +100,28 @@ class DocumentWalk:
         self.extra = flags
         self.depth = depth
         self.places: dict[tuple[str, str | None, Where], Place] = {}
+        # the layers with the document's base on top: known already for a piece
+        # of a page after its first (:mod:`.segments`), else found by the walk
+        self.based = based
 
     def __iter__(self) -> Iterator[Record | Defect]:
         items = list(self.tree.items(NAMES, self.comments))
         document_url = self.layer.current
-        base = first_base(items)
+        base = first_base(items) if self.based is None else None
         href = None if base is None else clean_value(base.attributes["href"] or "")[0]
-        # an empty or blank href leaves the layer below in force (WHATWG: "if
-        # href is the empty string" the fallback base URL applies)
-        position = self._base_position(href)
-        layer, defect = self.layer.push(href or None, BaseSource.HTML_BASE, self._base_detail(position),
-                                        origin=self.origin, refuse=REFUSED_BASES, position=position)
-        if defect is not None:
-            yield defect
+        if self.based is None:
+            # an empty or blank href leaves the layer below in force (WHATWG: "if
+            # href is the empty string" the fallback base URL applies)
+            position = self._base_position(href)
+            layer, defect = self.layer.push(href or None, BaseSource.HTML_BASE, self._base_detail(position),
+                                            origin=self.origin, refuse=REFUSED_BASES, position=position)
+            if defect is not None:
+                yield defect
+            self.based = layer
+        else:
+            layer = self.based
+            current = layer.current
+            href = current.uri if current is not None and current.source is BaseSource.HTML_BASE else None
         self.document_base = layer.current
         # what a browser resolves against: <base href> parsed by the WHATWG
         # parser against the document's URL ("set the frozen base URL", HTML
@@ -201,7 +200,7 @@ class DocumentWalk:
                 self._value(element, name, value, rule, tail, None, None)
                 continue
             # one URL: the commonest value by far, done here without further calls
-            url = value.strip(_C0_SPACE)
+            url = value.strip(C0_SPACE)
             flags = _LAZY_FLAGS if rule.lazy else _NO_FLAGS
             if "\t" in url or "\n" in url or "\r" in url:
                 url = url.replace("\t", "").replace("\n", "").replace("\r", "")
@@ -321,19 +320,9 @@ class DocumentWalk:
             self._one(url, tag, name, Style.CSS, self.tail, _NO_FLAGS, None, None, at)
 
     def _srcdoc(self, document: str) -> None:
-        """An iframe's srcdoc: a document of its own, whose fallback base is
-        this document's base URL (WHATWG §2.4.1)."""
-        if self.depth >= SRCDOC_DEPTH or not document.strip():
-            return
-        from .parse import parse  # the parser is chosen there; imported here to keep the walk parser-free
-
-        tree, capped = parse(document)
-        if capped is not None:
-            self.out.append(Defect(DefectKind.DEEP_NESTING, f"iframe srcdoc: {capped}", self.origin, None))
-        inner = DocumentWalk(tree, BaseLayer.holding(self.document_base), self.origin,
-                             self.decoding, locator=None, abbreviated=self.abbreviated, comments=self.comments,
-                             flags=ordered({*self.extra, Flag.SRCDOC}), depth=self.depth + 1)
-        self.out.extend(inner)
+        """An iframe's srcdoc: a document of its own (:mod:`.srcdoc`)."""
+        if document.strip():
+            self.out.extend(srcdoc_records(self, document))
 
     def _place(self, tag: str | None, name: str | None, where: Where) -> Place:
         key = (tag or "", name, where)

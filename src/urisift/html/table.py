@@ -113,3 +113,19 @@ NAMES = frozenset({*HTML_ATTRIBUTES, *FOREIGN_ATTRIBUTES, "content"})
 
 #: elements whose links carry rel tokens and anchor text (WHATWG §4.6.7)
 LINKS = frozenset({"a", "area", "link"})
+
+
+#: HTML refuses these as a document base (WHATWG §2.4.1, "fallback base URL")
+REFUSED_BASES = frozenset({"data", "javascript"})
+#: what the URL parser strips from both ends of a value (WHATWG URL §4.4)
+C0_SPACE = "".join(map(chr, range(0x21)))
+
+
+def clean_value(value: str) -> tuple[str, bool]:
+    """An attribute value as the URL parser reads it (WHATWG URL §4.4): C0
+    controls and spaces stripped from both ends, tabs and line breaks
+    removed inside; and whether any were removed inside."""
+    value = value.strip(C0_SPACE)
+    if "\t" in value or "\n" in value or "\r" in value:
+        return value.replace("\t", "").replace("\n", "").replace("\r", ""), True
+    return value, False

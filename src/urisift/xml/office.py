@@ -154,9 +154,20 @@ def _member(package: zipfile.ZipFile, member: zipfile.ZipInfo, layer: BaseLayer,
         stream = _Inflating(raw, member.file_size)
         feed = Utf8Feed(io.BufferedReader(stream), None, origin)
         walk = XmlWalk(layer, origin, options, Parsed(feed, origin, f"member {name}"), None, budget, member=name)
-        yield from walk.items()
+        ended: Defect | None = None  # where the XML ends: the last item, unless the member could not be inflated
+        for item in walk.items():
+            if ended is not None:
+                yield ended
+                ended = None
+            if type(item) is Defect and item.kind is DefectKind.BROKEN_DOCUMENT and " ends here (" in item.detail:
+                ended = item
+            else:
+                yield item
     if stream.problem is not None:
+        # the XML that ends early ends so because of this: one defect, the cause
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"member {name}: {stream.problem}", origin, None)
+    elif ended is not None:
+        yield ended
 
 
 def _hyperlink_base(package: zipfile.ZipFile, member: zipfile.ZipInfo, layer: BaseLayer, budget: Budget | None,

@@ -44,6 +44,7 @@ _NAMED = 20
 #: characters one text's entity references may expand to
 _EXPANSION = 1 << 20
 _REFERENCE = re.compile(r"&([A-Za-z_:][\w.:-]*);")
+_PLACE = re.compile(r",? line \d+, column \d+\s*$")
 
 
 def _parser() -> Any:
@@ -149,7 +150,9 @@ class Parsed:
 
     def _ended(self, exc: etree.XMLSyntaxError) -> Defect:
         line, column = exc.position if exc.position else (None, None)
-        message = exc.msg or str(exc)
+        # libxml2 ends its message with its own ", line N, column M" (inside an
+        # entity's text, for an entity): the place is said once, below
+        message = _PLACE.sub("", exc.msg or str(exc))
         if "amplification" in message or "entity" in message.lower() and line == 1 and self.doctype_line:
             # libxml2 counts lines inside the entity's replacement text here:
             # the document's own place is its DOCTYPE's

@@ -28,10 +28,9 @@ from ..css.syntax import css_urls, may_hold_url
 from ..delimit import Scanner
 from ..errors import UriError
 from ..found_to_record import Tail
-from ..html.document import REFUSED_BASES, clean_value
 from ..html.refresh import refresh_url
 from ..html.srcset import parse_srcset
-from ..html.table import ANY, HTML_ATTRIBUTES, LINKS, URL_METADATA, Against, Rule, Syntax
+from ..html.table import ANY, HTML_ATTRIBUTES, LINKS, REFUSED_BASES, URL_METADATA, Against, Rule, Syntax, clean_value
 from ..model import (
     Base,
     BaseSource,
