@@ -1,0 +1,176 @@
+"""The hostile payloads of issue 35, at the sizes the issue measured, built
+for bench_hostile.py's children (each returns the input's bytes)."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zipfile
+import zlib
+from email.message import EmailMessage
+
+MB = 1_000_000
+
+
+def css_url(size: int = 10 * MB) -> bytes:
+    """A style sheet with one url() of ``size`` bytes, and a link after it."""
+    return b"a{background:url(" + b"a" * size + b")} b{background:url(next.png)}"
+
+
+def css_string(size: int = 10 * MB) -> bytes:
+    return b'a{content:"' + b"a" * size + b'"} b{background:url(next.png)}'
+
+
+def css_escapes(size: int = 10 * MB) -> bytes:
+    return b"a{background:url(" + b"\\41 " * (size // 4) + b")} b{background:url(next.png)}"
+
+
+def warc_response(uri: bytes, media: bytes, body: bytes) -> bytes:
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: " + media + b"\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+    return (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: " + uri + b"\r\nWARC-Date: 2024-06-03T12:00:00Z\r\n"
+            b"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n"
+            b"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n" % len(http)
+            + http + b"\r\n\r\n")
+
+
+def css_in_warc(size: int = 10 * MB) -> bytes:
+    return warc_response(b"http://h.example/site.css", b"text/css", css_url(size))
+
+
+def nested_bases(depth: int = 250, size: int = 40_000) -> bytes:
+    """``depth`` nested entries, each with an xml:base of ``size`` bytes (10 MB)."""
+    value = b"a/" * (size // 2)
+    return (b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/">'
+            + b'<entry xml:base="' + value + b'">' * depth + b'<link href="x"/>' + b"</entry>" * depth
+            + b'<link href="y"/></feed>')
+
+
+def sibling_bases(count: int = 1_000_000) -> bytes:
+    return (b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/">'
+            + b"".join(b'<entry xml:base="e%d/"><link href="x"/></entry>\n' % i for i in range(count)) + b"</feed>")
+
+
+def dense_html(count: int = 1_100_000) -> bytes:
+    return b"<html><body>" + b"".join(b'<a href="/p%d">x</a>\n' % i for i in range(count)) + b"</body></html>"
+
+
+def atom_xhtml(count: int = 1_000_000) -> bytes:
+    return (b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/"><entry><content type="xhtml">'
+            b'<div xmlns="http://www.w3.org/1999/xhtml">'
+            + b"".join(b'<a href="p%d">x</a>\n' % i for i in range(count)) + b"</div></content></entry></feed>")
+
+
+def _zip(members: list[tuple[str, bytes]]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        for name, data in members:
+            package.writestr(name, data)
+    return out.getvalue()
+
+
+def _relationships(targets: list[bytes]) -> bytes:
+    return (b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            + b"".join(b'<Relationship Id="r%d" Target="%s" TargetMode="External"/>' % (i, t)
+                       for i, t in enumerate(targets)) + b"</Relationships>")
+
+
+def rels(count: int = 1_000_000) -> bytes:
+    return _zip([("[Content_Types].xml", b"<Types/>"),
+                 ("word/_rels/document.xml.rels", _relationships([b"http://r%d.example/" % i for i in range(count)]))])
+
+
+def _pdf(objects: dict[int, bytes]) -> bytes:
+    out = b"%PDF-1.7\n"
+    offsets = {}
+    for number in sorted(objects):
+        offsets[number] = len(out)
+        out += b"%d 0 obj\n" % number + objects[number] + b"\nendobj\n"
+    size = max(objects) + 1
+    xref = len(out)
+    out += b"xref\n0 %d\n" % size + b"".join(
+        (b"%010d 00000 n \n" % offsets[n]) if n in offsets else b"0000000000 65535 f \n" for n in range(size))
+    return out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (size, xref)
+
+
+def pdf_shared(pages: int = 10_000, operators: int = 900_000) -> bytes:
+    """``pages`` pages drawn by one content stream of ``operators`` text operators (about 10 KB)."""
+    squeezed = zlib.compress(b"BT /F1 12 Tf 72 712 Td " + b"(a) Tj " * operators + b"ET", 9)
+    objects = {1: b"<< /Type /Catalog /Pages 2 0 R >>",
+               2: b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % (10 + i) for i in range(pages))
+               + b"] /Count %d >>" % pages,
+               3: b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(squeezed) + squeezed + b"\nendstream",
+               4: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", 5: b"<< /Font << /F1 4 0 R >> >>"}
+    for i in range(pages):
+        objects[10 + i] = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources 5 0 R >>"
+    return _pdf(objects)
+
+
+def pdf_bad_objects(pages: int = 2_000) -> bytes:
+    """Pages whose /Annots hold a dangling entry and a number beside a link,
+    and whose contents hold a bomb stream beside their own."""
+    bomb = zlib.compress(b"0" * 200_000_000, 9)
+    objects = {1: b"<< /Type /Catalog /Pages 2 0 R >>", 3: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               4: b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(bomb) + bomb + b"\nendstream"}
+    kids = []
+    for i in range(pages):
+        page, text, link = 10 + 3 * i, 11 + 3 * i, 12 + 3 * i
+        kids.append(b"%d 0 R" % page)
+        words = b"BT /F1 12 Tf 72 700 Td (see http://t%d.example/) Tj ET" % i
+        objects[page] = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+                         b" /Contents [4 0 R %d 0 R] /Annots [999999 0 R 42 %d 0 R] >>" % (text, link))
+        objects[text] = b"<< /Length %d >>\nstream\n" % len(words) + words + b"\nendstream"
+        objects[link] = (b"<< /Type /Annot /Subtype /Link /Rect [0 0 9 9] "
+                         b"/A << /S /URI /URI (http://p%d.example/) >> >>" % i)
+    objects[2] = b"<< /Type /Pages /Kids [" + b" ".join(kids) + b"] /Count %d >>" % pages
+    return _pdf(objects)
+
+
+def _patched(package: bytes, member: bytes, flags: int | None, method: int | None) -> bytes:
+    data = bytearray(package)
+    for signature, flag_at, method_at, length_at, name_at in ((b"PK\x03\x04", 6, 8, 26, 30),
+                                                              (b"PK\x01\x02", 8, 10, 28, 46)):
+        at = data.find(signature)
+        while at != -1:
+            length = struct.unpack_from("<H", data, at + length_at)[0]
+            if bytes(data[at + name_at:at + name_at + length]) == member:
+                if flags is not None:
+                    struct.pack_into("<H", data, at + flag_at, flags)
+                if method is not None:
+                    struct.pack_into("<H", data, at + method_at, method)
+            at = data.find(signature, at + 4)
+    return bytes(data)
+
+
+def mbox_of_unreadable_members(messages: int = 3_000) -> bytes:
+    """An mbox whose messages carry office files with one member encrypted, or
+    compressed with implode (6) or AES (99), and a link in each text part."""
+    out = io.BytesIO()
+    docx_type = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+    for n in range(messages):
+        package = _zip([("[Content_Types].xml", b"<Types/>"),
+                        ("word/_rels/document.xml.rels", _relationships([b"http://lost.example/"])),
+                        ("word/_rels/footer1.xml.rels", _relationships([b"http://kept%d.example/" % n]))])
+        flags, method = ((1, None), (None, 6), (None, 99))[n % 3]
+        message = EmailMessage()
+        message["From"] = "a@example.com"
+        message["Subject"] = f"message {n}"
+        message.set_content(f"see http://m{n}.example/\n")
+        message.add_attachment(_patched(package, b"word/_rels/document.xml.rels", flags, method),
+                               maintype=docx_type.split("/")[0], subtype=docx_type.split("/")[1], filename="a.docx")
+        out.write(b"From a@example.com Mon Jun  3 12:00:00 2024\n" + message.as_bytes().replace(b"\nFrom ", b"\n>From ")
+                  + b"\n\n")
+    return out.getvalue()
+
+
+def sitemap_bad_byte(count: int = 200_000) -> bytes:
+    """A sitemap of ``count`` URLs with one byte that is not UTF-8 in the first of them."""
+    return (b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            b"<url><loc>http://s.example/\xff</loc></url>\n"
+            + b"".join(b"<url><loc>http://s.example/%d</loc></url>\n" % i for i in range(count)) + b"</urlset>\n")
+
+
+def srcdoc_deep(depth: int = 24) -> bytes:
+    page = '<a href="http://deep.example/">x</a>'
+    for _ in range(depth):
+        page = '<iframe srcdoc="' + page.replace("&", "&amp;").replace('"', "&quot;") + '"></iframe>'
+    return (page + '<a href="http://after.example/">y</a>').encode()
