@@ -11,8 +11,9 @@ import pytest
 
 from urisift import Record, scan_html, scan_text
 from urisift.cli import main
+from urisift.deceptive import deception, text_host
 from urisift.model import Risk
-from urisift.unwrap import WRAPPERS, BrokenWrapper, _one, deception, may_be_wrapped, text_host, unwrap
+from urisift.unwrap import WRAPPERS, BrokenWrapper, _one, may_be_wrapped, unwrap
 
 SAFELINKS = ("https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fwww.example.com%2Freport%3Fid%3D7"
              "&data=05%7C02%7Cuser%40contoso.com%7C6b1f0e3c%7C72f988bf86f141af91ab2d7cd011db47%7C1%7C0%7C63851"
@@ -173,3 +174,38 @@ def test_the_screen_lets_the_samples_through() -> None:
         assert may_be_wrapped(wrapped)
     assert may_be_wrapped("http://localhost:8080/my-coll/20240503120000id_/http://example.com/")
     assert not may_be_wrapped("https://www.example.com/?u=https://urldefense.com/v3/__x")
+
+
+# -- issue 38: deceptive text compares hosts as a browser reads them ------------------------------------
+
+@pytest.mark.parametrize(("text", "target"), [
+    ("münchen-tickets.example", "https://xn--mnchen-tickets-gsb.example/"),  # Unicode shown, ACE linked
+    ("https://xn--mnchen-tickets-gsb.example/", "https://münchen-tickets.example/"),  # and the reverse
+    ("München-Tickets.example/shop", "https://m%C3%BCnchen-tickets.example/shop"),  # a percent-encoded host
+    ("ｍｕｓｅｕｍ．example", "https://museum.example/"),  # full-width letters and stop
+    ("www.пример.example", "https://xn--e1afmkfd.example/"),  # Cyrillic, www. shown
+    ("tickets.xn--p1ai", "https://мир.tickets.рф/"),  # an ACE top-level label; a subdomain linked
+])
+def test_the_same_host_in_unicode_and_ace_form_is_honest(text: str, target: str) -> None:
+    assert deception(text, target) is None
+
+
+@pytest.mark.parametrize(("text", "target", "detail"), [
+    # a look-alike in another script is another host
+    ("аррlе.example", "https://apple.example/",
+     "the link text names 'аррlе.example'; the link goes to 'apple.example'"),
+    ("münchen-tickets.example", "https://xn--mnchen-tickets-gsb.attacker.example/",
+     "the link text names 'münchen-tickets.example'; the link goes to 'xn--mnchen-tickets-gsb.attacker.example'"),
+    ("xn--mnchen-tickets-gsb.example", "https://munchen-tickets.example/",
+     "the link text names 'xn--mnchen-tickets-gsb.example'; the link goes to 'munchen-tickets.example'"),
+])
+def test_another_host_in_either_form_is_deceptive(text: str, target: str, detail: str) -> None:
+    assert deception(text, target) == Risk("deceptive-text", "7.5", detail)
+
+
+def test_idn_link_texts_in_a_page() -> None:
+    page = ('<a href="https://xn--bcherstube-9db.example/">bücherstube.example</a>'
+            '<a href="https://buecherstube.example/">bücherstube.example</a>')
+    links = [r for r in scan_html(page) if isinstance(r, Record)]
+    assert [[k.detail for k in r.risks if k.flag == "deceptive-text"] for r in links] == [
+        [], ["the link text names 'bücherstube.example'; the link goes to 'buecherstube.example'"]]

@@ -112,7 +112,8 @@ class BrokenWrapper(ValueError):
         self.service = service
 
 
-def _host(authority: str) -> str:
+def host_of(authority: str) -> str:
+    """The host of a URL's authority, lower case, without userinfo, port or final dot."""
     host = authority.rpartition("@")[2]
     if host.startswith("["):
         return host.lower()
@@ -128,7 +129,7 @@ def _one(url: str) -> tuple[str, str | None] | None:
     scheme, authority, path, query = m.group(1).lower(), m.group(2), m.group(3), m.group(4)
     if scheme not in ("http", "https"):
         return None
-    host = _host(authority)
+    host = host_of(authority)
     for row, hosts in _COMPILED:
         if not hosts.fullmatch(host) or not path.startswith(row.path):
             continue
@@ -234,48 +235,3 @@ def unwrap(url: str | None) -> Unwrapped | None:
     if not wrappers:
         return None
     return Unwrapped(current, tuple(wrappers), None)
-
-
-
-# -- deceptive link text ----------------------------------------------------------------------
-
-# link text that is itself a URL, or a host name (a dot and a top-level label of letters)
-_TEXT_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]+)")
-_TEXT_HOST = re.compile(r"^((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63})\.?(?:[/:?#]\S*)?$")
-
-
-def text_host(text: str) -> str | None:
-    """The host a link's visible text names, when the text is a URL or a
-    host name (``https://bank.example/login``, ``www.bank.example``); None
-    for any other text."""
-    text = text.strip()
-    m = _TEXT_URL.match(text)
-    if m is not None:
-        return _host(m.group(1)) or None
-    m = _TEXT_HOST.match(text)
-    return None if m is None else m.group(1).lower()
-
-
-def _bare(host: str) -> str:
-    return host[4:] if host.startswith("www.") else host
-
-
-def deception(text: str | None, target: str | None) -> Risk | None:
-    """The ``deceptive-text`` flag (the classic phishing shape, seed 002 §7.5
-    semantic attacks): the link's text names a host, and the link goes to
-    another.  The same host, with or without ``www.``, or one inside the
-    other (``example.com`` shown, ``mail.example.com`` linked) is not
-    deceptive."""
-    if not text or target is None or ("." not in text and ":" not in text):
-        return None  # (text_host needs a "." for a host name, a ":" for a URL: most link texts are words)
-    shown = text_host(text)
-    if shown is None:
-        return None
-    m = _SPLIT.match(target)
-    if m is None or m.group(2) is None:
-        return None
-    actual = _host(m.group(2))
-    a, b = _bare(shown), _bare(actual)
-    if not b or a == b or a.endswith("." + b) or b.endswith("." + a):
-        return None
-    return Risk("deceptive-text", "7.5", f"the link text names {shown!r}; the link goes to {actual!r}")
