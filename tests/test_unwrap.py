@@ -359,3 +359,14 @@ def test_idn_link_texts_in_a_page() -> None:
     links = [r for r in scan_html(page) if isinstance(r, Record)]
     assert [[k.detail for k in r.risks if k.flag == "deceptive-text"] for r in links] == [
         [], ["the link text names 'bücherstube.example'; the link goes to 'buecherstube.example'"]]
+
+
+@pytest.mark.parametrize("text", [
+    "京都。嵐山の紅葉",  # an ideographic full stop ends a sentence: no host
+    "【札幌】雪まつり.会場マップ",  # brackets are no letters
+    "おすすめ.カフェ❤",  # nor is a symbol
+    "価格は1.980円",  # a number
+])
+def test_a_sentence_is_no_host(text: str) -> None:
+    assert text_host(text) is None
+    assert deception(text, "https://blog.example/entry/7") is None

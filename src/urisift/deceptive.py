@@ -6,8 +6,8 @@ Hosts are compared as a browser reads them (issue 38): each side is
 percent-decoded and mapped by UTS 46 to its ASCII form (``xn--`` labels),
 as the URL Standard's host parser does (domain to ASCII), so a text that
 shows an internationalized host in Unicode and a link to its ``xn--`` form
-(or the reverse, or full-width letters, or an ideographic full stop) name
-the same host, and a look-alike in another script does not.
+(or the reverse, or full-width letters and stops) name the same host, and
+a look-alike in another script does not.
 
 URI core: no I/O.  ada-url (the browser module's parser) maps a host only
 when a side is not ASCII: most link texts and targets never load it.
@@ -16,13 +16,15 @@ when a side is not ASCII: most link texts and targets never load it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from urllib.parse import unquote
 
 from .model import Risk
 from .unwrap import host_of
 
-# the full stops UTS 46 maps to "." (ideographic, full-width, half-width ideographic)
-_DOTS = re.compile("[\u3002\uff0e\uff61]")
+# the full-width full stop, which UTS 46 maps to "." (so do the ideographic ones, U+3002 and
+# U+FF61, but in Chinese and Japanese link text they end sentences, and a sentence is no host)
+_DOTS = re.compile("\uff0e")
 # a label's character: an ASCII letter or digit, or any character past ASCII but a space
 _CHAR = r"(?:[A-Za-z0-9]|[^\x00-\x7f\s])"
 # link text that is itself a URL, or a host name: labels and a dot each, then a top-level
@@ -44,7 +46,14 @@ def text_host(text: str) -> str | None:
     if m is not None:
         return host_of(m.group(1)) or None
     m = _TEXT_HOST.match(text)
-    return None if m is None else m.group(1).lower()
+    if m is None:
+        return None
+    host = m.group(1)
+    # past ASCII, a host name's characters are letters, marks and digits (IDNA2008's PVALID
+    # are of these): a text with symbols or punctuation in it ("【新竹】", "❤") names none
+    if not host.isascii() and any(not c.isascii() and unicodedata.category(c)[0] not in "LMN" for c in host):
+        return None
+    return host.lower()
 
 
 def as_ascii(host: str) -> str:
