@@ -305,6 +305,11 @@ def test_a_services_other_pages_are_not_wrappers(url: str) -> None:
      "the youtube wrapper cannot be decoded: its q parameter holds a cut-off URL: 'http:'"),
     ("https://www.linkedin.com/safety/go?url=&trk=x",
      "the linkedin wrapper cannot be decoded: its url parameter is empty"),
+    # a replay's or a v3 URL cut off after its scheme
+    ("https://web.archive.org/web/20190102030405id_/ftp:/", "the wayback@2019-01-02T03:04:05Z wrapper cannot be "
+     "decoded: its URL is cut off: 'ftp://'"),
+    ("https://urldefense.com/v3/__https:**A__;Ly8!!OrgId!t$", "the proofpoint-v3 wrapper cannot be decoded: its URL "
+     "is cut off: 'https://'"),
     # an escape of a UTF-8 sequence cut in two
     ("https://www.google.com/url?q=flights&url=https%3A%2F%2Fair.example%2F%E2%8",
      "the google wrapper cannot be decoded: its url parameter has a '%' not followed by two hex digits at offset 31 "

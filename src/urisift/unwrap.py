@@ -285,7 +285,15 @@ def _replay(path: str, pywb: bool = False) -> tuple[str, str] | None:
     when = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[8:10]}:{stamp[10:12]}:{stamp[12:14]}Z" \
         if len(stamp) == 14 else stamp
     name = f"pywb:{collection}" if pywb else "wayback"
-    return f"{name}@{when}", target
+    return f"{name}@{when}", _whole(target, f"{name}@{when}")
+
+
+def _whole(target: str, service: str = "") -> str:
+    """``target``, unless it is a URL cut off after its scheme (``http:``,
+    ``https://``): then the wrapper is broken."""
+    if _absolute(target.strip()) is False:
+        raise BrokenWrapper(f"its URL is cut off: {target!r}", service)
+    return target
 
 
 def _collapsed(target: str) -> str:
@@ -327,7 +335,7 @@ def _proofpoint_v3(rest: str) -> str:
             raise BrokenWrapper(f"its URL has more '*' than the {len(replacements)} replacement characters given")
         out.append(replacements[n:n + count])
         n += count
-    return _collapsed("".join(out))
+    return _whole(_collapsed("".join(out)))
 
 
 def unwrap(url: str | None) -> Unwrapped | None:
