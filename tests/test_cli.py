@@ -461,3 +461,22 @@ def test_a_text_run_loads_no_reader_it_does_not_use(tmp_path: Path) -> None:
     assert loaded(str(notes)) == "[]"
     assert loaded(str(page)) == "['ada_url', 'selectolax']"
     assert loaded("--resolve", "both", str(notes)) == "['ada_url']"
+
+
+def test_a_gzip_listing_cut_short_is_a_usage_error_not_a_trace(tmp_path: Path) -> None:
+    """Issue 38: --from-list reads a gzip listing (Common Crawl's warc.paths.gz); one cut short
+    ended in an EOFError trace, one whose deflate data is bad in a zlib.error trace."""
+    import gzip
+
+    (tmp_path / "page.txt").write_text("see http://page.example/\n")
+    whole = gzip.compress(f"# one input\n\n{tmp_path / 'page.txt'}\n".encode())
+    (tmp_path / "whole.gz").write_bytes(whole)
+    (tmp_path / "cut.gz").write_bytes(whole[:-12])
+    (tmp_path / "bad.gz").write_bytes(whole[:10] + b"\xff" * 8 + whole[18:])
+    assert run(["--from-list", str(tmp_path / "whole.gz")]) == (0, "http://page.example/\n", "")
+    assert run(["--from-list", str(tmp_path / "cut.gz")]) == (
+        2, "", f"urisift: --from-list {tmp_path / 'cut.gz'}: not a gzip stream that can be read: Compressed file "
+               "ended before the end-of-stream marker was reached\n")
+    assert run(["--from-list", str(tmp_path / "bad.gz")]) == (
+        2, "", f"urisift: --from-list {tmp_path / 'bad.gz'}: not a gzip stream that can be read: Error -3 while "
+               "decompressing data: invalid block type\n")

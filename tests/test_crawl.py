@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from urisift.cli import main
+from urisift.crawl.index import CANONICAL, LOCATION, MAX_HOPS, REFRESH, Capture, CaptureIndex
+from urisift.model import Effective
 
 SITE = "http://crawl.example"
 PAGE = (b'<html><head><link rel="stylesheet" href="/style.css"><script src="/app.js"></script></head><body>'
@@ -111,3 +113,69 @@ def test_the_audit_says_what_each_page_missed(crawl: Path) -> None:
     table = _run("audit", str(crawl))
     assert table.startswith(f"pages audited: {len(pages)}\n")
     assert f"  {1:6}  {SITE}/missing\n" in table
+
+
+# -- issue 38: a capture that redirects to itself is a loop; any cycle of any length -------------------
+
+def _index(*chain: tuple[str, int, str | None, str | None]) -> CaptureIndex:
+    """An index of captures (uri, status, via, next), a second apart from 2024-05-03T12:00:00Z."""
+    index = CaptureIndex()
+    for i, (uri, status, via, following) in enumerate(chain):
+        index.add(Capture(uri, 1714737600 + i, status, via, following))
+    return index
+
+
+def test_a_capture_whose_location_is_itself_is_a_loop() -> None:
+    index = _index(("http://shop.example/cart", 302, LOCATION, "http://SHOP.example:80/cart#top"))
+    assert index.effective("http://shop.example/cart", None) == Effective("http://shop.example/cart", 0, 302, True)
+    # and reached at the end of a chain
+    index.add(Capture("http://shop.example/basket", 1714737700, 301, LOCATION, "http://shop.example/cart"))
+    assert index.effective("http://shop.example/basket", None) == Effective("http://shop.example/cart", 1, 302, True)
+
+
+def test_a_page_canonical_to_itself_or_reloading_itself_ends_there() -> None:
+    index = _index(("http://news.example/a", 200, CANONICAL, "http://news.example/a"),
+                   ("http://news.example/live", 200, REFRESH, "http://news.example/live"))
+    assert index.effective("http://news.example/a", None) == Effective("http://news.example/a", 0, 200, False)
+    assert index.effective("http://news.example/live", None) == Effective("http://news.example/live", 0, 200, False)
+
+
+@pytest.mark.parametrize("length", [3, 7, MAX_HOPS, MAX_HOPS + 1, MAX_HOPS + 2, 3 * MAX_HOPS])
+def test_a_cycle_of_any_length_is_a_loop(length: int) -> None:
+    uris = [f"http://ring.example/{i}" for i in range(length)]
+    index = _index(*((uri, 301, LOCATION, uris[(i + 1) % length]) for i, uri in enumerate(uris)))
+    hops = min(length - 1, MAX_HOPS)  # the chain is given up at MAX_HOPS, and still known to loop
+    assert index.effective(uris[0], None) == Effective(uris[hops], hops, 301, True)
+    # a cycle the chain reaches after a tail of other captures
+    index.add(Capture("http://ring.example/door", 1714737000, 302, LOCATION, uris[length // 2]))
+    expected = min(length, MAX_HOPS)
+    assert index.effective("http://ring.example/door", None) == Effective(
+        uris[(length // 2 + expected - 1) % length], expected, 301, True)
+
+
+def test_a_long_chain_without_a_cycle_is_no_loop() -> None:
+    uris = [f"http://line.example/{i}" for i in range(3 * MAX_HOPS)]
+    index = _index(*((uri, 301, LOCATION, uris[i + 1] if i + 1 < len(uris) else None) for i, uri in enumerate(uris)))
+    assert index.effective(uris[0], None) == Effective(uris[MAX_HOPS], MAX_HOPS, 301, False)
+    assert index.effective(uris[5], None) == Effective(uris[5 + MAX_HOPS], MAX_HOPS, 301, False)  # (learnt: no loop)
+    assert index.effective(uris[2 * MAX_HOPS], None) == Effective(uris[-1], MAX_HOPS - 1, 301, False)
+
+
+def test_a_self_redirect_in_a_crawl_is_an_effective_loop(tmp_path: Path) -> None:
+    pytest.importorskip("warcio")
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    path = tmp_path / "self.warc"
+    with path.open("wb") as out:
+        writer = WARCWriter(out, gzip=False)
+        for uri, status, headers, body in [
+                (f"{SITE}/", "200 OK", [("Content-Type", "text/html")], b'<a href="/login">sign in</a>'),
+                (f"{SITE}/login", "302 Found", [("Location", f"{SITE}/login")], b"")]:
+            http = StatusAndHeaders(status, [*headers, ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=http,
+                                                          warc_headers_dict={"WARC-Date": "2024-05-03T12:00:00Z"}))
+    lines = _run("--effective", "--format", "jsonl", "--fields",
+                 "uri,effective_target,effective_hops,effective_status,effective_loop", str(path)).splitlines()
+    assert json.loads(lines[0]) == {"uri": "/login", "effective_target": f"{SITE}/login", "effective_hops": 0,
+                                    "effective_status": 302, "effective_loop": True}

@@ -175,3 +175,80 @@ def test_a_path_missing_on_a_worker_is_a_defect_naming_its_host(session, tmp_pat
     (line,) = _lines(tmp_path / "out" / "defects")
     assert counts["records"] == 0
     assert json.loads(line)["detail"] == f"No such file or directory (on host {socket.gethostname()})"
+
+
+# -- issue 38: the inputs read as the command reads them ------------------------------------------------
+
+@pytest.fixture
+def served(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A web server on 127.0.0.1 serving ``tmp_path``; its base URL."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_gzip_listing_on_a_web_server_as_the_commands_from_list(session, tmp_path: Path, served: str,  # type: ignore[no-untyped-def]
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("aiohttp")
+    import gzip
+
+    for name, text in [("one.txt", "see http://one.example/a\n"), ("two.txt", "and <http://two.example/b>\n")]:
+        (tmp_path / name).write_text(text)
+    # Common Crawl's form: gzip, a path a line; and a comment and a blank line
+    (tmp_path / "warc.paths.gz").write_bytes(gzip.compress(
+        f"# two inputs\n{tmp_path / 'one.txt'}\n\n{tmp_path / 'two.txt'}\n".encode()))
+    listing = f"{served}/warc.paths.gz"
+    assert spark.paths_of([], listing) == [str(tmp_path / "one.txt"), str(tmp_path / "two.txt")]
+    assert spark.main(["--from-list", listing, "--output", str(tmp_path / "out")]) == 0
+    assert capsys.readouterr().err == '{"units": 2, "defects": 0, "records": 2}\n'
+    assert _lines(tmp_path / "out" / "records") == _cli("--from-list", listing)
+    assert [json.loads(line)["target"] for line in _lines(tmp_path / "out" / "records")] == [
+        "http://one.example/a", "http://two.example/b"]
+    # --input-list is the same option (its older name), a local listing the same
+    assert spark.main(["--input-list", str(tmp_path / "warc.paths.gz"), "--output", str(tmp_path / "again")]) == 0
+    assert _lines(tmp_path / "again" / "records") == _lines(tmp_path / "out" / "records")
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    (None, "No such file or directory"),
+    (b"\x1f\x8b\x08\x00" + bytes(range(64)), "not a gzip stream that can be read: Error -3 while decompressing data: "
+                                             "invalid block type"),
+])
+def test_a_listing_that_cannot_be_read_is_the_commands_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   content: bytes | None, problem: str) -> None:
+    listing = tmp_path / "warc.paths.gz"
+    if content is not None:
+        listing.write_bytes(content)
+    err = io.StringIO()
+    assert main(["--from-list", str(listing)], stdout=io.StringIO(), stderr=err) == 2
+    assert err.getvalue() == f"urisift: --from-list {listing}: {problem}\n"
+    assert spark.main(["--input-list", str(listing), "--output", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == f"urisift-spark: --from-list {listing}: {problem}\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_input_that_does_not_exist_exits_as_the_command_does(session, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    (tmp_path / "here.txt").write_text("see http://here.example/\n")
+    missing = tmp_path / "gone.txt"
+    err = io.StringIO()
+    assert main([str(tmp_path / "here.txt"), str(missing)], stdout=io.StringIO(), stderr=err) == 1
+    assert err.getvalue() == f"urisift: {missing}: cannot read: No such file or directory\n"
+    assert spark.main([str(tmp_path / "here.txt"), str(missing), "--output", str(tmp_path / "out")]) == 1
+    # the same line, from the host whose task could not read it; the other input is read
+    assert capsys.readouterr().err == (f"urisift-spark: {missing}: cannot read: No such file or directory (on host "
+                                       f"{socket.gethostname()})\n" '{"units": 2, "defects": 1, "records": 1}\n')
+    assert _lines(tmp_path / "out" / "records") == _cli(str(tmp_path / "here.txt"))

@@ -11,8 +11,9 @@ import pytest
 
 from urisift import Record, scan_html, scan_text
 from urisift.cli import main
+from urisift.deceptive import deception, text_host
 from urisift.model import Risk
-from urisift.unwrap import WRAPPERS, BrokenWrapper, _one, deception, may_be_wrapped, text_host, unwrap
+from urisift.unwrap import WRAPPERS, BrokenWrapper, _one, may_be_wrapped, unwrap
 
 SAFELINKS = ("https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fwww.example.com%2Freport%3Fid%3D7"
              "&data=05%7C02%7Cuser%40contoso.com%7C6b1f0e3c%7C72f988bf86f141af91ab2d7cd011db47%7C1%7C0%7C63851"
@@ -141,10 +142,15 @@ _SCHEMES = ["https://", "HTTP://", "http://", "ftp://", "", "https:/"]
 _HOSTS = ["l.facebook.com", "urldefense.com", "urldefense.proofpoint.com", "web.archive.org", "www.google.com",
           "GOOGLE.co.uk", "host.example:8080", "u@slack-redir.net", "protect-us.mimecast.com",
           "linkprotect.cudasvc.com", "x.safelinks.protection.outlook.com", "a.trendmicro.com:443",
-          "www.youtube.com", "www.linkedin.com", "localhost", "wayback.archive-it.org", "lm.facebook.com."]
+          "www.youtube.com", "www.linkedin.com", "localhost", "wayback.archive-it.org", "lm.facebook.com.",
+          # (issue 38's forms)
+          "statics.teams.cdn.office.net", "l.messenger.com", "urldefense.us", "url.uk.m.mimecastprotect.com",
+          "wayback.archive.org", "safelinks.protection.apps.mil", "m.youtube.com", "maps.google.com"]
 _PATHS = ["/url", "/l.php", "/v1/url", "/v2/url", "/v3/__http://x.example/__;!!", "/s/abc", "/link", "/redirect",
           "/redir/redirect", "/wis/clicktime/v1/query", "/web/20240503120000/http://x.example/",
-          "/coll/20240503120000id_/http://x.example/", "/coll/2024050312000/http://x", "/", ""]
+          "/coll/20240503120000id_/http://x.example/", "/coll/2024050312000/http://x", "/", "",
+          "/evergreen-assets/safelinks/1/atp-safelinks.html", "/safety/go/", "/wis/clicktime/v2/clickthrough",
+          "/all/20240503120000/http://x.example/"]
 _QUERIES = ["", "?url=http://x.example/", "?u=http://x.example/", "?q=http%3A%2F%2Fx.example%2F",
             "?a=http://x.example/", "?u=https-3A__x.example_", "#f"]
 
@@ -158,7 +164,7 @@ def test_the_screen_passes_every_url_a_wrapper_reads() -> None:
         if _one_or_broken(url):
             wrapped += 1
             assert may_be_wrapped(url), url
-    assert wrapped == 843  # of 10,710: the table's rows, each way of spelling them
+    assert wrapped == 1809  # of 19,950: the table's rows, each way of spelling them
 
 
 def _one_or_broken(url: str) -> bool:
@@ -173,3 +179,204 @@ def test_the_screen_lets_the_samples_through() -> None:
         assert may_be_wrapped(wrapped)
     assert may_be_wrapped("http://localhost:8080/my-coll/20240503120000id_/http://example.com/")
     assert not may_be_wrapped("https://www.example.com/?u=https://urldefense.com/v3/__x")
+
+
+# -- issue 38: the parameter that holds a URL, each service's forms, values that do not decode ---------
+
+def _rows_with_choices() -> list[tuple[str, str, str, str]]:
+    """(service, host, path, parameter) of each row that names more than one parameter."""
+    samples = {"google": ("www.google.com", "/url")}
+    return [(row.service, *samples[row.service], name) for row in WRAPPERS if len(row.parameters) > 1
+            for name in row.parameters]
+
+
+@pytest.mark.parametrize(("service", "host", "path", "holder"), _rows_with_choices())
+def test_the_target_is_the_parameter_that_holds_a_url(service: str, host: str, path: str, holder: str) -> None:
+    # every other parameter the row names holds a search query, a word and a colon, a path
+    row = next(r for r in WRAPPERS if r.service == service)
+    others = [n for n in row.parameters if n != holder]
+    for noise in ("tickets+to+lisbon", "define%3Awrapper", "%2Fsearch%3Fq%3Dx"):
+        query = "&".join([*(f"{n}={noise}" for n in others), f"{holder}=ftp%3A%2F%2Ffiles.example%2Fa.txt", "sa=t"])
+        assert unwrap(f"https://{host}{path}?{query}") == ("ftp://files.example/a.txt", (service,), None)
+        # and in the other order in the query: the value decides, not where it stands
+        query = "&".join([f"{holder}=ftp%3A%2F%2Ffiles.example%2Fa.txt", *(f"{n}={noise}" for n in others)])
+        assert unwrap(f"https://{host}{path}?{query}") == ("ftp://files.example/a.txt", (service,), None)
+
+
+def test_google_search_links_whose_q_is_the_query() -> None:
+    assert unwrap("https://www.google.de/url?sa=t&rct=j&q=opening%20hours%20museum&esrc=s&source=web&cd=3"
+                  "&url=https%3A%2F%2Fmuseum.example%2Fbesuch&ved=0ahUKE") == (
+        "https://museum.example/besuch", ("google",), None)
+    # q names a URL someone searched for; url is where the result goes
+    assert unwrap("https://www.google.com/url?q=http://old.example/&url=https://new.example/&usg=x") == (
+        "https://new.example/", ("google",), None)
+    # no parameter holds a URL: a search of Google's, not a wrapper
+    assert unwrap("https://www.google.com/url?q=lisbon+trams&sa=D") is None
+    assert unwrap("https://www.google.com/urls?q=https://a.example/") is None
+
+
+@pytest.mark.parametrize(("wrapped", "original", "service"), [
+    # Safe Links: the Office-document path, the US government, DoD and China clouds, Teams' page
+    ("https://eur03.safelinks.protection.outlook.com/ap/x-59584e83/?url=https%3A%2F%2Fcontoso.sharepoint.example"
+     "%2F%3Ax%3A%2Fr%2Fbudget.xlsx&data=05%7C02", "https://contoso.sharepoint.example/:x:/r/budget.xlsx", "safelinks"),
+    ("https://gcc02.safelinks.protection.office365.us/?url=http%3A%2F%2Fagency.example%2F&data=04", "http://agency.example/",
+     "safelinks"),
+    ("https://safelinks.protection.apps.mil/?url=https%3A%2F%2Fbase.example%2Fmenu&data=04", "https://base.example/menu",
+     "safelinks"),
+    ("https://can01.safelinks.protection.partner.outlook.cn/?url=https%3A%2F%2Fshop.example%2F&data=05", "https://shop.example/",
+     "safelinks"),
+    ("https://statics.teams.cdn.office.net/evergreen-assets/safelinks/2/atp-safelinks.html?url=https%3A%2F%2Fwiki.example"
+     "%2Fonboarding&locale=en-gb&dest=https%3A%2F%2Fteams.microsoft.com", "https://wiki.example/onboarding",
+     "safelinks"),
+    # Proofpoint: v1 and v2 on urldefense.com; v3 on urldefense.us, its "//" collapsed as its decoder repairs it
+    ("https://urldefense.com/v1/url?u=http://lab.example/run%3Fid%3D4&k=abc%0A&r=x&m=y&s=z", "http://lab.example/run?id=4",
+     "proofpoint-v1"),
+    ("https://urldefense.com/v2/url?u=http-3A__lab.example_notes.txt&d=DwIG&c=x", "http://lab.example/notes.txt",
+     "proofpoint-v2"),
+    ("https://urldefense.us/v3/__https:/lab.example/a*20b__;JQ!!G2kpM7!xyz$", "https://lab.example/a%20b",
+     "proofpoint-v3"),
+    # Trend Micro's v2 click-through
+    ("https://ctp.trendmicro.com/wis/clicktime/v2/clickthrough?url=https%3a%2f%2freport.example%2fq3&umid=9&auth=1",
+     "https://report.example/q3", "trendmicro"),
+    # Google's redirector on Maps
+    ("https://maps.google.com/url?q=https://cafe.example/menu&sa=D", "https://cafe.example/menu", "google"),
+    # Facebook's link shim on www., m. and Messenger's
+    ("http://www.facebook.com/l.php?u=http%3A%2F%2Fband.example%2Ftour&h=yAQ&s=1", "http://band.example/tour",
+     "facebook"),
+    ("https://m.facebook.com/l.php?u=https%3A%2F%2Fband.example%2F&h=AT2", "https://band.example/", "facebook"),
+    ("https://l.messenger.com/l.php?u=https%3A%2F%2Fphotos.example%2Falbum%2F7&h=AT3", "https://photos.example/album/7",
+     "facebook"),
+    # LinkedIn: /safety/go (with and without the final "/"), /redir/redirect/ and a warning page
+    ("https://www.linkedin.com/safety/go?url=https%3A%2F%2Fcareers.example%2Fjob%2F12&trk=flagship-messaging-web",
+     "https://careers.example/job/12", "linkedin"),
+    ("https://www.linkedin.com/safety/go/?url=https%3A%2F%2Fcerts.example%2Fc%2F9&urlhash=0t8r&isSdui=true",
+     "https://certs.example/c/9", "linkedin"),
+    ("https://www.linkedin.com/redir/redirect/?url=https%3A%2F%2Fblog.example%2F&urlhash=Zz", "https://blog.example/",
+     "linkedin"),
+    ("https://www.linkedin.com/redir/general-malware-page?url=https%3A%2F%2Fdb%2eexample%2F", "https://db.example/",
+     "linkedin"),
+    # YouTube's mobile host
+    ("https://m.youtube.com/redirect?event=comments&q=https%3A%2F%2Fstore.example%2F&redir_token=Q", "https://store.example/",
+     "youtube"),
+])
+def test_each_services_other_forms(wrapped: str, original: str, service: str) -> None:
+    assert unwrap(wrapped) == (original, (service,), None)
+
+
+@pytest.mark.parametrize(("wrapped", "original", "wrapper"), [
+    ("http://wayback.archive.org/web/20110911111128/http://spec.example/bps/", "http://spec.example/bps/",
+     "wayback@2011-09-11T11:11:28Z"),
+    ("https://wayback.archive-it.org/all/20130930230459/http://dept.example.edu/", "http://dept.example.edu/",
+     "wayback@2013-09-30T23:04:59Z"),
+])
+def test_the_wayback_machines_other_hosts_and_archive_it_across_collections(wrapped: str, original: str,
+                                                                             wrapper: str) -> None:
+    assert unwrap(wrapped) == (original, (wrapper,), None)
+
+
+def test_mimecasts_newer_host_is_opaque_too() -> None:
+    result = unwrap("https://url.za.m.mimecastprotect.com/s/EoS3C98BNNi2ZMRhofXTqRd1S?domain=github.com")
+    assert result is not None and (result.url, result.wrappers, result.risk.flag if result.risk else None) == (
+        None, ("mimecast",), "opaque-wrapper")
+
+
+@pytest.mark.parametrize("url", [
+    "https://www.linkedin.com/feed/?url=https%3A%2F%2Fa.example%2F", "https://www.linkedin.com/redir/",
+    "https://statics.teams.cdn.office.net/other/?url=https%3A%2F%2Fa.example%2F",
+    "https://community.mimecast.com/s/article/Managing-API-Applications", "https://www.facebook.com/l.phpx?u=https://a.example/",
+    "https://slack-redir.net/linked?url=https://a.example/",
+])
+def test_a_services_other_pages_are_not_wrappers(url: str) -> None:
+    assert unwrap(url) is None
+
+
+@pytest.mark.parametrize(("wrapped", "detail"), [
+    # a bad escape inside the value, and one the value's end cut off
+    ("https://eur02.safelinks.protection.outlook.com/?url=https%3A%2F%2Fpay.example%2Fa%zzb&data=05",
+     "the safelinks wrapper cannot be decoded: its url parameter has a '%' not followed by two hex digits at offset "
+     "29 (a bad escape, or one cut off): 'https%3A%2F%2Fpay.example%2Fa%zzb'"),
+    ("https://l.facebook.com/l.php?u=https%3A%2F%2Fpay.example%2Finvoice%3Fn%3D1%2",
+     "the facebook wrapper cannot be decoded: its u parameter has a '%' not followed by two hex digits at offset 43 "
+     "(a bad escape, or one cut off): 'https%3A%2F%2Fpay.example%2Finvoice%3Fn%3D1%2'"),
+    # a value cut off after its scheme, or nothing at all
+    ("https://slack-redir.net/link?url=https%3A%2F%2F",
+     "the slack wrapper cannot be decoded: its url parameter holds a cut-off URL: 'https://'"),
+    ("https://www.youtube.com/redirect?event=x&q=http%3A",
+     "the youtube wrapper cannot be decoded: its q parameter holds a cut-off URL: 'http:'"),
+    ("https://www.linkedin.com/safety/go?url=&trk=x",
+     "the linkedin wrapper cannot be decoded: its url parameter is empty"),
+    # a replay's or a v3 URL cut off after its scheme
+    ("https://web.archive.org/web/20190102030405id_/ftp:/", "the wayback@2019-01-02T03:04:05Z wrapper cannot be "
+     "decoded: its URL is cut off: 'ftp://'"),
+    ("https://urldefense.com/v3/__https:**A__;Ly8!!OrgId!t$", "the proofpoint-v3 wrapper cannot be decoded: its URL "
+     "is cut off: 'https://'"),
+    # an escape of a UTF-8 sequence cut in two
+    ("https://www.google.com/url?q=flights&url=https%3A%2F%2Fair.example%2F%E2%8",
+     "the google wrapper cannot be decoded: its url parameter has a '%' not followed by two hex digits at offset 31 "
+     "(a bad escape, or one cut off): "
+     "'https%3A%2F%2Fair.example%2F%E2%8'"),
+])
+def test_a_value_that_does_not_decode_cleanly_is_a_broken_wrapper(wrapped: str, detail: str) -> None:
+    result = unwrap(wrapped)
+    assert result is not None and result.url is None and result.risk == Risk("broken-wrapper", "7.5", detail)
+
+
+def test_octets_that_are_not_utf8_stay_escaped_never_replaced() -> None:
+    # a Latin-1 "é" (%E9) beside a UTF-8 one (%C3%A9): the first stays an escape, no U+FFFD
+    assert unwrap("https://linkprotect.cudasvc.com/url?a=https%3a%2f%2fcaf%c3%a9.example%2fmenu%2fcr%e8me&c=E,1,x") == (
+        "https://café.example/menu/cr%E8me", ("barracuda",), None)
+
+
+def test_a_broken_wrapper_in_a_record_has_no_unwrapped_url() -> None:
+    page = ('<a href="https://nam04.safelinks.protection.outlook.com/?url=https%3A%2F%2Fbank.example%2Flogin%3'
+            '&amp;data=05">sign in</a>')
+    (record,) = [r for r in scan_html(page) if isinstance(r, Record)]
+    # (the link itself is not a valid URI either: "%3&" is no escape)
+    assert (record.unwrapped, record.wrapper, [k.flag for k in record.risks]) == (
+        None, ("safelinks",), ["invalid", "broken-wrapper"])
+
+
+# -- issue 38: deceptive text compares hosts as a browser reads them ------------------------------------
+
+@pytest.mark.parametrize(("text", "target"), [
+    ("münchen-tickets.example", "https://xn--mnchen-tickets-gsb.example/"),  # Unicode shown, ACE linked
+    ("https://xn--mnchen-tickets-gsb.example/", "https://münchen-tickets.example/"),  # and the reverse
+    ("München-Tickets.example/shop", "https://m%C3%BCnchen-tickets.example/shop"),  # a percent-encoded host
+    ("ｍｕｓｅｕｍ．example", "https://museum.example/"),  # full-width letters and stop
+    ("www.пример.example", "https://xn--e1afmkfd.example/"),  # Cyrillic, www. shown
+    ("tickets.xn--p1ai", "https://мир.tickets.рф/"),  # an ACE top-level label; a subdomain linked
+])
+def test_the_same_host_in_unicode_and_ace_form_is_honest(text: str, target: str) -> None:
+    assert deception(text, target) is None
+
+
+@pytest.mark.parametrize(("text", "target", "detail"), [
+    # a look-alike in another script is another host
+    ("аррlе.example", "https://apple.example/",
+     "the link text names 'аррlе.example'; the link goes to 'apple.example'"),
+    ("münchen-tickets.example", "https://xn--mnchen-tickets-gsb.attacker.example/",
+     "the link text names 'münchen-tickets.example'; the link goes to 'xn--mnchen-tickets-gsb.attacker.example'"),
+    ("xn--mnchen-tickets-gsb.example", "https://munchen-tickets.example/",
+     "the link text names 'xn--mnchen-tickets-gsb.example'; the link goes to 'munchen-tickets.example'"),
+])
+def test_another_host_in_either_form_is_deceptive(text: str, target: str, detail: str) -> None:
+    assert deception(text, target) == Risk("deceptive-text", "7.5", detail)
+
+
+def test_idn_link_texts_in_a_page() -> None:
+    page = ('<a href="https://xn--bcherstube-9db.example/">bücherstube.example</a>'
+            '<a href="https://buecherstube.example/">bücherstube.example</a>')
+    links = [r for r in scan_html(page) if isinstance(r, Record)]
+    assert [[k.detail for k in r.risks if k.flag == "deceptive-text"] for r in links] == [
+        [], ["the link text names 'bücherstube.example'; the link goes to 'buecherstube.example'"]]
+
+
+@pytest.mark.parametrize("text", [
+    "京都。嵐山の紅葉",  # an ideographic full stop ends a sentence: no host
+    "【札幌】雪まつり.会場マップ",  # brackets are no letters
+    "おすすめ.カフェ❤",  # nor is a symbol
+    "価格は1.980円",  # a number
+])
+def test_a_sentence_is_no_host(text: str) -> None:
+    assert text_host(text) is None
+    assert deception(text, "https://blog.example/entry/7") is None

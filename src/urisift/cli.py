@@ -26,7 +26,7 @@ from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import missing_backend
 from .scan import ScanOptions, checked, scan_serial
-from .sources import Input, file_size, interactive, open_binary, walk
+from .sources import Input, file_size, interactive, listed, walk
 
 EXAMPLES = """\
 examples:
@@ -220,18 +220,6 @@ def _writer_to(args: argparse.Namespace, layout: Layout, target: IO[str]) -> tup
     return WRITERS[args.format](target, layout), target
 
 
-def _listed(path: str) -> list[str]:
-    """The paths a listing file names (one a line; gzip-compressed or not)."""
-    import gzip
-
-    with open_binary(path) as f:
-        data = f.read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    lines = (line.strip() for line in data.decode("utf-8", "replace").splitlines())
-    return [line for line in lines if line and not line.startswith("#")]
-
-
 def _usage(err: IO[str], message: str) -> int:
     err.write(f"urisift: {message}\n")
     return ExitCode.USAGE
@@ -268,10 +256,10 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     if args.format == "parquet" and not args.output:
         return _usage(err, "--format parquet writes a file: give it with --output FILE")
     try:
-        listed = _listed(args.from_list) if args.from_list else []
+        in_list = listed(args.from_list) if args.from_list else []
     except OSError as exc:
         return _usage(err, f"--from-list {args.from_list}: {exc.strerror or exc}")
-    paths = [*args.paths, *listed] or ["-"]
+    paths = [*args.paths, *in_list] or ["-"]
     for path in paths:  # a backend that is not installed: one line, before any input is read
         if (missing := missing_backend(path)) is not None:
             return _usage(err, missing)

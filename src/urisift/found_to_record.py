@@ -11,12 +11,13 @@ from types import ModuleType
 from typing import Literal
 
 from .base import BaseLayer
+from .deceptive import deception
 from .delimit.chars import LEADING_SCHEME, ordered
 from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
 from .reference import UriReference
 from .resolve import Joiner, resolve
 from .risk import plainly_safe, risks
-from .unwrap import deception, may_be_wrapped, unwrap
+from .unwrap import may_be_wrapped, unwrap
 from .validity import BAD_ESCAPE, BIDI_FORMATTING, PLAINLY_SAFE, PLAINLY_VALID, invalidity
 
 _parse = UriReference.parse

@@ -3,11 +3,13 @@ extra, ``pip install 'urisift[spark]'``; pyspark is imported only here, and
 only when the job runs).
 
     urisift-spark [--master local[2]] [--format jsonl|parquet|edges|edge-counts]
-                  [--input-list FILE] --output DIR PATH ...
+                  [--from-list FILE] --output DIR PATH ...
 
-- Inputs are paths, directories and globs (or a text file listing them, a
-  line each, as cc-pyspark takes), walked on the driver as the command walks
-  them.  The work is the command's units (:mod:`urisift.parallel`): a file
+- Inputs are paths, directories and globs (or a file listing them, a line
+  each, as cc-pyspark takes: ``--from-list``, read by the command's own
+  :func:`~urisift.sources.listed`, plain or gzip, local or remote, Common
+  Crawl's ``warc.paths.gz``; ``--input-list`` is its older name), walked on
+  the driver as the command walks them.  The work is the command's units (:mod:`urisift.parallel`): a file
   each, and a large mbox cut at envelope lines, so that one big archive does
   not serialise the job.  An mbox's messages are numbered as in the command:
   a first stage counts the messages of each range, the driver adds them up.
@@ -16,31 +18,36 @@ only when the job runs).
 - ``--output DIR`` gets ``records/`` (JSON lines, or Parquet with the fixed
   Arrow schema of :mod:`urisift.output.parquet`) and ``defects/`` (JSON lines, the
   command's defect lines): a broken input, or a task that fails on one, is
-  defect rows, never a failed job.  ``edges`` writes ``source<TAB>target``
-  lines; ``edge-counts`` (source host, target host, count) rows, as
-  cc-pyspark's host-link job does.
+  defect rows, never a failed job; an input that could not be read (or that
+  a task failed on) is also said on standard error as the command says it,
+  and the exit status is the command's, 1.  ``edges`` writes
+  ``source<TAB>target`` lines; ``edge-counts`` (source host, target host,
+  count) rows, as cc-pyspark's host-link job does.
 """
 
 from __future__ import annotations
 
 import argparse
 import glob
+import io
 import json
 import os
 import shutil
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from .errors import ExitCode
 from .model import Defect, DefectKind, Kind, Record, Tally
 from .output.records import defect_line, record_line
+from .output.writing import report
 from .plan import plan as plan_units
 from .remote import is_remote, local_path
 from .scan import ScanOptions, messages_in, scan_failed, scan_unit
-from .sources import walk
+from .sources import listed, walk
 from .units import Renumbering, WorkUnit
 
 FORMATS = ("jsonl", "parquet", "edges", "edge-counts")
@@ -54,13 +61,11 @@ def _pyspark() -> Any:
     return pyspark
 
 
-def paths_of(inputs: list[str], input_list: str | None = None) -> list[str]:
+def paths_of(inputs: list[str], from_list: str | None = None) -> list[str]:
     """The paths named: each as given, a glob expanded (sorted); with
-    ``input_list``, the lines of that file too (blank and # lines left out)."""
-    named = list(inputs)
-    if input_list is not None:
-        with open(input_list, encoding="utf-8") as f:
-            named += [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
+    ``from_list``, the paths that listing names too (:func:`~urisift.sources.listed`:
+    an ``OSError`` when it cannot be read)."""
+    named = [*inputs, *(listed(from_list) if from_list is not None else [])]
     out: list[str] = []
     for path in named:
         if is_remote(path):
@@ -113,7 +118,7 @@ def scan_lines(job: tuple[int, WorkUnit | Defect, ScanOptions], firsts: dict[int
     streamed.  Whatever goes wrong is a defect line; the task never fails."""
     index, unit, options = job
     if isinstance(unit, Defect):
-        yield index, "defect", defect_line(unit)
+        yield from _defect_rows(index, unit)
         return
     numbering = Renumbering()
     numbering.begin(unit)
@@ -126,9 +131,19 @@ def scan_lines(job: tuple[int, WorkUnit | Defect, ScanOptions], firsts: dict[int
             if type(item) is Record:
                 yield index, "record", record_line(item)
             else:
-                yield index, "defect", defect_line(_on_this_host(item))  # type: ignore[arg-type]
+                yield from _defect_rows(index, _on_this_host(item))  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - a per-input failure is a defect row (issue 13)
-        yield index, "defect", defect_line(scan_failed(unit, exc))
+        yield from _defect_rows(index, scan_failed(unit, exc))
+
+
+def _defect_rows(index: int, defect: Defect) -> Iterator[tuple[int, str, str]]:
+    """A defect's row; and, for one that makes the command exit 1 (an input
+    not read, a scan that failed), a "failed" row: the line the command
+    writes for it on standard error (:func:`~urisift.output.writing.report`)."""
+    yield index, "defect", defect_line(defect)
+    said = io.StringIO()
+    if report(defect, said, prog="urisift-spark") != ExitCode.OK:
+        yield index, "failed", said.getvalue()
 
 
 def _on_this_host(defect: Defect) -> Defect:
@@ -170,15 +185,17 @@ def session(master: str | None = None) -> Any:
 
 def run(paths: list[str], output: str, *, fmt: str = "jsonl", master: str | None = None,
         options: ScanOptions | None = None, partitions: int | None = None, spark: Any = None,
-        partition_by: str | None = None) -> dict[str, int]:
+        partition_by: str | None = None, failed: Callable[[str], object] | None = None) -> dict[str, int]:
     """Run the job; the counts of what it wrote.  ``spark``: a session to
-    run in (kept open); else one is made (and stopped, with ``master``)."""
+    run in (kept open); else one is made (and stopped, with ``master``).
+    ``failed``: called on the driver, in input order, with the line the
+    command writes on standard error for each input that could not be read."""
     pyspark = _pyspark()
     options = options if options is not None else ScanOptions()
     own = spark is None
     spark = spark if spark is not None else session(master)
     try:
-        return _job(spark, pyspark, paths, output, fmt, options, partitions, partition_by)
+        return _job(spark, pyspark, paths, output, fmt, options, partitions, partition_by, failed)
     finally:
         if own and master is not None:
             spark.stop()
@@ -201,7 +218,8 @@ def plan_in_tasks(sc: Any, paths: list[str], options: ScanOptions) -> list[WorkU
 
 
 def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, options: ScanOptions,
-         partitions: int | None, partition_by: str | None = None) -> dict[str, int]:
+         partitions: int | None, partition_by: str | None = None,
+         failed: Callable[[str], object] | None = None) -> dict[str, int]:
     sc = spark.sparkContext
     jobs = [(i, unit, options) for i, unit in enumerate(plan_in_tasks(sc, paths, options))]
     slices = max(1, min(len(jobs), partitions or len(jobs)))
@@ -222,6 +240,9 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
     defects = lines.filter(lambda row: row[1] == "defect").map(lambda row: row[2])
     defects.saveAsTextFile(f"{output}/defects")
     result = {"units": len(jobs), "defects": defects.count()}
+    if failed is not None:  # (the units are sliced in order: collect() gives them in input order)
+        for said in lines.filter(lambda row: row[1] == "failed").map(lambda row: row[2]).collect():
+            failed(said)
     if fmt == "jsonl":
         records.saveAsTextFile(f"{output}/records")
     elif fmt == "parquet":
@@ -275,7 +296,10 @@ def _spark_schema(arrow: Any) -> Any:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="urisift-spark", description="urisift's scan as a PySpark job.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files, directories or globs")
-    p.add_argument("--input-list", metavar="FILE", help="a text file naming the inputs, a line each")
+    p.add_argument("--from-list", "--input-list", dest="from_list", metavar="FILE",
+                   help="read the inputs named in FILE too, one path or URL a line (gzip or not, local or remote: "
+                        "Common Crawl's warc.paths.gz with each line prefixed by s3://commoncrawl/); --input-list "
+                        "is its older name")
     p.add_argument("--output", required=True, metavar="DIR", help="where records/ (or edges/, edge-counts/) "
                                                                  "and defects/ are written")
     p.add_argument("--format", choices=FORMATS, default="jsonl")
@@ -286,9 +310,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--partition-by", choices=sorted(PARTITION_KEYS),
                    help="parquet: records/ partitioned by the input file, the target's host or the WARC date")
     args = p.parse_args(argv)
-    paths = paths_of(args.paths, args.input_list)
+    try:
+        paths = paths_of(args.paths, args.from_list)
+    except OSError as exc:  # the command's words and exit status (a usage error, before any input is read)
+        print(f"urisift-spark: --from-list {args.from_list}: {exc.strerror or exc}", file=sys.stderr)
+        return ExitCode.USAGE
     if not paths:
-        p.error("name inputs, or a file listing them with --input-list")
+        p.error("name inputs, or a file listing them with --from-list")
     # checked before the job starts, not after it ran (Spark's own error is a long trace at the end)
     if os.path.exists(args.output) and not args.overwrite:
         print(f"urisift-spark: --output {args.output} exists; name another, or add --overwrite to replace it",
@@ -298,12 +326,15 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(args.output)
     elif os.path.exists(args.output):
         os.remove(args.output)
+    failed: list[str] = []
     # Parquet has no absent value: its browser_target column is computed for every record (issue 25)
     counts = run(paths, args.output, fmt=args.format, master=args.master,
                  options=ScanOptions(base=args.base, browser=args.format == "parquet"), partitions=args.partitions,
-                 partition_by=args.partition_by)
+                 partition_by=args.partition_by, failed=failed.append)
+    sys.stderr.writelines(failed)
     print(json.dumps(counts), file=sys.stderr)
-    return 0
+    # as the command: 1 when an input could not be read (the others were, and their records written)
+    return ExitCode.INPUT if failed else ExitCode.OK
 
 
 def entry() -> None:

@@ -3,11 +3,15 @@ a redirector or a web archive's replay wraps, recovered from the wrapper's
 own published format, applied again while the result is itself wrapped.
 
 The table of wrappers is data (:data:`WRAPPERS`): a row names the service,
-the hosts and path it answers on, and how the target is carried:
+the hosts and paths it answers on (each service's current published and
+observed forms, the source beside each row), and how the target is carried:
 
 - ``query``: in a query parameter, percent-encoded (Safe Links ``url``,
-  Proofpoint v1 ``u``, Barracuda ``a``, Trend Micro ``url``, Google ``q``
-  or ``url``, Facebook ``u``, LinkedIn ``url``, YouTube ``q``, Slack ``url``);
+  Proofpoint v1 ``u``, Barracuda ``a``, Trend Micro ``url``, Google ``url``
+  or ``q``, Facebook ``u``, LinkedIn ``url``, YouTube ``q``, Slack ``url``).
+  The target is the first of the row's parameters whose value is an
+  absolute URL, never a parameter taken by its name alone (Google's ``q`` is
+  the search query where ``url`` holds the target);
 - ``proofpoint-v2``: the ``u`` parameter with ``-`` for ``%`` and ``_`` for
   ``/`` (Proofpoint URL Defense v2);
 - ``proofpoint-v3``: ``/v3/__<url>__;<replacements>!!...``, where each ``*``
@@ -20,6 +24,11 @@ the hosts and path it answers on, and how the target is carried:
 - ``opaque``: a token the target cannot be recovered from (Mimecast): the
   service is named and the record flagged, the target not guessed.
 
+A carried value that does not decode cleanly (a ``%`` without two hex
+digits, a value cut off after its scheme, bad base64) is the
+``broken-wrapper`` flag and no unwrapped URL: a half-decoded URL is never
+given as the target.
+
 URI core: no I/O.
 """
 
@@ -30,19 +39,24 @@ import binascii
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
-from urllib.parse import parse_qs, unquote
+from urllib.parse import unquote
 
 from .model import Risk
+from .schemes import WEB, registered_schemes
 
 #: how many wrappers deep a link is unwrapped (each pass must shorten it: no loops)
 MAX_DEPTH = 8
+
+_PROOFPOINT = r"urldefense(?:\.proofpoint)?\.com|urldefense\.us"
 
 
 @dataclass(frozen=True, slots=True)
 class Wrapper:
     """One row of the table: the service's name, the hosts (a pattern
-    matched against the whole lower-case host), the path (matched at its
-    start), how the target is carried, and the query parameters that carry it."""
+    matched against the whole lower-case host), the path (a pattern matched
+    at its start), how the target is carried, and the query parameters that
+    may carry it, in the order they are tried: the first whose value is an
+    absolute URL is the target (:func:`_carried`)."""
 
     service: str
     hosts: str
@@ -51,30 +65,55 @@ class Wrapper:
     parameters: tuple[str, ...] = ()
 
 
-#: the wrappers urisift knows, each with a test built from the service's published format
+#: the wrappers urisift knows, each with a test built from the service's published format;
+#: the comment above a row says where its forms come from
 WRAPPERS: tuple[Wrapper, ...] = (
-    Wrapper("safelinks", r"(?:[a-z0-9-]+\.)?safelinks\.protection\.(?:outlook\.com|office365\.us)", "/", "query",
-            ("url",)),
-    Wrapper("proofpoint-v1", r"urldefense\.proofpoint\.com", "/v1/url", "query", ("u",)),
-    Wrapper("proofpoint-v2", r"urldefense\.proofpoint\.com", "/v2/url", "proofpoint-v2", ("u",)),
-    Wrapper("proofpoint-v3", r"urldefense\.(?:proofpoint\.)?com", "/v3/__", "proofpoint-v3"),
-    Wrapper("barracuda", r"linkprotect\.cudasvc\.com", "/url", "query", ("a",)),
-    Wrapper("trendmicro", r"(?:[a-z0-9-]+\.)*trendmicro\.com", "/wis/clicktime/v1/query", "query", ("url",)),
-    Wrapper("google", r"(?:www\.)?google\.[a-z.]{2,6}", "/url", "query", ("q", "url")),
-    Wrapper("facebook", r"l[m]?\.facebook\.com", "/l.php", "query", ("u",)),
-    Wrapper("linkedin", r"(?:www\.)?linkedin\.com", "/redir/redirect", "query", ("url",)),
-    Wrapper("youtube", r"(?:www\.)?youtube\.com", "/redirect", "query", ("q",)),
-    Wrapper("slack", r"slack-redir\.net", "/link", "query", ("url",)),
-    Wrapper("wayback", r"web\.archive\.org|wayback\.archive-it\.org", "/", "replay"),
-    Wrapper("mimecast", r"(?:[a-z0-9-]+\.)?protect-[a-z]{2,3}\.mimecast\.com", "/s/", "opaque"),
+    # Microsoft Defender for Office 365 Safe Links: <region>.safelinks.protection.outlook.com/?url=,
+    # and /ap/<x>-<hex>/?url= for links to Office documents; the government and national clouds'
+    # hosts (GCC High office365.us, DoD apps.mil, 21Vianet partner.outlook.cn) (observed)
+    Wrapper("safelinks", r"(?:[a-z0-9-]+\.)?safelinks\.protection\."
+            r"(?:outlook\.com|office365\.us|apps\.mil|partner\.outlook\.cn)", "/", "query", ("url",)),
+    # Safe Links for Microsoft Teams (generally available since 2021: Microsoft Tech Community,
+    # "Announcing general availability of Safe Links for Microsoft Teams"): the Teams CDN's page
+    Wrapper("safelinks", r"statics(?:int)?\.teams\.cdn\.office\.net",
+            r"/evergreen-assets/safelinks/\d+/atp-safelinks\.html$", "query", ("url",)),
+    # Proofpoint URL Defense: its own decoder (URLDefenseDecode.py, v3.0.1) reads v1, v2 and v3 on
+    # urldefense.proofpoint.com and urldefense.com alike; urldefense.us serves v3 (observed)
+    Wrapper("proofpoint-v1", _PROOFPOINT, "/v1/url", "query", ("u",)),
+    Wrapper("proofpoint-v2", _PROOFPOINT, "/v2/url", "proofpoint-v2", ("u",)),
+    Wrapper("proofpoint-v3", _PROOFPOINT, "/v3/__", "proofpoint-v3"),
+    # Barracuda Link Protection: linkprotect.cudasvc.com/url?a=<url>&c=...
+    Wrapper("barracuda", r"linkprotect\.cudasvc\.com", r"/url$", "query", ("a",)),
+    # Trend Micro Email Security time-of-click protection: <product>-ctp.trendmicro.com and
+    # <product>-urlprotect.trendmicro.com, /wis/clicktime/v1/query and /v2/clickthrough (observed)
+    Wrapper("trendmicro", r"(?:[a-z0-9-]+\.)*trendmicro\.com", r"/wis/clicktime/v\d+/(?:query|clickthrough)$",
+            "query", ("url",)),
+    # Google's redirector /url on its search, Maps, Images and Custom Search hosts: the target in
+    # url (search results: q is then the query, often empty) or in q (Gmail, Docs, the basic page)
+    Wrapper("google", r"(?:(?:www|maps|images|cse)\.)?google\.[a-z.]{2,6}", r"/url$", "query", ("url", "q")),
+    # Facebook's link shim, l.php?u= on l., lm. (mobile), m. and www.facebook.com, and Messenger's
+    Wrapper("facebook", r"(?:l|lm|m|www)\.facebook\.com|l\.messenger\.com", r"/l\.php$", "query", ("u",)),
+    # LinkedIn: /redir/redirect?url= (posts, profiles), the warning pages /redir/<kind>-page?url=
+    # and /safety/go?url= (messages, job posts), each with or without a final "/" (observed)
+    Wrapper("linkedin", r"(?:www\.)?linkedin\.com", r"/(?:redir/[a-z-]+|safety/go)/?$", "query", ("url",)),
+    # YouTube's /redirect?q= (descriptions, comments), on www. and m.youtube.com
+    Wrapper("youtube", r"(?:www\.|m\.)?youtube\.com", r"/redirect$", "query", ("q",)),
+    Wrapper("slack", r"slack-redir\.net", r"/link$", "query", ("url",)),
+    # the Wayback Machine (web.archive.org, and wayback.archive.org that older pages name) and
+    # Archive-It (wayback.archive-it.org/<collection or all>/)
+    Wrapper("wayback", r"web\.archive\.org|wayback\.archive(?:-it)?\.org", "/", "replay"),
+    # Mimecast URL Protect: protect-<region>.mimecast.com/s/<token> and, in its newer form,
+    # url.<region>.m.mimecastprotect.com/s/<token> (observed)
+    Wrapper("mimecast", r"(?:[a-z0-9-]+\.)?protect-[a-z]{2,3}\.mimecast\.com|url\.[a-z]{2,3}\.m\.mimecastprotect\.com",
+            "/s/", "opaque"),
 )
 
 # a cheap screen: only an http(s) URL whose host names one of these, or whose
 # path starts as a replay's "/<collection>/<timestamp>/" does, can be a wrapper
 # (_one reads nothing else); the host is read, never the whole URL
 _SCREEN = re.compile(r"https?://([^/?#]*)(/[^/?#]*/\d{14}(?:[a-z]{2}_)?/)?", re.IGNORECASE)
-_HOST_HINT = re.compile(r"safelinks|urldefense|cudasvc|trendmicro|google\.|facebook\.com|linkedin\.com|youtube\.com|"
-                        r"slack-redir|archive|mimecast")
+_HOST_HINT = re.compile(r"safelinks|teams\.cdn\.office|urldefense|cudasvc|trendmicro|google\.|facebook\.com|"
+                        r"messenger\.com|linkedin\.com|youtube\.com|slack-redir|archive|mimecast")
 
 
 def may_be_wrapped(url: str) -> bool:
@@ -91,7 +130,14 @@ _PYWB = re.compile(r"^/([^/]+)/(\d{14})([a-z]{2}_)?/([A-Za-z][A-Za-z0-9+.-]*:/?/
 _V3 = re.compile(r"^/v3/__(.+?)__;([A-Za-z0-9_=-]*)!", re.DOTALL)
 # Proofpoint v3: "**" and one of these characters is a run of 2, 3, ... 65 replacements
 _RUNS = {c: n for n, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", start=2)}
-_COMPILED = tuple((row, re.compile(row.hosts)) for row in WRAPPERS)
+_COMPILED = tuple((row, re.compile(row.hosts), re.compile(row.path)) for row in WRAPPERS)
+# a "%" that does not start an escape (two hex digits): a bad escape, or one the value's end cut off
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+# what percent-decoding left of octets that are not UTF-8 (surrogateescape): written back as escapes
+_RAW_OCTET = re.compile(r"[\udc80-\udcff]")
+# an absolute URL's start: scheme ":" ["//" authority] rest (RFC 3986 §4.3)
+_ABSOLUTE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(?://([^/?#]*))?(.*)", re.DOTALL)
+_ONE_SLASH = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):/(?!/)")
 
 
 class Unwrapped(NamedTuple):
@@ -112,7 +158,8 @@ class BrokenWrapper(ValueError):
         self.service = service
 
 
-def _host(authority: str) -> str:
+def host_of(authority: str) -> str:
+    """The host of a URL's authority, lower case, without userinfo, port or final dot."""
     host = authority.rpartition("@")[2]
     if host.startswith("["):
         return host.lower()
@@ -128,9 +175,9 @@ def _one(url: str) -> tuple[str, str | None] | None:
     scheme, authority, path, query = m.group(1).lower(), m.group(2), m.group(3), m.group(4)
     if scheme not in ("http", "https"):
         return None
-    host = _host(authority)
-    for row, hosts in _COMPILED:
-        if not hosts.fullmatch(host) or not path.startswith(row.path):
+    host = host_of(authority)
+    for row, hosts, paths in _COMPILED:
+        if not hosts.fullmatch(host) or paths.match(path) is None:
             continue
         carried = row.carried
         if carried == "opaque":
@@ -143,20 +190,88 @@ def _one(url: str) -> tuple[str, str | None] | None:
         try:
             if carried == "proofpoint-v3":
                 return row.service, _proofpoint_v3(url[url.index("/v3/__"):])
-            values = parse_qs(query or "", keep_blank_values=True)
-            for name in row.parameters:
-                if values.get(name):
-                    target = values[name][0]
-                    if carried == "proofpoint-v2":
-                        target = _proofpoint_v2(target)
-                    return row.service, target
+            target = _carried(query or "", row)
         except BrokenWrapper as exc:
             raise BrokenWrapper(str(exc), row.service) from None
-    if _PYWB.match(path) is not None and host not in ("web.archive.org",):
+        if target is not None:
+            return row.service, target
+    if _PYWB.match(path) is not None and host not in ("web.archive.org", "wayback.archive.org"):
         found = _replay(path + ("?" + query if query is not None else ""), pywb=True)
         if found is not None:
             return found
     return None
+
+
+def _carried(query: str, row: Wrapper) -> str | None:
+    """The target a query carries: the value of the first of the row's
+    parameters (in its order) that is an absolute URL once decoded, so that
+    Google's ``q``, the target in one form and the search query in another,
+    is taken only when it holds a URL.  None when no parameter holds one (the
+    URL is then not this wrapper); :class:`BrokenWrapper` when none does and
+    one was meant to: a value that does not decode (a bad escape, or an escape
+    the value's end cut off), or is cut off after its scheme (``https://``) or
+    empty, so that a half-decoded URL is never taken for the target."""
+    values: dict[str, str] = {}
+    for pair in query.split("&"):
+        name, _, value = pair.partition("=")
+        values.setdefault(unquote(name.replace("+", " ")), value)
+    broken: BrokenWrapper | None = None
+    for name in row.parameters:
+        raw = values.get(name)
+        if raw is None:
+            continue
+        try:
+            target = _decoded(raw, name)
+            if row.carried == "proofpoint-v2":
+                target = _proofpoint_v2(target)
+        except BrokenWrapper as exc:
+            broken = broken or exc
+            continue
+        target = target.strip()
+        absolute = _absolute(target) if target else False
+        if absolute:
+            return target
+        if absolute is False and broken is None:
+            broken = BrokenWrapper(f"its {name} parameter holds a cut-off URL: {target!r}" if target
+                                   else f"its {name} parameter is empty")
+    if broken is not None:
+        raise broken
+    return None
+
+
+def _decoded(raw: str, name: str) -> str:
+    """A query value percent-decoded (``+`` is a space, as the services' own
+    form decoding reads it); octets that are not UTF-8 stay escaped, never
+    replaced by U+FFFD; a ``%`` without two hex digits after it is broken."""
+    bad = _BAD_ESCAPE.search(raw)
+    if bad is not None:
+        raise BrokenWrapper(f"its {name} parameter has a '%' not followed by two hex digits at offset {bad.start()} "
+                            f"(a bad escape, or one cut off): {raw!r}")
+    return _utf8(unquote(raw.replace("+", " "), errors="surrogateescape"))
+
+
+def _utf8(text: str) -> str:
+    if not _RAW_OCTET.search(text):
+        return text
+    return _RAW_OCTET.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
+
+
+def _absolute(value: str) -> bool | None:
+    """Whether ``value`` is an absolute URL (True), a URL cut off after its
+    scheme (False: ``https://``, ``https:``, ``mailto:``), or no URL (None:
+    a search query, a path; a word and a colon, ``define:x``, unless its
+    scheme is registered)."""
+    m = _ABSOLUTE.match(value)
+    if m is None:
+        return None
+    scheme, authority, rest = m.group(1).lower(), m.group(2), m.group(3)
+    if authority is not None:
+        return authority != ""
+    if scheme in WEB or scheme == "ftp":
+        return False  # these name a host: without "//" and one, the URL is cut off
+    if scheme not in registered_schemes():
+        return None
+    return rest != ""
 
 
 def _replay(path: str, pywb: bool = False) -> tuple[str, str] | None:
@@ -164,22 +279,35 @@ def _replay(path: str, pywb: bool = False) -> tuple[str, str] | None:
     if m is None:
         return None
     collection, stamp, _, target = m.groups()
-    if not pywb and collection not in (None, "web") and not collection.isdigit():
-        return None
-    # a replay tool collapses "//" in the path: "http:/x" is "http://x"
-    target = re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*):/(?!/)", r"\1://", target)
+    if not pywb and collection not in (None, "web", "all") and not collection.isdigit():
+        return None  # (Archive-It's collections are numbers; "all" is every one of them)
+    target = _collapsed(target)
     when = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[8:10]}:{stamp[10:12]}:{stamp[12:14]}Z" \
         if len(stamp) == 14 else stamp
     name = f"pywb:{collection}" if pywb else "wayback"
-    return f"{name}@{when}", target
+    return f"{name}@{when}", _whole(target, f"{name}@{when}")
+
+
+def _whole(target: str, service: str = "") -> str:
+    """``target``, unless it is a URL cut off after its scheme (``http:``,
+    ``https://``): then the wrapper is broken."""
+    if _absolute(target.strip()) is False:
+        raise BrokenWrapper(f"its URL is cut off: {target!r}", service)
+    return target
+
+
+def _collapsed(target: str) -> str:
+    """A replay tool, and Proofpoint v3 (its own decoder repairs it so),
+    collapse the "//" after the scheme: "http:/x" is "http://x"."""
+    return _ONE_SLASH.sub(r"\1://", target)
 
 
 def _proofpoint_v2(value: str) -> str:
     """v2's ``u``: ``-`` stands for ``%`` and ``_`` for ``/`` (then percent-decoded)."""
     escaped = value.replace("-", "%").replace("_", "/")
-    if re.search(r"%(?![0-9A-Fa-f]{2})", escaped):
+    if _BAD_ESCAPE.search(escaped):
         raise BrokenWrapper(f"a '-' escape in {value!r} is not followed by two hex digits")
-    return unquote(escaped)
+    return _utf8(unquote(escaped, errors="surrogateescape"))
 
 
 def _proofpoint_v3(rest: str) -> str:
@@ -207,7 +335,7 @@ def _proofpoint_v3(rest: str) -> str:
             raise BrokenWrapper(f"its URL has more '*' than the {len(replacements)} replacement characters given")
         out.append(replacements[n:n + count])
         n += count
-    return "".join(out)
+    return _whole(_collapsed("".join(out)))
 
 
 def unwrap(url: str | None) -> Unwrapped | None:
@@ -234,48 +362,3 @@ def unwrap(url: str | None) -> Unwrapped | None:
     if not wrappers:
         return None
     return Unwrapped(current, tuple(wrappers), None)
-
-
-
-# -- deceptive link text ----------------------------------------------------------------------
-
-# link text that is itself a URL, or a host name (a dot and a top-level label of letters)
-_TEXT_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]+)")
-_TEXT_HOST = re.compile(r"^((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63})\.?(?:[/:?#]\S*)?$")
-
-
-def text_host(text: str) -> str | None:
-    """The host a link's visible text names, when the text is a URL or a
-    host name (``https://bank.example/login``, ``www.bank.example``); None
-    for any other text."""
-    text = text.strip()
-    m = _TEXT_URL.match(text)
-    if m is not None:
-        return _host(m.group(1)) or None
-    m = _TEXT_HOST.match(text)
-    return None if m is None else m.group(1).lower()
-
-
-def _bare(host: str) -> str:
-    return host[4:] if host.startswith("www.") else host
-
-
-def deception(text: str | None, target: str | None) -> Risk | None:
-    """The ``deceptive-text`` flag (the classic phishing shape, seed 002 §7.5
-    semantic attacks): the link's text names a host, and the link goes to
-    another.  The same host, with or without ``www.``, or one inside the
-    other (``example.com`` shown, ``mail.example.com`` linked) is not
-    deceptive."""
-    if not text or target is None or ("." not in text and ":" not in text):
-        return None  # (text_host needs a "." for a host name, a ":" for a URL: most link texts are words)
-    shown = text_host(text)
-    if shown is None:
-        return None
-    m = _SPLIT.match(target)
-    if m is None or m.group(2) is None:
-        return None
-    actual = _host(m.group(2))
-    a, b = _bare(shown), _bare(actual)
-    if not b or a == b or a.endswith("." + b) or b.endswith("." + a):
-        return None
-    return Risk("deceptive-text", "7.5", f"the link text names {shown!r}; the link goes to {actual!r}")

@@ -99,6 +99,8 @@ class CaptureIndex:
     def __init__(self) -> None:
         self._captures: dict[str, Capture | list[Capture]] = {}
         self.records = 0  # captures added
+        # of a URI a chain passed past MAX_HOPS: whether the chain from it loops (see _loops)
+        self._beyond: dict[str, bool] = {}
 
     def __len__(self) -> int:
         """The URIs captured (a URI captured twice counts once)."""
@@ -141,7 +143,14 @@ class CaptureIndex:
         to ``when`` (see the module doc).  A target not captured ends where it
         is (0 hops, no status).  A redirect's target without a fragment takes
         the fragment of the reference it came from (RFC 9110 §10.2.2), so the
-        one the link had is kept to the end of the chain."""
+        one the link had is kept to the end of the chain.
+
+        A chain that comes back to a URI it passed is a loop, whatever its
+        length: a capture whose 3xx ``Location`` is itself (a browser
+        follows it until it gives up), two or more that point at each
+        other, and one longer than :data:`MAX_HOPS` (the chain is given up to
+        there, and followed on only to tell whether it loops).  A page that
+        is its own canonical, or whose refresh reloads it, ends there."""
         current = target
         key = capture_key(target)
         seen = {key}
@@ -159,20 +168,50 @@ class CaptureIndex:
                 break
             next_key = capture_key(following)
             if next_key == key:
-                break  # a page canonical to itself, a refresh that reloads it: it ends here
+                loop = capture.via == LOCATION
+                break
             if next_key in seen:
                 loop = True
                 break
+            if capture.when is not None:
+                when = capture.when
             if hops == MAX_HOPS:
+                loop = self._loops(following, when, seen)
                 break
             seen.add(next_key)
             current, key, hops = following, next_key, hops + 1
-            if capture.when is not None:
-                when = capture.when
         fragment = target.partition("#")[2] if "#" in target else None
         if hops and fragment is not None and "#" not in current:
             current = f"{current}#{fragment}"
         return Effective(current, hops, status, loop)
+
+    def _loops(self, following: str, when: int | None, seen: set[str]) -> bool:
+        """Whether a chain given up at :data:`MAX_HOPS` comes back, from
+        ``following`` on, to a URI it passed (``seen``).  What is learnt is
+        kept by URI for the next chain through the same ones, so that all the
+        chains of a crawl cost no more than its captures."""
+        walked: list[str] = []
+        while True:
+            key = capture_key(following)
+            known = self._beyond.get(key)
+            if key in seen or known is not None:
+                loops = key in seen or bool(known)
+                break
+            capture = self.nearest(following, when)
+            if capture is None or capture.next is None:
+                loops = False
+                break
+            seen.add(key)
+            walked.append(key)
+            if capture_key(capture.next) == key:
+                loops = capture.via == LOCATION
+                break
+            following = capture.next
+            if capture.when is not None:
+                when = capture.when
+        for key in walked:
+            self._beyond[key] = loops
+        return loops
 
 
 def _distance(a: int | None, b: int) -> float:

@@ -152,12 +152,13 @@ def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Write
     return status
 
 
-def report(defect: Defect, err: IO[str]) -> int:
-    """A defect on standard error; the exit status it calls for."""
+def report(defect: Defect, err: IO[str], prog: str = "urisift") -> int:
+    """A defect on standard error; the exit status it calls for.  ``prog``:
+    the program that says it (the Spark job says it as the command does)."""
     if defect.kind is DefectKind.UNREADABLE:
-        err.write(f"urisift: {defect.file}: cannot read: {defect.detail}\n")
+        err.write(f"{prog}: {defect.file}: cannot read: {defect.detail}\n")
         return ExitCode.INPUT
-    err.write(f"urisift: {defect}\n")
+    err.write(f"{prog}: {defect}\n")
     return ExitCode.INPUT if defect.kind is DefectKind.SCAN_FAILED else ExitCode.OK
 
 
