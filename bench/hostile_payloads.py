@@ -41,23 +41,34 @@ def nested_bases(depth: int = 250, size: int = 40_000) -> bytes:
     """``depth`` nested entries, each with an xml:base of ``size`` bytes (10 MB)."""
     value = b"a/" * (size // 2)
     return (b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/">'
-            + b'<entry xml:base="' + value + b'">' * depth + b'<link href="x"/>' + b"</entry>" * depth
+            + (b'<entry xml:base="' + value + b'">') * depth + b'<link href="x"/>' + b"</entry>" * depth
             + b'<link href="y"/></feed>')
 
 
+def _joined(head: bytes, rows: object, tail: bytes) -> bytes:
+    """head, rows, tail as one bytes, built in pieces (the builder's own peak
+    memory is the child's too, and should be the input's size, not a list's)."""
+    out = io.BytesIO()
+    out.write(head)
+    for row in rows:  # type: ignore[attr-defined]
+        out.write(row)
+    out.write(tail)
+    return out.getvalue()
+
+
 def sibling_bases(count: int = 1_000_000) -> bytes:
-    return (b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/">'
-            + b"".join(b'<entry xml:base="e%d/"><link href="x"/></entry>\n' % i for i in range(count)) + b"</feed>")
+    return _joined(b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/">',
+                   (b'<entry xml:base="e%d/"><link href="x"/></entry>\n' % i for i in range(count)), b"</feed>")
 
 
 def dense_html(count: int = 1_100_000) -> bytes:
-    return b"<html><body>" + b"".join(b'<a href="/p%d">x</a>\n' % i for i in range(count)) + b"</body></html>"
+    return _joined(b"<html><body>", (b'<a href="/p%d">x</a>\n' % i for i in range(count)), b"</body></html>")
 
 
 def atom_xhtml(count: int = 1_000_000) -> bytes:
-    return (b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/"><entry><content type="xhtml">'
-            b'<div xmlns="http://www.w3.org/1999/xhtml">'
-            + b"".join(b'<a href="p%d">x</a>\n' % i for i in range(count)) + b"</div></content></entry></feed>")
+    return _joined(b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/"><entry>'
+                   b'<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">',
+                   (b'<a href="p%d">x</a>\n' % i for i in range(count)), b"</div></content></entry></feed>")
 
 
 def _zip(members: list[tuple[str, bytes]]) -> bytes:
@@ -75,8 +86,15 @@ def _relationships(targets: list[bytes]) -> bytes:
 
 
 def rels(count: int = 1_000_000) -> bytes:
-    return _zip([("[Content_Types].xml", b"<Types/>"),
-                 ("word/_rels/document.xml.rels", _relationships([b"http://r%d.example/" % i for i in range(count)]))])
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("[Content_Types].xml", b"<Types/>")
+        with package.open("word/_rels/document.xml.rels", "w") as member:
+            member.write(b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">')
+            for i in range(count):
+                member.write(b'<Relationship Id="r%d" Target="http://r%d.example/" TargetMode="External"/>' % (i, i))
+            member.write(b"</Relationships>")
+    return out.getvalue()
 
 
 def _pdf(objects: dict[int, bytes]) -> bytes:
@@ -164,9 +182,9 @@ def mbox_of_unreadable_members(messages: int = 3_000) -> bytes:
 
 def sitemap_bad_byte(count: int = 200_000) -> bytes:
     """A sitemap of ``count`` URLs with one byte that is not UTF-8 in the first of them."""
-    return (b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-            b"<url><loc>http://s.example/\xff</loc></url>\n"
-            + b"".join(b"<url><loc>http://s.example/%d</loc></url>\n" % i for i in range(count)) + b"</urlset>\n")
+    return _joined(b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/'
+                   b'0.9">\n<url><loc>http://s.example/\xff</loc></url>\n',
+                   (b"<url><loc>http://s.example/%d</loc></url>\n" % i for i in range(count)), b"</urlset>\n")
 
 
 def srcdoc_deep(depth: int = 24) -> bytes:

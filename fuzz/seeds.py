@@ -132,8 +132,37 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
             yield _read(path, max_size)
         for path in there("warc-samples", "**/*.warc", "**/*.warc.gz", "**/*.arc", "**/*.arc.gz"):
             yield _read(path, max_size)
+    elif target == "css":
+        for path in _files(PROJECT / "css", "**/*.css"):
+            yield _read(path, max_size)
+        for path in _spread(there("html-readability-pages", "*/source.html"), 20):
+            yield from _style_sheets(_read(path, 1 << 22), max_size)
+    elif target == "xml":
+        for path in _files(PROJECT / "xml", "*.atom", "*.rss", "*.xml", "*.opml", "*.svg"):
+            yield _read(path, max_size)
+        for path in _spread(there("charset-samples-chardet", "**/*.xml")):
+            yield _read(path, max_size)
+    elif target == "pdf":
+        for path in _files(PROJECT / "pdf", "*.pdf"):
+            yield _read(path, max_size)
+    elif target == "office":
+        for path in _files(PROJECT / "office", "*.docx", "*.xlsx", "*.odt"):
+            yield _read(path, max_size)
     else:
         raise ValueError(f"no fuzz target {target!r}")
+
+
+def _style_sheets(page: bytes, max_size: int) -> Iterator[bytes]:
+    """The text of a page's ``<style>`` elements, a seed each."""
+    at = page.find(b"<style")
+    while at != -1:
+        start = page.find(b">", at) + 1
+        end = page.find(b"</style", start)
+        if start <= 0 or end == -1:
+            return
+        if end - start > 64:
+            yield page[start:end][:max_size]
+        at = page.find(b"<style", end)
 
 
 def build(out: Path, target: str, max_size: int, limit: int | None = None) -> int:
@@ -153,7 +182,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
     return len(names)
 
 
-TARGETS = ("text", "html", "message", "mbox", "warc")
+TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -209,10 +209,27 @@ def warc(data: bytes) -> None:
     _check(iter_input("-", options, stdin=io.BytesIO(data)), len(data))
 
 
+def _as(kind: Kind) -> Callable[[bytes], None]:
+    """A target reading the bytes as ``--kind KIND`` from standard input does
+    (issue 35: the readers added last, each inside the nesting boundary and
+    its budgets)."""
+
+    def target(data: bytes) -> None:
+        _check(iter_input("-", ScanOptions(kind=kind, base=BASE), stdin=io.BytesIO(data)), len(data))
+
+    target.__name__ = target.__qualname__ = kind.value
+    target.__doc__ = f"A {kind.value} input, read as ``urisift --kind {kind.value} -`` reads it."
+    return target
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "text": text,
     "html": html,
     "message": message,
     "mbox": mbox,
     "warc": warc,
+    "css": _as(Kind.CSS),
+    "xml": _as(Kind.XML),
+    "pdf": _as(Kind.PDF),
+    "office": _as(Kind.OFFICE),
 }

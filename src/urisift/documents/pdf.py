@@ -148,18 +148,26 @@ class _Pages:
         self.refused: dict[tuple[Any, ...], str] = {}  # content streams not drawn, and why
         self.unread_pages: dict[str, list[int]] = {}  # why -> the pages whose text layer is not read
         self.spent = False  # the inflate budget is: no more content is inflated
+        self.bad_streams: set[Any] = set()  # content streams that could not be inflated, by identity
         self.text_bytes = 0  # content bytes given to the text extractor so far
 
     def page(self, number: int) -> Iterator[Record | Defect]:
-        from pypdf.errors import LimitReachedError
+        """The records of one page; what pypdf cannot read of it is a defect
+        (one that breaks otherwise is the boundary's: a bug)."""
+        from pypdf.errors import LimitReachedError, PyPdfError
 
         try:
             page = self.reader.pages[number - 1]
+            yield from self._annotations(page, number)
+            text = yield from self._text(page, number)
         except LimitReachedError as exc:
             yield Defect(DefectKind.BOMB, f"page {number}: past a bound ({exc}): not read", self.origin, None)
             return
-        yield from self._annotations(page, number)
-        text = yield from self._text(page, number)
+        except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError,
+                ZeroDivisionError) as exc:
+            yield Defect(DefectKind.BROKEN_DOCUMENT, f"page {number} could not be read (in full): "
+                         f"{type(exc).__name__}: {exc}", self.origin, None)
+            return
         if text:
             yield from _text_layer(text, number, self.tail, self.abbreviated)
 
@@ -209,14 +217,19 @@ class _Pages:
             return ""
         drawn, size = [], 0
         for index, ref in enumerate(refs):
+            if key[index] in self.bad_streams:
+                continue  # told once, where it was first met
             try:
                 stream = ref.get_object()
                 length = len(stream.get_data())
             except LimitReachedError as exc:
+                self.bad_streams.add(key[index])
                 yield Defect(DefectKind.BOMB, f"page {number}: content stream {index + 1} inflates past a bound "
-                             f"({exc}): not read; the page's other streams are", self.origin, None)
+                             f"({exc}): not read, here or on any page it draws; the page's other streams are read",
+                             self.origin, None)
                 continue
             except Exception as exc:  # noqa: BLE001 - one bad stream is one defect (issue 35)
+                self.bad_streams.add(key[index])
                 yield self._broken(number, f"content stream {index + 1} cannot be read ({type(exc).__name__}: {exc})")
                 continue
             drawn.append(ref)

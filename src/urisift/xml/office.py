@@ -90,7 +90,7 @@ def read_office(content: Content, options: ScanOptions, tally: Tally) -> Iterato
     try:
         package = zipfile.ZipFile(io.BytesIO(body) if isinstance(body, bytes) else _seekable(body))
         members = package.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as exc:
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a ZIP package that can be read: {exc}", origin, None)
         return
     if len(members) > MAX_MEMBERS:
@@ -150,7 +150,13 @@ def _member(package: zipfile.ZipFile, member: zipfile.ZipInfo, layer: BaseLayer,
         yield refused
         return
     name = member.filename
-    with package.open(member) as raw:
+    try:
+        raw = package.open(member)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError) as exc:
+        yield Defect(DefectKind.BROKEN_DOCUMENT, f"member {name} cannot be opened ({type(exc).__name__}: {exc}): "
+                     "not read", origin, None)
+        return
+    with raw:
         stream = _Inflating(raw, member.file_size)
         feed = Utf8Feed(io.BufferedReader(stream), None, origin)
         walk = XmlWalk(layer, origin, options, Parsed(feed, origin, f"member {name}"), None, budget, member=name)
@@ -179,7 +185,12 @@ def _hyperlink_base(package: zipfile.ZipFile, member: zipfile.ZipInfo, layer: Ba
         return layer, [refused]
     defects: list[Defect] = []
     value: str | None = None
-    with package.open(member) as raw:
+    try:
+        raw = package.open(member)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError) as exc:
+        return layer, [Defect(DefectKind.BROKEN_DOCUMENT, f"member {member.filename} cannot be opened "
+                              f"({type(exc).__name__}: {exc}): not read", origin, None)]
+    with raw:
         feed = Utf8Feed(io.BufferedReader(_Inflating(raw, member.file_size)), None, origin)
         for item in Parsed(feed, origin, f"member {member.filename}").items():
             if isinstance(item, Defect):
