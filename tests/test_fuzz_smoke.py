@@ -222,3 +222,39 @@ def test_a_reference_longer_than_a_piece_is_cut_by_design() -> None:
 ])
 def test_where_a_cut_may_split_a_reference(text: str, may: bool) -> None:
     assert targets.cut_may_split_a_reference(text) is may
+
+
+# -- the payload readers' targets (issue 35) -------------------------------------------------------
+
+def test_a_pdf_whose_startxref_is_past_any_offset_is_a_broken_document() -> None:
+    # found by the pdf target in its first minutes: pypdf's seek raised an
+    # OverflowError, which ended the input as scan-failed
+    pytest.importorskip("pypdf")
+    from urisift import Defect, DefectKind, Kind, ScanOptions, iter_input
+
+    data = (b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] "
+            b"/Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\nstartxref\n" + b"9" * 40 + b"\n%%EOF\n")
+    items = list(iter_input("-", ScanOptions(kind=Kind.PDF), stdin=io.BytesIO(data)))
+    assert [(i.kind, i.detail.split(":")[0]) for i in items if isinstance(i, Defect)] == [
+        (DefectKind.BROKEN_DOCUMENT, "not a PDF that can be read")]
+    targets.TARGETS["pdf"](data)
+
+
+def test_a_zip_of_a_version_zipfile_refuses_is_a_broken_document() -> None:
+    # found by the office target in its first seconds: "zip file version 25.5"
+    # (NotImplementedError) out of zipfile ended the input as scan-failed
+    import struct
+    import zipfile
+
+    from urisift import Defect, DefectKind, Kind, ScanOptions, iter_input
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as package:
+        package.writestr("[Content_Types].xml", b"<Types/>")
+    data = bytearray(buffer.getvalue())
+    central = data.find(b"PK\x01\x02")
+    struct.pack_into("<H", data, central + 6, 255)  # "version needed to extract": 25.5
+    items = list(iter_input("-", ScanOptions(kind=Kind.OFFICE), stdin=io.BytesIO(bytes(data))))
+    assert [(i.kind, i.detail) for i in items if isinstance(i, Defect)] == [
+        (DefectKind.BROKEN_DOCUMENT, "not a ZIP package that can be read: zip file version 25.5")]
+    targets.TARGETS["office"](bytes(data))

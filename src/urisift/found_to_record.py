@@ -14,6 +14,7 @@ from .base import BaseLayer
 from .deceptive import deception
 from .delimit.chars import LEADING_SCHEME, ordered
 from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
+from .needs import BROWSER, EVERYTHING, RISKS, UNWRAP
 from .reference import UriReference
 from .resolve import Joiner, resolve
 from .risk import plainly_safe, risks
@@ -55,14 +56,19 @@ class Tail:
     browser reads it), else against the base in force as that parser reads it.
     """
 
-    __slots__ = ("layer", "origin", "decoding", "browser", "_base", "_joiner", "_seen", "_browser", "_whatwg")
+    __slots__ = ("layer", "origin", "decoding", "browser", "_base", "_joiner", "_seen", "_browser", "_whatwg",
+                 "_risky", "_unwraps")
 
     def __init__(self, layer: BaseLayer, origin: Origin, decoding: Charset | None, *, browser: bool = False,
-                 browser_base: str | None | Literal[False] = False) -> None:
+                 browser_base: str | None | Literal[False] = False, needs: frozenset[str] = EVERYTHING) -> None:
         self.layer = layer
         self.origin = origin
         self.decoding = decoding
+        # what the output asks for (issue 36): the rest is not computed, and reads False
+        browser = browser and BROWSER in needs
         self.browser = browser
+        self._risky = RISKS in needs
+        self._unwraps = UNWRAP in needs
         self._base: Base | None = layer.current  # the base in force, parsed into a joiner when first needed
         self._joiner: Joiner | None = None
         # the WHATWG side (ada-url) is imported by the first tail that asks for it
@@ -123,7 +129,7 @@ class Tail:
             found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
         flags = seen[2]
         text = found.place.text
-        if text:  # an HTML link's visible text: does it name another host than where the link goes?
+        if text and flags is not False:  # an HTML link's visible text: does it name another host than where it goes?
             deceptive = deception(text, seen[5] or seen[0])
             if deceptive is not None:
                 flags = (*flags, deceptive)
@@ -138,7 +144,8 @@ class Tail:
         target, base, vetted = self.target(found)
         # the commonest target, URI characters only and no §7 flag, is told by one match
         encoded = False
-        flags: tuple[Risk, ...] = ()
+        risky = self._risky
+        flags: tuple[Risk, ...] | Literal[False] = () if risky else False
         safe = target is not None and _plainly_safe(target) is not None
         if not safe:
             encoded = target is not None and _NOT_URI_CHARS.search(target) is not None
@@ -148,13 +155,15 @@ class Tail:
                 # control character, a bidi override ...)
                 target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
                 vetted = target
-            flags = risks(vetted)
-        # a reference that is its own target and plainly safe is valid too
-        # (PLAINLY_SAFE narrows PLAINLY_VALID): the commonest absolute link is
-        # vetted by that one match
-        bad = None if safe and target is found.reference else invalidity(found.reference)
-        if bad is not None:
-            flags = (bad, *flags)
+            if risky:
+                flags = risks(vetted)
+        if flags is not False:
+            # a reference that is its own target and plainly safe is valid too
+            # (PLAINLY_SAFE narrows PLAINLY_VALID): the commonest absolute link is
+            # vetted by that one match
+            bad = None if safe and target is found.reference else invalidity(found.reference)
+            if bad is not None:
+                flags = (bad, *flags)
         browser: str | None | Literal[False] = False
         resolver, whatwg = self._browser, self._whatwg
         if resolver is not None and whatwg is not None:
@@ -163,16 +172,19 @@ class Tail:
                 browser = whatwg.browser_target(found.expanded, None)
             else:
                 browser = resolver(found.reference)
-            differs = whatwg.difference(target, browser)
+            differs = whatwg.difference(target, browser) if flags is not False else None
             if differs is not None:
-                flags = (*flags, differs)
-        wrapped = unwrap(target if target is not None else found.reference)
-        unwrapped: str | None = None
-        wrapper: tuple[str, ...] = ()
-        if wrapped is not None:
-            unwrapped, wrapper = wrapped.url, wrapped.wrappers
-            if wrapped.risk is not None:
-                flags = (*flags, wrapped.risk)
+                flags = (*flags, differs)  # type: ignore[misc]
+        unwrapped: str | None | Literal[False] = None
+        wrapper: tuple[str, ...] | Literal[False] = ()
+        if not self._unwraps:
+            unwrapped = wrapper = False
+        else:
+            wrapped = unwrap(target if target is not None else found.reference)
+            if wrapped is not None:
+                unwrapped, wrapper = wrapped.url, wrapped.wrappers
+                if wrapped.risk is not None and flags is not False:
+                    flags = (*flags, wrapped.risk)
         seen = (target, base, flags, encoded, browser, unwrapped, wrapper)
         if found.style is not _ABBREVIATED:  # its target is not its spelling's alone
             if len(self._seen) >= _SEEN_LIMIT:
@@ -199,6 +211,7 @@ def _joiner(base: str) -> Joiner:
     return Joiner(_parse(base))
 
 
-#: what the slow path makes of a reference: target, base used, flags, encoded, browser target, unwrapped, wrappers
-_Seen = tuple[str | None, Base | None, tuple[Risk, ...], bool, str | None | Literal[False], str | None,
-              tuple[str, ...]]
+#: what the slow path makes of a reference: target, base used, flags, encoded, browser target, unwrapped,
+#: wrappers (False: not computed, the output asking for none of them)
+_Seen = tuple[str | None, Base | None, tuple[Risk, ...] | Literal[False], bool, str | None | Literal[False],
+              str | None | Literal[False], tuple[str, ...] | Literal[False]]

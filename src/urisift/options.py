@@ -10,6 +10,7 @@ from .charset_labels import normalize_label
 from .containment import Limits
 from .errors import UriError, UsageError
 from .model import Kind
+from .needs import KEYS, POSITIONS, needs_of
 from .reference import UriReference
 
 
@@ -37,6 +38,20 @@ class ScanOptions:
     browser: bool = False
     # what any one document may cost (issue 35): time, and bytes inflated
     limits: Limits = Limits()
+    # the record keys the output writes (None: every one); what no key asked for
+    # is not computed, and reads False on the record (issue 36)
+    fields: frozenset[str] | None = None
+
+    @property
+    def needs(self) -> frozenset[str]:
+        """What the records must have computed (:func:`needs_of` the fields)."""
+        needs = needs_of(self.fields)
+        return needs if self.positions else needs - {POSITIONS}
+
+    @property
+    def located(self) -> bool:
+        """Whether records carry where they stand (span, line, column)."""
+        return POSITIONS in self.needs
 
 
 def checked(options: ScanOptions) -> ScanOptions:
@@ -51,6 +66,10 @@ def checked(options: ScanOptions) -> ScanOptions:
             raise UsageError(f"--base {options.base!r} is not a URI: {exc}") from exc
         if scheme is None:
             raise UsageError(f"--base must be an absolute URI (RFC 3986 §5.1), with a scheme: {options.base!r}")
+    if options.fields is not None:
+        unknown = sorted(set(options.fields) - set(KEYS))
+        if unknown:
+            raise UsageError(f"no record key {', '.join(map(repr, unknown))} (the keys: {', '.join(KEYS)})")
     if options.charset is not None and normalize_label(options.charset) is None:
         raise UsageError(f"--charset {options.charset!r}: no such charset (try utf-8, latin-1, windows-1252, "
                          "shift_jis ...)")

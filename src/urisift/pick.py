@@ -64,7 +64,7 @@ def links_of(records: Iterable[Record]) -> list[Link]:
         notes = []
         if record.wrapper:
             notes.append("via " + " > ".join(record.wrapper))
-        notes.extend(r.flag for r in record.risks)
+        notes.extend(r.flag for r in record.risks or ())
         words = " ".join((record.place.text or record.context or "").split())
         out.append(Link(url, ", ".join(notes), words))
     return out

@@ -124,7 +124,7 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
         # is spared encoding it again (measured: a third of the parse time)
         markup = data if choice.codec == "utf-8" and not defects else text
         yield from defects
-    locator = Locator(text) if options.positions else None
+    locator = Locator(text) if options.located else None
     based = None  # the document's base, once its first piece is read
     budget = content.budget
     for piece in segments(markup):  # a very large page in pieces, one tree at a time (issue 35)
@@ -135,7 +135,8 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
         if capped is not None:  # what the guard capped before the parser saw it (issue 20)
             yield Defect(DefectKind.DEEP_NESTING, capped, content.origin, None)
         walk = DocumentWalk(tree, content.layer, content.origin, decoding, locator=locator, source=text,
-                            abbreviated=options.abbreviated, comments=options.comments, based=based)
+                            abbreviated=options.abbreviated, comments=options.comments, based=based,
+                            needs=options.needs)
         yield from (_with_context(walk, text, options.context) if options.context else walk)
         based = walk.based
         del tree, walk  # the piece's tree goes before the next is built
@@ -144,8 +145,8 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
 def _with_context(items: Iterable[Record | Defect], text: str, context: int) -> Items:
     """Records with the text around their span (those without a span have none)."""
     for item in items:
-        if type(item) is Record and item.span is not None:  # type: ignore[union-attr]
-            start, end = item.span  # type: ignore[union-attr]
+        if type(item) is Record and item.span:  # type: ignore[union-attr]
+            start, end = item.span  # type: ignore[union-attr,misc]
             item = item._replace(context=text[max(0, start - context):end + context])  # type: ignore[union-attr]
         yield item
 
@@ -234,7 +235,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
             # a range of an mbox: its messages numbered from 0, its offsets the file's
             items: Iterator[Record | Defect | Content] = mbox_messages(
                 split_mbox(stream, followed=unit.end is not None), layer, origin, unit.start, tally,
-                browser=options.browser)
+                browser=options.browser, needs=options.needs)
             for item in items:
                 if type(item) is Content:
                     yield from _nested(item, options, tally)  # type: ignore[arg-type]

@@ -95,7 +95,7 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     if is_message(body):
         raise TypeError("a parsed message is content of kind mail only")
     if isinstance(body, str):
-        tail = Tail(content.layer, content.origin, content.decoding, browser=options.browser)
+        tail = Tail(content.layer, content.origin, content.decoding, browser=options.browser, needs=options.needs)
         yield from text_records(body, tail, options.abbreviated,
                                 context=options.context)
         return
@@ -103,7 +103,8 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
         # a body held whole already (a mail part): decoded in one step, no stream machinery
         text, choice, defects = decode(body, declared=declared, origin=content.origin)
         yield from defects
-        tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source), browser=options.browser)
+        tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source), browser=options.browser,
+                    needs=options.needs)
         yield from text_records(text, tail,
                                 options.abbreviated, context=options.context)
         return
@@ -113,7 +114,8 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     else:
         choice, pieces = decode_stream(stream, declared=declared, origin=content.origin,
                                        chunk_size=options.chunk_size)
-    tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source), browser=options.browser)
+    tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source), browser=options.browser,
+                needs=options.needs)
     yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
 
 
@@ -126,6 +128,6 @@ def read_text_range(stream: BinaryIO, start: int, characters: int, lines: int, c
     there, its defects at the file's byte offsets."""
     choice, pieces = decode_stream(stream, declared=options.charset, origin=origin, chunk_size=options.chunk_size,
                                    chosen=chosen if start else None, at=start)
-    tail = Tail(layer, origin, Charset(choice.name, choice.source), browser=options.browser)
+    tail = Tail(layer, origin, Charset(choice.name, choice.source), browser=options.browser, needs=options.needs)
     yield from chunked_records(pieces, tail, options.abbreviated, context=options.context, offset=characters,
                                first_line=lines + 1)

@@ -40,7 +40,7 @@ def charset_rule(sample: bytes) -> str | None:
 def read_css(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect]:
     text, decoding, defects = content_text(content, options.charset, charset_rule)
     yield from defects
-    tail = Tail(content.layer, content.origin, decoding, browser=options.browser)
+    tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     line, line_start, upto = 1, 0, 0  # lines counted forward only: the URLs come in order
     for found in css_urls(text):
         start = found.start

@@ -59,6 +59,10 @@ MAX_DOCUMENT_TEXT = 24 << 20
 #: texts of pages kept, to draw the pages that share their content streams
 _KEPT_TEXTS = 64
 _PAGE, _DOCUMENT, _INFLATE = "page", "document", "inflate"
+#: what pypdf raises, besides its own errors, on a file it cannot read (a
+#: startxref past any offset is an OverflowError from seek, found by the fuzzer)
+UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError, ArithmeticError,
+              EOFError, OSError, AssertionError, NotImplementedError)
 _ACTIONS = {"/URI": "URI", "/Launch": "Launch", "/GoToR": "GoToR"}
 
 
@@ -111,14 +115,15 @@ def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     except LimitReachedError as exc:
         yield Defect(DefectKind.BOMB, f"the PDF's structure is past a bound ({exc}): not read", origin, None)
         return
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+    except (PyPdfError, *UNREADABLE) as exc:
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a PDF that can be read: {type(exc).__name__}: {exc}", origin,
                      0, Unit.BYTE)
         return
     if count > MAX_PAGES:
         yield Defect(DefectKind.BOMB, f"the PDF has {count} pages: the first {MAX_PAGES} are read", origin, None)
-    pages = _Pages(reader, Tail(layer, origin, None, browser=options.browser),
-                   Tail(content.layer, origin, None, browser=options.browser), options.abbreviated, content.budget,
+    pages = _Pages(reader, Tail(layer, origin, None, browser=options.browser, needs=options.needs),
+                   Tail(content.layer, origin, None, browser=options.browser, needs=options.needs),
+                   options.abbreviated, content.budget,
                    origin)
     for number in range(1, min(count, MAX_PAGES) + 1):
         if content.budget is not None and content.budget.expired():
@@ -163,8 +168,7 @@ class _Pages:
         except LimitReachedError as exc:
             yield Defect(DefectKind.BOMB, f"page {number}: past a bound ({exc}): not read", self.origin, None)
             return
-        except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError,
-                ZeroDivisionError) as exc:
+        except (PyPdfError, *UNREADABLE) as exc:
             yield Defect(DefectKind.BROKEN_DOCUMENT, f"page {number} could not be read (in full): "
                          f"{type(exc).__name__}: {exc}", self.origin, None)
             return

@@ -10,7 +10,7 @@ body applies to the links before it too.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
 from ..base import BaseLayer, as_base
 from ..browser import browser_target, whatwg_base
@@ -36,6 +36,7 @@ from ..model import (
     new_found,
     new_place,
 )
+from ..needs import ANCHOR, EVERYTHING
 from .locate import Locator, Position, Whole
 from .refresh import refresh_url
 from .srcdoc import srcdoc_records
@@ -88,7 +89,7 @@ class DocumentWalk:
     def __init__(self, tree: Any, layer: BaseLayer, origin: Origin, decoding: Charset | None, *,
                  locator: Locator | None, abbreviated: bool = True, comments: bool = False,
                  flags: tuple[Flag, ...] = (), depth: int = 0, source: str | None = None,
-                 based: BaseLayer | None = None) -> None:
+                 based: BaseLayer | None = None, needs: frozenset[str] = EVERYTHING) -> None:
         self.tree = tree
         self.source = source if source is not None or locator is None else locator.text
         self.layer = layer
@@ -103,6 +104,8 @@ class DocumentWalk:
         # the layers with the document's base on top: known already for a piece
         # of a page after its first (:mod:`.segments`), else found by the walk
         self.based = based
+        self.needs = needs  # what the output asks for (issue 36)
+        self.anchors = ANCHOR in needs
 
     def __iter__(self) -> Iterator[Record | Defect]:
         items = list(self.tree.items(NAMES, self.comments))
@@ -129,9 +132,9 @@ class DocumentWalk:
         # resolution, a browser refuses no scheme there
         document_href = whatwg_base(None if document_url is None else document_url.uri)
         browser_base = (browser_target(href, document_href) or document_href) if href else document_href
-        self.tail = Tail(layer, self.origin, self.decoding, browser=True, browser_base=browser_base)
+        self.tail = Tail(layer, self.origin, self.decoding, browser=True, browser_base=browser_base, needs=self.needs)
         self.url_tail = Tail(BaseLayer.holding(document_url), self.origin, self.decoding, browser=True,
-                             browser_base=document_href)
+                             browser_base=document_href, needs=self.needs)
         # the steps below append to one list, yielded when the page is done:
         # a chain of generators cost more than the records (measured 3 µs a
         # record), and a page's records take less memory than its tree
@@ -219,7 +222,9 @@ class DocumentWalk:
             found = new_found(url, None, None, _ATTRIBUTE, flags, (), None, place)
             out.append(tail(found) if at is None else tail(found, *at))
 
-    def _anchor_text(self, element: Element) -> str | None:
+    def _anchor_text(self, element: Element) -> str | None | Literal[False]:
+        if not self.anchors:
+            return False  # not asked for: not computed
         if element.tag == "area":
             return element.attributes.get("alt")
         if element.tag != "a":
@@ -240,7 +245,7 @@ class DocumentWalk:
                                      f"<{element.tag} codebase={value!r}> cannot serve as a base: {exc}",
                                      self.origin, None, Unit.CHARACTER)
         layer = Base(uri, BaseSource.CODEBASE, f"<{element.tag} codebase>")
-        return Tail(BaseLayer.holding(layer), self.origin, self.decoding, browser=True), None
+        return Tail(BaseLayer.holding(layer), self.origin, self.decoding, browser=True, needs=self.needs), None
 
     def _meta(self, element: Element, content: str) -> None:
         attributes = element.attributes

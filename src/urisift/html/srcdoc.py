@@ -40,7 +40,7 @@ def _inner(walk: DocumentWalk, document: str) -> Iterator[Record | Defect]:
         yield Defect(DefectKind.DEEP_NESTING, f"iframe srcdoc: {capped}", walk.origin, None)
     yield from type(walk)(tree, BaseLayer.holding(walk.document_base), walk.origin, walk.decoding, locator=None,
                           abbreviated=walk.abbreviated, comments=walk.comments,
-                          flags=ordered({*walk.extra, Flag.SRCDOC}), depth=walk.depth + 1)
+                          flags=ordered({*walk.extra, Flag.SRCDOC}), depth=walk.depth + 1, needs=walk.needs)
 
 
 __all__ = ["SRCDOC_DEPTH", "srcdoc_records"]

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from email.message import Message
+from typing import Literal
 
 from ..base import BaseLayer
 from ..found_to_record import Tail
 from ..model import Content, Defect, Flag, Origin, Record, Tally, origin_with
+from ..needs import EVERYTHING, POINTS_TO
 from ..options import ScanOptions
 from .mbox import MboxMessage, split_mbox
 from .nesting import checked_parse
@@ -35,24 +37,31 @@ def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterat
         # message nested a thousand deep is a defect, not a RecursionError)
         message, defects = checked_parse(content.stream().read(), content.origin)
         yield from defects
-    yield from message_items(message, content.layer, content.origin, tally, browser=options.browser)
+    yield from message_items(message, content.layer, content.origin, tally, browser=options.browser,
+                             needs=options.needs)
 
 
-def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally, *, browser: bool = False
-                  ) -> Iterator[Record | Defect | Content]:
-    """What :func:`read_message` yields, for a message already parsed."""
-    points_to = _part_pointer(message, layer, origin)
+def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally, *, browser: bool = False,
+                  needs: frozenset[str] = EVERYTHING) -> Iterator[Record | Defect | Content]:
+    """What :func:`read_message` yields, for a message already parsed (what
+    a target points to among its parts only when the output asks)."""
+    points_to = _part_pointer(message, layer, origin) if POINTS_TO in needs else _not_asked
     for piece in message_pieces(message, layer, origin):
         if isinstance(piece, Defect):
             yield piece
         elif isinstance(piece, HeaderReference):
-            record = Tail(piece.layer, piece.origin, None, browser=browser)(piece.found)
+            record = Tail(piece.layer, piece.origin, None, browser=browser, needs=needs)(piece.found)
             path = points_to(record.target or record.uri)
             yield record if path is None else record._replace(points_to=path)
         else:
             tally.parts += 1
             yield Content(piece.body, piece.kind, piece.origin, piece.layer, piece.declared, piece.decoding,
                           flags=(Flag.UUENCODED,) if piece.uuencoded else (), points_to=points_to)
+
+
+def _not_asked(target: str) -> Literal[False]:
+    """What a target points to when the output does not ask: not computed."""
+    return False
 
 
 def _part_pointer(message: Message, layer: BaseLayer, origin: Origin) -> Callable[[str], str | None]:
@@ -78,17 +87,17 @@ def _part_pointer(message: Message, layer: BaseLayer, origin: Origin) -> Callabl
 def read_mbox(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """Each message of an mbox archive in turn, as it is split off the stream."""
     yield from mbox_messages(split_mbox(content.stream()), content.layer, content.origin, 0, tally,
-                             browser=options.browser)
+                             browser=options.browser, needs=options.needs)
 
 
 def mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Origin, offset: int, tally: Tally,
-                  *, browser: bool = False) -> Iterator[Record | Defect | Content]:
+                  *, browser: bool = False, needs: frozenset[str] = EVERYTHING) -> Iterator[Record | Defect | Content]:
     for item in messages:
         tally.messages += 1
         where = origin_with(origin, message=item.message, offset=offset + item.offset)
         message, defects = checked_parse(item.data, where)
         yield from defects
-        yield from message_items(message, layer, where, tally, browser=browser)
+        yield from message_items(message, layer, where, tally, browser=browser, needs=needs)
 
 
 __all__ = ["mbox_messages", "message_items", "read_mbox", "read_message"]

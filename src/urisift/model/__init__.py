@@ -61,7 +61,7 @@ class Place:
     attribute: str | None = None
     header: str | None = None
     rel: tuple[str, ...] | None = None
-    text: str | None = None
+    text: str | None | Literal[False] = None
     # PDF: the 1-based page the reference is on (issue 21)
     page: int | None = None
     # office files: the member of the ZIP package (``word/_rels/document.xml.rels``)
@@ -161,6 +161,12 @@ class Record(NamedTuple):
     """One URI reference found in the input (DESIGN §2), composed of what was
     found, where it stands, the base it was resolved against and its target.
 
+    A field the scan was not asked for (``ScanOptions.fields``, issue 36) is
+    ``False``, never a None or an empty tuple that would read as "none":
+    ``span``, ``line`` and ``column`` without positions, ``risks``,
+    ``browser_target``, ``unwrapped`` and ``wrapper``, ``points_to``, and an
+    HTML link's ``text``.
+
     The flat names of the JSON contract (``uri``, ``file``, ``charset`` ...)
     are properties, so that a record reads the way its JSON line does.
 
@@ -175,13 +181,13 @@ class Record(NamedTuple):
     base_layer: Base | None
     origin: Origin
     decoding: Charset | None
-    span: Span | None = None
-    line: int | None = None
-    column: int | None = None
-    risks: tuple[Risk, ...] = ()
+    span: Span | None | Literal[False] = None
+    line: int | None | Literal[False] = None
+    column: int | None | Literal[False] = None
+    risks: tuple[Risk, ...] | Literal[False] = ()
     # the MIME part path of the part of this message the reference names
     # (cid:, mid:, or a part's Content-Location); None when it names none
-    points_to: str | None = None
+    points_to: str | None | Literal[False] = None
     # the text around the reference (--context N), when asked for
     context: str | None = None
     # what the WHATWG URL parser gives for the reference against the same
@@ -191,9 +197,9 @@ class Record(NamedTuple):
     # the URL behind a link-protection service's, a redirector's or an
     # archive's wrapping (issue 23); None when not wrapped, or when the
     # wrapper hides it (then ``wrapper`` names it and a risk says so)
-    unwrapped: str | None = None
+    unwrapped: str | None | Literal[False] = None
     # the wrappers, outermost first ("safelinks", "wayback@2024-05-03T12:00:00Z")
-    wrapper: tuple[str, ...] = ()
+    wrapper: tuple[str, ...] | Literal[False] = ()
     # where the target ends in the captures of a crawl (--effective), when asked for
     effective: Effective | None = None
 
@@ -238,7 +244,7 @@ class Record(NamedTuple):
         return self.found.place.rel
 
     @property
-    def text(self) -> str | None:
+    def text(self) -> str | None | Literal[False]:
         return self.found.place.text
 
     @property

@@ -37,7 +37,7 @@ def origin_with(origin: Origin, **changes: str | int | None) -> Origin:
 
 
 def new_place(where: Where, element: str | None, attribute: str | None, header: str | None,
-              rel: tuple[str, ...] | None, text: str | None) -> Place:
+              rel: tuple[str, ...] | None, text: str | None | Literal[False]) -> Place:
     """``Place(...)`` with every field given, in order (one per HTML link: its rel and text)."""
     place: Place = _new(Place)
     _p_where(place, where)
@@ -59,9 +59,9 @@ def new_found(reference: str, start: int | None, end: int | None, style: Style, 
 
 def new_record(found: Found, target: str | None, base_layer: Base | None, origin: Origin,
                decoding: Charset | None, span: Span | None, line: int | None, column: int | None,
-               risks: tuple[Risk, ...], points_to: str | None = None,
-               browser_target: str | None | Literal[False] = False, unwrapped: str | None = None,
-               wrapper: tuple[str, ...] = ()) -> Record:
+               risks: tuple[Risk, ...] | Literal[False], points_to: str | None | Literal[False] = None,
+               browser_target: str | None | Literal[False] = False, unwrapped: str | None | Literal[False] = None,
+               wrapper: tuple[str, ...] | Literal[False] = ()) -> Record:
     """``Record(...)`` with every field but ``context`` given, in order."""
     return _tuple_new(Record, (found, target, base_layer, origin, decoding, span, line, column, risks, points_to,
                                None, browser_target, unwrapped, wrapper, None))

@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
 from . import Charset, Defect, Flag, Kind, Origin
 
@@ -57,7 +57,7 @@ class Content:
     sniffed: bool = False  # ``kind`` was sniffed rather than asked for
     live: bool = False  # a pipe or terminal: scanned line by line as it arrives
     flags: tuple[Flag, ...] = ()
-    points_to: Callable[[str], str | None] | None = None
+    points_to: Callable[[str], str | None | Literal[False]] | None = None
     budget: Budget | None = None
 
     def stream(self) -> BinaryIO:

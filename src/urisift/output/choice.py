@@ -24,7 +24,7 @@ def chosen_target(record: Record, resolution: str, unwrap: bool = False, effecti
     the target ends in the crawl's captures, first of all."""
     if effective and record.effective is not None:
         return record.effective.target
-    if unwrap and record.unwrapped is not None:
+    if unwrap and record.unwrapped:
         return record.unwrapped
     if resolution == "browser":
         browser = record.browser_target

@@ -47,8 +47,34 @@ _ORIGIN_KEYS = ("file", "message", "message_id", "part", "offset", "warc_record_
                 "warc_date")
 
 
+class NotComputed(ValueError):
+    """A key written that the scan was not asked to compute (ScanOptions.fields, issue 36)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the record's {key!r} was not computed: ask for it (ScanOptions.fields, --fields)")
+
+
+def _not_computed(record: Record) -> str | None:
+    """The first key of ``record`` that was not computed, if any."""
+    if record.risks is False:
+        return "risks"
+    if record.span is False:
+        return "span"
+    if record.unwrapped is False or record.wrapper is False:
+        return "unwrapped"
+    if record.points_to is False:
+        return "points_to"
+    if record.found.place.text is False:
+        return "text"
+    return None
+
+
 def record_json(record: Record) -> dict[str, Any]:
-    """The record as a JSON object, keys in contract order."""
+    """The record as a JSON object, keys in contract order; raises
+    :class:`NotComputed` for a record whose scan was not asked for every key."""
+    missing = _not_computed(record)
+    if missing is not None:
+        raise NotComputed(missing)
     found, origin, place = record.found, record.origin, record.found.place
     out: dict[str, Any] = {
         "uri": found.reference,
@@ -66,18 +92,18 @@ def record_json(record: Record) -> dict[str, Any]:
         out[key] = getattr(origin, key)
     out["rel"] = None if place.rel is None else list(place.rel)
     out["text"] = place.text
-    out["span"] = None if record.span is None else list(record.span)
+    out["span"] = None if not record.span else list(record.span)
     out["line"] = record.line
     out["column"] = record.column
     out["flags"] = [f.value for f in found.flags]
     out["charset"] = record.charset
     out["charset_source"] = None if record.decoding is None else record.decoding.source.value
-    out["risks"] = [r.to_json() for r in record.risks]
+    out["risks"] = [r.to_json() for r in record.risks or ()]
     out["points_to"] = record.points_to
     if record.browser_target is not False:  # not asked for: no key, so that it never reads as a failure
         out["browser_target"] = record.browser_target
     out["unwrapped"] = record.unwrapped
-    out["wrapper"] = list(record.wrapper)
+    out["wrapper"] = list(record.wrapper or ())
     effective = record.effective
     out["effective_target"] = None if effective is None else effective.target
     out["effective_hops"] = None if effective is None else effective.hops
@@ -107,8 +133,8 @@ def _fragment(obj: dict[str, Any]) -> str:
     return _dumps(obj)[1:-1]
 
 
-def _string(value: str | None) -> str:
-    return "null" if value is None else encode_basestring(value)
+def _string(value: str | None | bool) -> str:
+    return "null" if value is None else encode_basestring(value)  # type: ignore[arg-type]
 
 
 class _Fragments:
@@ -184,12 +210,17 @@ class RecordLines:
         self._plain_end = ""
 
     def __call__(self, record: Record) -> str:
+        if record.risks is False or record.span is False or record.unwrapped is False \
+                or record.points_to is False:
+            raise NotComputed(_not_computed(record) or "risks")
         shared = self._shared
         found = record.found
         place = found.place
         style = found.style
         changed = style is not self._style
         if place is not shared.place:
+            if place.text is False:
+                raise NotComputed("text")
             shared.take_place(place)
             changed = True
         origin = record.origin
@@ -221,8 +252,9 @@ class RecordLines:
         flags = found.flags
         risks = record.risks
         browser = record.browser_target
+        wrapper = record.wrapper
         if not flags and not risks and record.points_to is None and record.unwrapped is None \
-                and not record.wrapper and record.effective is None and browser is False:
+                and not wrapper and record.effective is None and browser is False:
             joined_for = self._plain_for
             if decoding is not joined_for[0] or place is not joined_for[1]:
                 self._plain_for = (decoding, place)
@@ -231,7 +263,7 @@ class RecordLines:
         return head + self._end(
             _list(flags) if flags else "[]", _dumps([r.to_json() for r in risks]) if risks else "[]",
             _string(record.points_to), "" if browser is False else f', "browser_target": {_string(browser)}',
-            _string(record.unwrapped), _list(record.wrapper) if record.wrapper else "[]",
+            _string(record.unwrapped), _list(wrapper) if wrapper else "[]",  # type: ignore[arg-type]
             _NO_EFFECTIVE if record.effective is None else _effective(record.effective))
 
     def _end(self, flags: str, risks: str, points_to: str, browser: str, unwrapped: str, wrapper: str,
@@ -311,6 +343,24 @@ _FIELD_JSON: dict[str, Any] = {
     "context": lambda r, n: _string(r.context),
     "normalized": lambda r, n: _string(n),
 }
+
+
+def _asked(key: str, text: Any) -> Any:
+    """``text`` for a key whose value reads False when it was not computed."""
+    attribute = {"span": "span", "line": "line", "column": "column", "risks": "risks", "points_to": "points_to",
+                 "unwrapped": "unwrapped", "wrapper": "wrapper"}.get(key)
+
+    def checked(record: Record, normalized: str | None) -> str:
+        value = getattr(record, attribute) if attribute is not None else record.found.place.text
+        if value is False:
+            raise NotComputed(key)
+        return text(record, normalized)  # type: ignore[no-any-return]
+
+    return checked
+
+
+for _key in ("span", "line", "column", "risks", "points_to", "unwrapped", "wrapper", "text"):
+    _FIELD_JSON[_key] = _asked(_key, _FIELD_JSON[_key])
 
 
 class FieldLines:

@@ -29,10 +29,29 @@ def iterator_class() -> Any:
         def readline(self, length: int | None = None) -> bytes:
             if length == 0:
                 return b""
+            buff = self.buff
+            if buff is not None:
+                # the commonest line: whole in the block read already (a header
+                # field, a status line), given without a list or a join
+                first: bytes = buff.readline(length)
+                if first[-1:] == b"\n":
+                    return first
+                if first:
+                    if length:
+                        length -= len(first)
+                        if length <= 0:
+                            return first
+                    self._fillbuff()
+                    if self.empty():
+                        return first
+                    parts = [first, self.buff.readline(length)]
+                    return self._rest(parts, length)
             self._fillbuff()
             if self.empty():
                 return b""
-            parts = [self.buff.readline(length)]
+            return self._rest([self.buff.readline(length)], length)
+
+        def _rest(self, parts: list[bytes], length: int | None) -> bytes:
             while not parts[-1].endswith(b"\n"):  # at the end of a block: the line goes on in the next
                 if length:
                     length -= len(parts[-1])
@@ -54,7 +73,11 @@ def iterator_class() -> Any:
 
             def line(raw: bytes) -> str:
                 nonlocal total
-                text: str = self.decode_header(raw)
+                # warcio's decode_header: UTF-8, else ISO-8859-1 (a call less a line)
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = raw.decode("iso-8859-1")
                 total += len(text)
                 return text.rstrip()
 

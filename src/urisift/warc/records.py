@@ -32,7 +32,7 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
             layer, defect = content.layer.push(unit.target_uri, BaseSource.RETRIEVAL, "WARC-Target-URI", origin=where)
             if defect is not None:
                 yield defect
-            tail = Tail(layer, where, None, browser=True)
+            tail = Tail(layer, where, None, browser=True, needs=options.needs)
             flags = (Flag.TRUNCATED,) if unit.truncated else ()
             for name, reference, rel in http_references(unit):
                 place = new_place(Where.HEADER, None, None, name, rel, None)

@@ -21,7 +21,7 @@ _PLACE = Place(Where.TEXT, header="Sitemap")
 def read_robots(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect]:
     text, decoding, defects = content_text(content, options.charset)
     yield from defects
-    tail = Tail(content.layer, content.origin, decoding, browser=options.browser)
+    tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     line, upto = 1, 0  # counted forward only: linear however many lines there are
     for m in _SITEMAP.finditer(text):
         start, end = m.span(2)

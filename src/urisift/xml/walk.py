@@ -102,7 +102,8 @@ class XmlWalk:
 
     def tail(self, frame: Frame) -> Tail:
         if frame.tail is None:
-            frame.tail = Tail(frame.layer, self.origin, self.decoding, browser=self.options.browser)
+            frame.tail = Tail(frame.layer, self.origin, self.decoding, browser=self.options.browser,
+                              needs=self.options.needs)
         return frame.tail
 
     def place(self, element: str, attribute: str | None, where: Where = Where.XML) -> Place:

@@ -87,7 +87,7 @@ class XhtmlReading:
     def _url_tail(self) -> Tail:
         if self.url_tail is None:
             self.url_tail = Tail(self.document_url, self.walk.origin, self.walk.decoding,
-                                 browser=self.walk.options.browser)
+                                 browser=self.walk.options.browser, needs=self.walk.options.needs)
         return self.url_tail
 
     def _place(self, element: str, attribute: str | None, rel: tuple[str, ...] | None = None) -> Place:
