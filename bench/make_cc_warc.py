@@ -12,6 +12,7 @@ import gzip
 import os
 import sys
 import uuid
+from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -26,7 +27,7 @@ def _record(kind: str, uri: str, content_type: str, block: bytes, number: int) -
 def main(out_path: str, pages: int = 20_000) -> None:
     sources = sorted(glob.glob(os.path.join(HERE, "..", "..", "shared", "corpora", "html-readability-pages", "*",
                                             "source.html")))
-    bodies = [open(p, "rb").read() for p in sources]
+    bodies = [Path(p).read_bytes() for p in sources]
     with open(out_path, "wb") as out:
         for n in range(pages):
             body = bodies[n % len(bodies)]
