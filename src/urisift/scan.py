@@ -209,6 +209,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     layer, defects = retrieval_layers(options.base, origin)
     if not unit.start:
         yield from defects
+    if opened is not None and opened.doubt is not None:
+        yield Defect(DefectKind.UNCERTAIN_KIND, opened.doubt, origin)
     try:
         if unit.start is not None and kind is Kind.MBOX:
             from .mail.mbox import split_mbox

@@ -9,9 +9,11 @@ files, and what kind of content each input holds.
   explicitly is read whatever it is (``urisift <(cmd)`` is a FIFO on purpose).
 - :func:`open_input` opens one, reading gzip, bzip2 and xz transparently
   (recognized by their magic bytes, whatever the name), and tells its kind.
-- :func:`sniff_kind` decides the kind from the first bytes (WARC and ARC
-  magic, an mbox ``From `` line, RFC 5322 headers, the HTML signature of the
-  WHATWG MIME sniffing standard §7.1) before the file name.
+- :func:`~urisift.sniff.sniff` decides the kind from the first bytes and
+  the name: unmistakable content (WARC and ARC magic, an RFC 4155 envelope
+  line, RFC 5322 headers, ``%PDF-`` ...) before the name, the name before
+  weaker signs (the HTML signatures of WHATWG MIME sniffing §7.1, a style
+  sheet's first rule ...).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
 from .remote import expand, is_remote, local_path, open_remote, shown
 from .remote import size as remote_size
-from .sniff import sniff_kind
+from .sniff import sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers since issue 12
 
 #: how many leading bytes the sniffer reads
 SNIFF_SIZE = 4096
@@ -229,6 +231,7 @@ class Opened:
     compression: str | None = None
     guard: Guarded | None = None
     live: bool = False  # a pipe or terminal: read a line at a time, not a chunk
+    doubt: str | None = None  # why the kind sniffed is a guess worth saying (:func:`~urisift.sniff.sniff`)
 
     @property
     def defects(self) -> list[Defect]:
@@ -273,13 +276,14 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             # member starts in the file (where a reader seeks to), and a corrupt
             # member costs one record.
             return _warc(raw, head, live, origin)
+    doubt = None
     if method is None:
         if kind is Kind.AUTO:
-            kind = source.kind or sniff_kind(head, name)
+            kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
         if kind is Kind.WARC:
             # a plain WARC too: the reader seeks back to the record after a broken one
             return _warc(raw, head, live, origin)
-        return Opened(io.BufferedReader(Replay(head, raw, live)), kind, origin, live=live)
+        return Opened(io.BufferedReader(Replay(head, raw, live)), kind, origin, live=live, doubt=doubt)
     compression, suffix = method
     # closed with the stream that wraps it; the caller closes that one
     guard = Guarded(io.BufferedReader(Replay(head, raw, live)), compression, origin)
@@ -288,8 +292,8 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     if name.lower().endswith(suffix):
         name = name[: -len(suffix)]
     if kind is Kind.AUTO:
-        kind = source.kind or sniff_kind(head, name)
-    return Opened(stream, kind, origin, compression, guard)
+        kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
+    return Opened(stream, kind, origin, compression, guard, doubt=doubt)
 
 
 def _warc(raw: BinaryIO, head: bytes, live: bool, origin: Origin) -> Opened:

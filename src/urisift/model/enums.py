@@ -101,6 +101,8 @@ class DefectKind(StrEnum):
     BROKEN_WARC = "broken-warc"  # a WARC/ARC record, or its payload, that could not be read
     BROKEN_DOCUMENT = "broken-document"  # an XML, PDF or office document that could not be read (in full)
     BOMB = "bomb"  # a document past a bound (a zip bomb, a PDF's object streams): read no further
+    # an input with no name (standard input) whose first bytes are markup of no kind told: read as text
+    UNCERTAIN_KIND = "uncertain-kind"
     SCAN_FAILED = "scan-failed"  # an input the scanner failed on (a bug): the other inputs are still scanned
 
 
