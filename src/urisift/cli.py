@@ -23,7 +23,7 @@ from .output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
 from .output.writing import Batched, Select, write_all, writing
 from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
-from .remote import missing_backend
+from .remote import configure, missing_backend
 from .scan import ScanOptions, checked, scan_serial
 from .sources import Input, file_size, interactive, open_binary, walk
 
@@ -158,9 +158,10 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                                       abbreviated=not args.no_abbreviated, charset=args.charset,
                                       strict=args.strict, comments=args.comments, positions=wants_positions,
                                       content_location=args.content_location_base, context=args.context,
-                                      browser=browser))
+                                      browser=browser, timeout=args.timeout))
     except UsageError as exc:
         return _usage(err, str(exc))
+    configure(options.timeout)  # the walk lists remote inputs, the plan looks at their sizes
     if args.pick:
         return _pick(args, options, paths, stdin, err)
     if kind is Kind.MAILDIR and (paths == ["-"] or not all(os.path.isdir(p) for p in paths)):

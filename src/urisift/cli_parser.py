@@ -107,6 +107,9 @@ def parser() -> argparse.ArgumentParser:
     read.add_argument("--follow", "-L", action="store_true",
                       help="walk symbolic links to directories too (each directory once: no loops); without it they "
                            "are skipped, and said so on standard error")
+    read.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                      help="remote inputs: the most to wait to connect, for an answer, and (HTTP) for each stretch "
+                           "of a body that brings less than 1 KB (default 30); then a retry, then an unreadable defect")
     read.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
     run_ = p.add_argument_group("running")
     run_.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1, metavar="N",
@@ -130,6 +133,16 @@ def _jobs(value: str) -> int:
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more: {value!r}")
     return jobs
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0: {value!r}")
+    return seconds
 
 
 def _count(value: str) -> int:

@@ -34,6 +34,9 @@ class ScanOptions:
     # text and mail: records also carry what a browser fetches (browser_target,
     # the WHATWG URL parser's result; issue 25); HTML and WARC always do
     browser: bool = False
+    # remote inputs (issue 37): seconds to connect, for an answer, and for each stretch of a
+    # body (urisift.web, urisift.remote): a server that never answers or trickles is cut off
+    timeout: float = 30.0
 
 
 def checked(options: ScanOptions) -> ScanOptions:
@@ -48,6 +51,8 @@ def checked(options: ScanOptions) -> ScanOptions:
             raise UsageError(f"--base {options.base!r} is not a URI: {exc}") from exc
         if scheme is None:
             raise UsageError(f"--base must be an absolute URI (RFC 3986 §5.1), with a scheme: {options.base!r}")
+    if not options.timeout > 0:
+        raise UsageError(f"--timeout {options.timeout!r}: expected a number of seconds above 0")
     if options.charset is not None and normalize_label(options.charset) is None:
         raise UsageError(f"--charset {options.charset!r}: no such charset (try utf-8, latin-1, windows-1252, "
                          "shift_jis ...)")

@@ -34,6 +34,7 @@ from .charset import SAMPLE_SIZE, Choice, choose
 from .delimit import safe_line_start
 from .model import Charset, Defect, Kind
 from .options import DEFAULTS, ScanOptions
+from .remote import configure
 from .sources import Input, file_size, first_cut, open_binary, open_input
 from .units import WorkUnit
 
@@ -108,6 +109,7 @@ def plan(sources: Iterable[Input | Defect], options: ScanOptions = DEFAULTS, *, 
     """The units of work for ``sources``, in output order (``cut=False``:
     one unit an input, whatever its size)."""
     smallest = 2 * min(MBOX_RANGE_SIZE, WARC_RANGE_SIZE, TEXT_RANGE_SIZE)
+    configure(options.timeout)  # remote inputs are looked at here first
     for source in sources:
         if isinstance(source, Defect):
             yield source

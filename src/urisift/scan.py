@@ -37,7 +37,7 @@ from .errors import InputError, RunError
 from .model import Charset, Content, Defect, DefectKind, Kind, Origin, Record, Tally
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
-from .remote import is_remote
+from .remote import configure, is_remote
 from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, standard_input, unreadable
 from .text import read_text, read_text_range
 from .units import Counted, Renumbering, Task, Window, WorkUnit
@@ -185,6 +185,7 @@ def scan_unit(unit: WorkUnit, options: ScanOptions = DEFAULTS, *, stdin: BinaryI
 
 
 def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> Iterator[Record | Defect | Tally]:
+    configure(options.timeout)  # (a worker's or a Spark task's process too)
     source = unit.source
     origin = Origin(file=source.name)
     tally = Tally(inputs=1 if not unit.start else 0, size=unit.size)
