@@ -25,7 +25,7 @@ from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import configure, missing_backend
 from .scan import ScanOptions, checked, scan_serial
-from .sources import Input, file_size, interactive, open_binary, walk
+from .sources import Input, file_size, interactive, open_binary, read_too_often, walk
 
 #: the work (bytes of input) below which no progress bar is shown: over in a second or two
 PROGRESS_MIN = 32 << 20
@@ -134,6 +134,10 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except OSError as exc:
         return _usage(err, f"--from-list {args.from_list}: {exc.strerror or exc}")
     paths = [*args.paths, *listed] or ["-"]
+    too_often = read_too_often(paths, "--effective reads the inputs twice (the captures first)"
+                               if args.effective else None)
+    if too_often is not None:
+        return _usage(err, too_often)
     for path in paths:  # a backend that is not installed: one line, before any input is read
         if (missing := missing_backend(path)) is not None:
             return _usage(err, missing)

@@ -323,6 +323,37 @@ def interactive(stream: BinaryIO) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
 
 
+def read_once(path: str) -> bool:
+    """Whether ``path`` can be read only once: standard input, a FIFO, a
+    socket or a device (its bytes are gone once read)."""
+    if path == "-":
+        return True
+    if is_remote(path):
+        return False
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+
+
+def read_too_often(paths: list[str], twice: str | None = None) -> str | None:
+    """The usage error of a run that would read an input more often than it
+    can be read (:func:`read_once`): one named twice, or any at all when
+    ``twice`` says why the run reads every input twice; None when none."""
+    seen: set[str] = set()
+    for path in paths:
+        if not read_once(path):
+            continue
+        name = "standard input ('-')" if path == "-" else f"{path} (a FIFO, socket or device)"
+        if twice is not None:
+            return f"{name} can be read only once, and {twice}: name a file"
+        if path in seen:
+            return f"{name} is named twice, and can be read only once"
+        seen.add(path)
+    return None
+
+
 # -- cutting a large file for parallel work ------------------------------------------------
 
 #: what a search for a cut finds in a window of the file: the cut's offset in

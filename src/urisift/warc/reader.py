@@ -9,7 +9,6 @@ import io
 import logging
 import re
 import sys
-import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, BinaryIO, cast
@@ -27,33 +26,36 @@ from .unit import UNIT_TYPES, WarcUnit, media_type, printable, sniffed
 logging.getLogger("warcio").addHandler(logging.NullHandler())
 
 
-def _is_arc(stream: BinaryIO) -> bool:
-    """Whether the stream is an ARC file (its first record, gzipped or not,
-    is the ``filedesc://`` header); read without moving the stream."""
-    head: bytes
+def _head(stream: BinaryIO) -> bytes | None:
+    """The first bytes of the stream, read without moving it (None: they cannot be)."""
     try:
         if hasattr(stream, "peek"):
-            head = bytes(stream.peek(4096)[:4096])
-        elif stream.seekable():
+            return bytes(stream.peek(4096)[:4096])
+        if stream.seekable():
             where = stream.tell()
             head = stream.read(4096)
             stream.seek(where)
-        else:
-            return False
+            return head
     except (OSError, ValueError):
-        return False
-    if head.startswith(b"\x1f\x8b"):
-        try:
-            head = zlib.decompressobj(31).decompress(head, 64)
-        except zlib.error:
-            return False
-    return bool(head.lstrip().startswith(b"filedesc://"))
+        pass
+    return None
 
 
-def _named(offset: int, record: Any, arc: bool) -> str:
+def _archive_start(head: bytes) -> bool:
+    """Whether a WARC or ARC file may start with ``head``: a gzip member, a
+    ``WARC/`` header, or an ARC record's header line (``URL IP-address
+    date type length``: the ``filedesc://`` one, or another)."""
+    if head.startswith((b"\x1f\x8b", b"WARC/", b"filedesc://")):
+        return True
+    fields = head.lstrip(b"\r\n").split(b"\n", 1)[0].split()
+    return len(fields) >= 5 and fields[-1].isdigit() and b":" in fields[0]
+
+
+def _named(offset: int, record: Any) -> str:
     """The record at ``offset`` as a defect names it: its offset, ID (an ARC
-    record has none: not the one warcio makes up) and target URI when known."""
-    fields = ("WARC-Target-URI",) if arc else ("WARC-Record-ID", "WARC-Target-URI")
+    record has none: :func:`~.parsing.archive_iterator` drops the one warcio
+    makes up) and target URI when known."""
+    fields = ("WARC-Record-ID", "WARC-Target-URI")
     known = [v for v in map(record.rec_headers.get_header, fields) if v]
     return f"the record at byte {offset}" + (f" ({', '.join(printable(v) for v in known)})" if known else "")
 
@@ -102,9 +104,6 @@ class WarcReader:
         self.stream = stream
         self.origin = origin
         self.types: collections.Counter[str] = collections.Counter()
-        # ARC records have no record ID (warcio makes up a random one when it
-        # converts them): theirs is None, so that every run gives the same records
-        self.arc = _is_arc(stream)
 
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         pipe = None if seekable(self.stream) else Rewind(self.stream)
@@ -114,6 +113,18 @@ class WarcReader:
         state = _State()
         skip = 0  # records already read, when the file is read again from its start
         floor = 0  # a search for the next record starts here at least: it only goes forward
+        head = _head(self.stream)
+        if head and not _archive_start(head):
+            # not a WARC or ARC file (--kind warc, a .warc name) but for records further on, if any
+            begins = printable(head[:40].decode("latin-1"))
+            found = self._resync(file, 0)
+            if found is None:
+                yield Defect(DefectKind.BROKEN_WARC, f"not a WARC or ARC file: it begins {begins!r}", self.origin, 0)
+                return
+            yield Defect(DefectKind.BROKEN_WARC, f"not a WARC or ARC record at byte 0 (it begins {begins!r}); "
+                         f"resumed at byte {found}", self.origin, 0)
+            file.seek(found)
+            floor = found + 1
         while True:
             iterator = archive_iterator(stream)
             direct = stream is file  # offsets are the file's, and the reader may seek in it
@@ -131,7 +142,7 @@ class WarcReader:
                     yield from self._after(state, file if direct else None)
                     if iterator.err_count > errors:
                         errors = iterator.err_count
-                        before = "the record before" if state.last is None else _named(*state.last, self.arc)
+                        before = "the record before" if state.last is None else _named(*state.last)
                         yield Defect(DefectKind.BROKEN_WARC, f"{before} was not followed by a blank line: its "
                                      f"Content-Length is likely wrong; the next record was found at byte {offset}",
                                      self.origin, offset if state.last is None else state.last[0])
@@ -145,7 +156,7 @@ class WarcReader:
                         state.last = None
                         resume = self._resync(file, offset + 1)
                         tail = f"; resumed at byte {resume}" if resume is not None else ""
-                        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: {problem}; "
+                        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: {problem}; "
                                      f"its payload is not read{tail}", self.origin, offset)
                         break
                     if direct and size is not None and iterator.reader.decompressor is None:
@@ -163,7 +174,7 @@ class WarcReader:
                         resume = self._resync(file, last[0] + 1)
                     if resume is not None and ending and last is not None:
                         ending[-1] = replace(ending[-1], detail=(
-                            f"{_named(last[0], last[1], self.arc)}: its Content-Length runs past the end of the "
+                            f"{_named(last[0], last[1])}: its Content-Length runs past the end of the "
                             f"input, and a record starts inside it, at byte {resume}: what it took in of the records "
                             "after it was scanned as its payload too; resumed there"))
                     yield from ending
@@ -195,7 +206,7 @@ class WarcReader:
                         else "; nothing after it could be read")
                 if resume is not None and resume < offset and state.last is not None:
                     # the next record starts before where warcio looked for it
-                    tail += (f" ({_named(*state.last, self.arc)} ran on into it: its Content-Length is likely "
+                    tail += (f" ({_named(*state.last)} ran on into it: its Content-Length is likely "
                              "too long)")
                 yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
                              self.origin, offset)
@@ -226,7 +237,7 @@ class WarcReader:
             return
         offset, record = state.last
         if payload is not None and payload.problem is not None:
-            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: {payload.problem}",
+            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: {payload.problem}",
                          self.origin, offset)
         if offset in state.reported or file is None:
             return
@@ -245,7 +256,7 @@ class WarcReader:
         else:
             return
         state.reported.add(offset)
-        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)} is cut short: {detail}",
+        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)} is cut short: {detail}",
                      self.origin, offset)
 
     def _within(self, file: BinaryIO, iterator: Any, record: Any, offset: int, size: int, state: _State
@@ -274,12 +285,12 @@ class WarcReader:
             file.seek(here)
         declared = record.rec_headers.get_header("Content-Length")
         if after is None or after - blank < position:
-            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)} is cut short: the file ends "
+            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)} is cut short: the file ends "
                          f"{position + missing - size} bytes before the end its Content-Length ({declared}) "
                          "gives (a truncated download?)", self.origin, offset)
             return
         limited.limit = after - blank - position
-        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: its Content-Length ({declared}) "
+        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: its Content-Length ({declared}) "
                      f"runs past the end of the file ({size} bytes); read up to the next record, at byte {after}",
                      self.origin, offset)
 
@@ -296,7 +307,7 @@ class WarcReader:
         else:
             media, charset = media_type(headers.get_header("Content-Type"))
             status = None
-        record_id = None if self.arc else headers.get_header("WARC-Record-ID")
+        record_id = headers.get_header("WARC-Record-ID")  # (None for an ARC record: it has none)
         unit = WarcUnit(record_type, record_id, headers.get_header("WARC-Target-URI"),
                         headers.get_header("WARC-Date"), offset, headers.get_header("WARC-Truncated"), status,
                         pairs, media, charset, None, None)
