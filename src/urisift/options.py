@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import arguments as check
 from .charset_labels import normalize_label
 from .errors import UriError, UsageError
 from .model import Kind
@@ -38,6 +39,26 @@ class ScanOptions:
     # body (urisift.web, urisift.remote): a server that never answers or trickles is cut off
     timeout: float = 30.0
 
+    def __post_init__(self) -> None:
+        """Each field checked at construction (issue 37): a wrong type or value
+        raises here, naming it, not deep inside a scan.  ``kind`` may be
+        given by its name (``"html"``)."""
+        if type(self.kind) is not Kind:
+            check.one_of("ScanOptions", "kind", self.kind, [k.value for k in Kind])
+            object.__setattr__(self, "kind", Kind(self.kind))
+        for name in _FLAGS:
+            check.flag("ScanOptions", name, getattr(self, name))
+        check.text("ScanOptions", "base", self.base, none=True)
+        check.text("ScanOptions", "charset", self.charset, none=True)
+        check.number("ScanOptions", "chunk_size", self.chunk_size, least=1, integer=True)
+        check.number("ScanOptions", "context", self.context, least=0, integer=True)
+        check.number("ScanOptions", "timeout", self.timeout, least=0)
+        if not self.timeout > 0:
+            raise ValueError(f"ScanOptions(): timeout must be above 0, not {self.timeout!r}")
+
+
+_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser")
+
 
 def checked(options: ScanOptions) -> ScanOptions:
     """``options``, once they are known to make sense: raises
@@ -51,8 +72,6 @@ def checked(options: ScanOptions) -> ScanOptions:
             raise UsageError(f"--base {options.base!r} is not a URI: {exc}") from exc
         if scheme is None:
             raise UsageError(f"--base must be an absolute URI (RFC 3986 §5.1), with a scheme: {options.base!r}")
-    if not options.timeout > 0:
-        raise UsageError(f"--timeout {options.timeout!r}: expected a number of seconds above 0")
     if options.charset is not None and normalize_label(options.charset) is None:
         raise UsageError(f"--charset {options.charset!r}: no such charset (try utf-8, latin-1, windows-1252, "
                          "shift_jis ...)")

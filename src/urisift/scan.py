@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import BinaryIO, cast
 
+from . import arguments as check
 from .base import retrieval_layers
 from .charset import decode
 from .delimit.chars import ordered
@@ -298,10 +299,19 @@ def scan_serial(units: Iterable[WorkUnit | Defect], options: ScanOptions = DEFAU
                 yield numbering(item) if renumber else item  # type: ignore[arg-type]
 
 
-def iter_input(source: Input | str, options: ScanOptions = DEFAULTS, *, stdin: BinaryIO | None = None
-               ) -> Items:
-    """Records and defects of one input, streamed, in constant memory."""
-    source = Input(source) if isinstance(source, str) else source
+def iter_input(source: Input | str | os.PathLike[str], options: ScanOptions = DEFAULTS, *,
+               stdin: BinaryIO | None = None) -> Items:
+    """Records and defects of one input, streamed, in constant memory.
+    Its arguments are checked at the call (:mod:`urisift.arguments`)."""
+    check.instance("iter_input", "source", source, (Input, str, os.PathLike), "a path (str, os.PathLike) or an Input")
+    check.instance("iter_input", "options", options, ScanOptions, "a ScanOptions")
+    if stdin is not None:
+        check.binary_stream("iter_input", "stdin", stdin)
+    source = source if isinstance(source, Input) else Input(os.fspath(source))
+    return _iter_input(source, options, stdin)
+
+
+def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> Items:
     for item in scan_unit(WorkUnit(source), options, stdin=stdin):
         if type(item) is not Tally:
             yield item  # type: ignore[misc]

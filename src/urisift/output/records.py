@@ -29,6 +29,7 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
+from .. import arguments as check
 from ..model import Base, Charset, Defect, Effective, Origin, Place, Record, Style
 
 #: JSON keys of a record, in output order (DESIGN §2; never renamed).
@@ -49,6 +50,8 @@ _ORIGIN_KEYS = ("file", "message", "message_id", "part", "offset", "warc_record_
 
 def record_json(record: Record) -> dict[str, Any]:
     """The record as a JSON object, keys in contract order."""
+    if type(record) is not Record:
+        check.instance("record_json", "record", record, Record, "a Record")
     found, origin, place = record.found, record.origin, record.found.place
     out: dict[str, Any] = {
         "uri": found.reference,
@@ -330,6 +333,7 @@ class FieldLines:
 
 def record_line(record: Record) -> str:
     """One record as one JSON line (without the line break)."""
+    check.instance("record_line", "record", record, Record, "a Record")
     return RecordLines()(record)
 
 
