@@ -270,7 +270,7 @@ def test_symbolic_links_to_directories_are_said_and_followed_once_with_follow(tm
     said = "not-a-file: a symbolic link to a directory; not walked (--follow walks it)"
     assert err == (f"urisift: {tmp_path / 'alias'}: {said}\nurisift: {tmp_path / 'zlink'}: {said}\n"
                    f"urisift: {tmp_path / 'real' / 'up'}: {said}\n")
-    code, out, err = _run(["--follow", str(tmp_path)])
+    code, out, err = _run(["--follow", "-H", str(tmp_path)])
     assert (code, out) == (0, f"{tmp_path / 'top.txt'}:1:1:http://top.example/\n"
                               f"{tmp_path / 'alias' / 'b.txt'}:1:1:http://b.example/\n"
                               f"{tmp_path / 'real' / 'a.txt'}:1:1:http://a.example/\n")

@@ -15,12 +15,12 @@ import sys
 from dataclasses import dataclass, replace
 from typing import IO, Any, BinaryIO, cast
 
-from .cli_parser import parser
+from .cli_parser import inapplicable, parser, unknown_schemes
 from .errors import ExitCode, RunError, UsageError
 from .model import Defect, Kind, Record
 from .output.stats import Stats
 from .output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
-from .output.writing import Batched, Select, write_all, writing
+from .output.writing import Batched, Reporter, Select, write_all, writing
 from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import configure, missing_backend
@@ -64,7 +64,8 @@ def _writer(args: argparse.Namespace, layout: Layout, out: IO[str], live: bool) 
         from .output.parquet import ParquetWriter
 
         return ParquetWriter(out, layout, path=args.output), out
-    target = open(args.output, "w", encoding="utf-8", newline="") if args.output else out  # noqa: SIM115
+    to_file = args.output is not None and args.output != "-"  # ("-": standard output, as everywhere)
+    target = open(args.output, "w", encoding="utf-8", newline="") if to_file else out  # noqa: SIM115
     if not live and not (hasattr(target, "isatty") and target.isatty()):
         writer, _ = _writer_to(args, layout, cast(IO[str], Batched(target)))
         return writer, target
@@ -78,7 +79,7 @@ def _writer_to(args: argparse.Namespace, layout: Layout, target: IO[str]) -> tup
         from .output.graph import GexfWriter, GraphmlWriter
 
         graph = GraphmlWriter if args.format == "graphml" else GexfWriter
-        return graph(target, layout, base=args.base, hosts=args.graph == "hosts"), target
+        return graph(target, layout, base=args.base, hosts=args.graph == "hosts"), target  # (None: pages)
     return WRITERS[args.format](target, layout), target
 
 
@@ -126,9 +127,16 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
             args = parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if args.help_man or args.completion:
+        from .cli_docs import completion, manual
+
+        out.write(manual(parser()) if args.help_man else completion(parser(), args.completion))
+        return ExitCode.OK
     kind = Kind(args.kind)
     if args.format == "parquet" and not args.output:
         return _usage(err, "--format parquet writes a file: give it with --output FILE")
+    if (wrong := inapplicable(args)) is not None:
+        return _usage(err, wrong)
     try:
         listed = _listed(args.from_list) if args.from_list else []
     except OSError as exc:
@@ -141,7 +149,10 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     for path in paths:  # a backend that is not installed: one line, before any input is read
         if (missing := missing_backend(path)) is not None:
             return _usage(err, missing)
-    location = args.location if args.location is not None else (
+    # text output's location: asked for (-H, -n), else grep's default for a person at a terminal (several
+    # inputs, or a directory); into a pipe or a file, or with -0, the URLs alone: what the next program takes
+    to_terminal = (args.output is None or args.output == "-") and hasattr(out, "isatty") and out.isatty()
+    location = args.location if args.location is not None else to_terminal and not args.null and (
         len(paths) > 1 or any(os.path.isdir(p) for p in paths if p != "-"))
     layout = Layout(args.format, normalized=args.normalize != "none", flags=args.flags, location=location,
                     null=args.null, fields=args.fields, context=args.context > 0, resolution=args.resolve,
@@ -166,6 +177,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except UsageError as exc:
         return _usage(err, str(exc))
     configure(options.timeout)  # the walk lists remote inputs, the plan looks at their sizes
+    for note in unknown_schemes(args.scheme, "--scheme") + unknown_schemes(args.pick_schemes, "--pick-schemes"):
+        err.write(note + "\n")
     if args.pick:
         return _pick(args, options, paths, stdin, err)
     if kind is Kind.MAILDIR and (paths == ["-"] or not all(os.path.isdir(p) for p in paths)):
@@ -188,6 +201,9 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         if live and not args.quiet and stdin is None and sys.stdin is not None and sys.stdin.isatty():
             err.write("urisift: reading standard input (end with Ctrl-D; urisift --help for more)\n")
         bar = _progress(sum(file_size(s.path) for s in sources if isinstance(s, Input)), err, args.quiet)
+        # a defect line goes through the bar (tqdm.write clears it, writes, draws it again): never cut
+        reporter = Reporter(err, args.defects, None if bar is None else lambda line: bar.write(
+            line.rstrip("\n"), file=err))
         flush = live or (hasattr(target, "isatty") and target.isatty())
         try:
             # --effective: a first pass reads the WARC inputs' captures (the index of issue 23)
@@ -209,7 +225,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
 
                 items = with_effective(items, index)
             status = write_all(items, writer, select, err, stats=stats, flush=flush,
-                               progress=bar.update if bar is not None else None)
+                               progress=bar.update if bar is not None else None, reporter=reporter)
         finally:
             if bar is not None:
                 bar.close()
@@ -223,6 +239,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code
+    reporter.close()
     if stats is not None:
         stats.write(err, as_json=args.format == "jsonl")
     return status

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from typing import NoReturn
 
 from . import __version__
@@ -26,8 +27,22 @@ examples:
   urisift --scheme http,https --unique --normalize syntax notes/   distinct web links
   urisift --kind mbox --charset latin-1 < old.mbox           standard input, its kind and charset given
   tail -f app.log | urisift --with-location  links as log lines arrive, with file:line:column
-  urisift -0 docs/ | xargs -0 -n1 echo       NUL-terminated, for xargs -0
+  urisift -0 docs/ | xargs -0 -n1 curl -sI  NUL-terminated URLs, for xargs -0
   urisift --context 30 --format jsonl a.txt  each record with 30 characters around it
+  urisift --defects count big.mbox           one line of defect counts at the end, not a line each
+
+what it reads (--kind auto tells each input's kind): plain text, HTML and XHTML, mail (a message,
+mbox, Maildir, MHTML), web archives (WARC, ARC), style sheets (CSS), the XML family (Atom, RSS,
+sitemaps, OPML, SVG), robots.txt, PDF (pip install 'urisift[pdf]'), office files (OOXML .docx .xlsx
+.pptx, ODF .odt .ods .odp); gzip, bzip2 and xz around any of them; s3://, gs://, az://, hdfs:// and
+http(s):// inputs.
+
+more commands:
+  urisift audit WARC...                      what a crawl missed: each page's outlinks captured or not
+                                             (urisift audit --help)
+  urisift-spark ...                          the same scan as a Spark job (pip install 'urisift[spark]';
+                                             urisift-spark --help)
+  urisift --help-man, --completion SHELL     the manual page (man -l -), bash or zsh completion
 
 exit status: 0 the run completed (defects in the input are reported, not errors); 1 an input could not
 be read or the output not written; 2 the command line is wrong; 130 interrupted (Ctrl-C).
@@ -44,8 +59,9 @@ class _Parser(argparse.ArgumentParser):
 def parser() -> argparse.ArgumentParser:
     """The command's options (DESIGN §2), in the groups --help shows."""
     p = _Parser(prog="urisift", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
-                description="Find URI references in text, mail (messages, mbox, Maildir, MHTML), HTML and web "
-                            "archives (WARC, ARC), and resolve each against the base that applies to it (RFC 3986).")
+                description="Find URI references in text, mail (messages, mbox, Maildir, MHTML), HTML, web "
+                            "archives (WARC, ARC), style sheets, feeds and sitemaps, PDF and office files, and "
+                            "resolve each against the base that applies to it (RFC 3986).")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or directories (.gz, .bz2, .xz read transparently); none or '-': standard input")
     out = p.add_argument_group("output")
@@ -55,16 +71,19 @@ def parser() -> argparse.ArgumentParser:
                           "record a line, defects too; csv: the same keys, RFC 4180; parquet: the same columns, a "
                           "fixed Arrow schema, zstd (needs --output, pyarrow); edges: 'source<TAB>target'; "
                           "graphml, gexf: the link graph with each edge's count, for Gephi and networkx")
-    out.add_argument("--graph", choices=("pages", "hosts"), default="pages",
+    out.add_argument("--graph", choices=("pages", "hosts"), default=None,
                      help="graphml/gexf: an edge from page to target (default), or from host to host")
-    out.add_argument("--output", "-o", metavar="FILE", help="write to FILE, not standard output (parquet: required)")
+    out.add_argument("--output", "-o", metavar="FILE",
+                     help="write to FILE, not standard output ('-': standard output; parquet: a file, required)")
     out.add_argument("--fields", metavar="LIST", type=_fields,
                      help="jsonl/csv/parquet: only these keys, in this order (e.g. uri,target,file,line)")
-    out.add_argument("--with-location", "-H", dest="location", action="store_true", default=None,
-                     help="text: 'file:line:column:' before each target (the default with several inputs or a "
-                          "directory, as grep does)")
-    out.add_argument("--no-location", "-n", dest="location", action="store_false", help="text: never the location")
-    out.add_argument("--null", "-0", action="store_true", help="text: end each line with NUL, not a line break")
+    where = out.add_mutually_exclusive_group()
+    where.add_argument("--with-location", "-H", dest="location", action="store_true", default=None,
+                       help="text: 'file:line:column:' before each target (the default on a terminal with several "
+                            "inputs or a directory, as grep does; never by default into a pipe or file, nor with -0)")
+    where.add_argument("--no-location", "-n", dest="location", action="store_false", help="text: never the location")
+    out.add_argument("--null", "-0", action="store_true",
+                     help="text: end each line with NUL, not a line break (the URLs alone unless -H: for xargs -0)")
     out.add_argument("--context", type=_count, default=0, metavar="N",
                      help="add a 'context' key: N characters either side of the reference (jsonl/csv/parquet)")
     out.add_argument("--normalize", choices=("none", "syntax", "scheme"), default="none",
@@ -92,7 +111,8 @@ def parser() -> argparse.ArgumentParser:
                       help="read the inputs named in FILE too, one path or URL a line (gzip or not, local or remote: "
                            "Common Crawl's warc.paths.gz with each line prefixed by s3://commoncrawl/)")
     read.add_argument("--base", metavar="URI",
-                      help="the retrieval URI of the inputs (RFC 3986 §5.1.3); one that cannot serve is a defect")
+                      help="the retrieval URI of the inputs (RFC 3986 §5.1.3): an absolute URI (one that cannot "
+                           "serve as a base is a usage error)")
     read.add_argument("--kind", choices=[k.value for k in Kind], default="auto",
                       help="what the inputs hold; auto (default): unmistakable content, then the file name, then "
                            "weaker signs")
@@ -123,9 +143,63 @@ def parser() -> argparse.ArgumentParser:
                            "copies it, / searches (pip install 'urisift[pick]')")
     run_.add_argument("--pick-schemes", metavar="LIST", type=_scheme_list, default=None,
                       help="--pick: the schemes Enter opens (default http,https,mailto)")
+    run_.add_argument("--defects", choices=("lines", "count", "none"), default="lines",
+                      help="defects in the inputs on standard error: a line each (default), their counts in one "
+                           "line at the end, or none (an input that cannot be read is always said; JSON lines "
+                           "keep their defect lines)")
     run_.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no note on reading a terminal")
-    run_.add_argument("--version", action="version", version=f"urisift {__version__}")
+    run_.add_argument("--version", "-V", action="version", version=f"urisift {__version__}")
+    run_.add_argument("--help-man", action="store_true", help="write the manual page (roff) and exit: man -l -")
+    run_.add_argument("--completion", choices=("bash", "zsh"), metavar="SHELL",
+                      help="write the completion script of SHELL (bash or zsh) and exit")
     return p
+
+
+#: the options that apply to some formats only, and those formats
+_FORMATS_OF = (
+    ("fields", "--fields", ("jsonl", "csv", "parquet"), "chooses the keys of jsonl, csv and parquet records"),
+    ("context", "--context", ("jsonl", "csv", "parquet"), "adds a key to jsonl, csv and parquet records"),
+    ("graph", "--graph", ("graphml", "gexf"), "chooses the graph of graphml and gexf"),
+    ("location", "--with-location", ("text",), "writes text output's file:line:column"),
+    ("null", "--null", ("text",), "ends text output's lines"),
+    ("flags", "--flags", ("text",), "adds the risks to text output (records have a risks key)"),
+)
+
+
+def inapplicable(args: argparse.Namespace) -> str | None:
+    """The usage error of an option that asks for what the format cannot
+    give (``--fields`` with text output, ``--graph hosts`` with edges,
+    ``-H`` with JSON lines ...); None when every option given applies."""
+    for name, option, formats, what in _FORMATS_OF:
+        # (what asks for nothing the format lacks is no error: -n, --graph pages)
+        value = getattr(args, name)
+        if value not in (None, False, 0, "pages") and args.format not in formats and not (
+                name == "context" and args.pick):
+            return (f"{option} does not apply to --format {args.format}: it {what} "
+                    f"(--format {' or '.join(formats)})")
+    if args.output == "-" and args.format == "parquet":
+        return "--format parquet writes a file, not standard output: give it with --output FILE"
+    return None
+
+
+def unknown_schemes(schemes: frozenset[str] | None, option: str) -> list[str]:
+    """A note for each scheme of ``--scheme`` or ``--pick-schemes`` that is
+    not registered (IANA's permanent, provisional and historical lists), with
+    the registered one it may have meant; an unregistered scheme may still
+    stand in the inputs (``git+ssh``), so it is a note, not an error."""
+    if not schemes:
+        return []
+    from difflib import get_close_matches
+
+    from .schemes import registered_schemes
+
+    known = registered_schemes()
+    notes = []
+    for scheme in sorted(schemes - known):
+        near = get_close_matches(scheme, sorted(known), n=1, cutoff=0.75)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        notes.append(f"urisift: note: {option} {scheme}: not a registered URI scheme{hint}; kept as given")
+    return notes
 
 
 def _jobs(value: str) -> int:
@@ -161,7 +235,11 @@ def _fields(value: str) -> tuple[str, ...]:
 
 
 def _scheme_list(value: str) -> frozenset[str]:
-    schemes = frozenset(s.strip().lower() for s in value.split(",") if s.strip())
+    schemes = frozenset(s.strip().lower().removesuffix(":") for s in value.split(",") if s.strip())
     if not schemes:
         raise argparse.ArgumentTypeError("expected a comma-separated list of schemes")
+    for scheme in sorted(schemes):
+        if not re.fullmatch(r"[a-z][a-z0-9+.-]*", scheme):  # RFC 3986 §3.1
+            raise argparse.ArgumentTypeError(f"{scheme!r} is not a URI scheme (RFC 3986 §3.1: a letter, then "
+                                             "letters, digits, '+', '-' or '.')")
     return schemes

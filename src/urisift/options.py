@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import arguments as check
+from .base import as_base
 from .charset_labels import normalize_label
 from .errors import UriError, UsageError
 from .model import Kind
-from .reference import UriReference
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +66,12 @@ def checked(options: ScanOptions) -> ScanOptions:
     is not absolute (RFC 3986 §5.1 wants a base with a scheme) or a charset
     label no codec answers to, before any input is read."""
     if options.base is not None:
+        # one rule (issue 37): what cannot serve as the retrieval layer's base is refused here, as the layer
+        # would refuse it (a base that does not parse, or is relative: RFC 3986 §5.1 wants an absolute URI)
         try:
-            scheme = UriReference.parse(options.base).scheme
+            as_base(options.base, None)
         except UriError as exc:
-            raise UsageError(f"--base {options.base!r} is not a URI: {exc}") from exc
-        if scheme is None:
-            raise UsageError(f"--base must be an absolute URI (RFC 3986 §5.1), with a scheme: {options.base!r}")
+            raise UsageError(f"--base {options.base!r} cannot serve as a base (RFC 3986 §5.1): {exc}") from exc
     if options.charset is not None and normalize_label(options.charset) is None:
         raise UsageError(f"--charset {options.charset!r}: no such charset (try utf-8, latin-1, windows-1252, "
                          "shift_jis ...)")
