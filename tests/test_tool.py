@@ -206,7 +206,7 @@ def test_stats_count_what_was_read_and_found() -> None:
                                      and line["file"].endswith(".mbox")})
     assert sum(stats["styles"].values()) == len(records)
     text = _run("--stats", "--jobs", "1", "corpora/mail/archive.mbox").stderr.decode()
-    assert any(line.startswith("urisift: 1 inputs, 0.0 MB, 3 messages") for line in text.splitlines())
+    assert any(line.startswith("urisift: 1 input, 0.0 MB, 3 messages") for line in text.splitlines())
     assert "urisift:   styles: bare 4" in text and "urisift:   defects: broken-mime 1" in text
 
 

@@ -245,9 +245,10 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     tally.stored = counted.count if counted is not None else unit.size
     if opened is not None:
         yield from opened.defects
-        tally.decoded = opened.decoded(tally.stored)
-    else:
-        tally.decoded = tally.stored
+    # bytes after decompression: the WARC reader counts its own (a .warc.gz is inflated member by member)
+    if kind is not Kind.WARC:
+        decoded = opened.decoded(tally.stored) if opened is not None else None
+        tally.decoded = decoded if decoded is not None else tally.stored
     yield tally
 
 

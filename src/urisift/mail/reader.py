@@ -27,6 +27,7 @@ def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterat
     text parts as nested content with the bases of the headings around
     them; in a multipart message, what a target points to among its parts
     (:mod:`urisift.mail.pointers`)."""
+    tally.messages += 1  # (a message file, a Maildir's, an attachment routed here: each a message read)
     body = content.body
     if isinstance(body, Message):
         message = body

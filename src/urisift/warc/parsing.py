@@ -92,6 +92,7 @@ def iterator_class() -> Any:
         def __init__(self, stream: BinaryIO) -> None:
             super().__init__(stream, arc2warc=True)
             self.reader = LineReader(self.fh, block_size=BUFF_SIZE)  # warcio's own: nothing read yet
+            self.counted = self.reader  # (warcio drops its reader when it closes: its count is kept here)
             loader = self.loader
             for name in ("warc_parser", "http_parser", "http_req_parser"):
                 parser = getattr(loader, name)

@@ -104,6 +104,8 @@ class WarcReader:
         self.stream = stream
         self.origin = origin
         self.types: collections.Counter[str] = collections.Counter()
+        # the bytes read after decompression (a .warc.gz's members inflated; a plain file's as they are)
+        self.decompressed = 0
 
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         pipe = None if seekable(self.stream) else Rewind(self.stream)
@@ -125,98 +127,105 @@ class WarcReader:
                          f"resumed at byte {found}", self.origin, 0)
             file.seek(found)
             floor = found + 1
-        while True:
-            iterator = archive_iterator(stream)
-            direct = stream is file  # offsets are the file's, and the reader may seek in it
-            errors = seen = 0
-            offset = stream.tell()
-            resume: int | None = None
-            try:
-                for record in quiet(iterator):
-                    # where this record starts, in the file: warcio counts from the
-                    # stream's position (get_record_offset() would read the record first)
-                    offset = iterator.offset
-                    seen += 1
-                    if seen <= skip:
+        iterator: Any = None
+        try:
+            while True:
+                if iterator is not None:  # (the bytes the pass before read)
+                    self.decompressed += iterator.counted.num_read
+                iterator = archive_iterator(stream)
+                direct = stream is file  # offsets are the file's, and the reader may seek in it
+                errors = seen = 0
+                offset = stream.tell()
+                resume: int | None = None
+                try:
+                    for record in quiet(iterator):
+                        # where this record starts, in the file: warcio counts from the
+                        # stream's position (get_record_offset() would read the record first)
+                        offset = iterator.offset
+                        seen += 1
+                        if seen <= skip:
+                            continue
+                        yield from self._after(state, file if direct else None)
+                        if iterator.err_count > errors:
+                            errors = iterator.err_count
+                            before = "the record before" if state.last is None else _named(*state.last)
+                            yield Defect(DefectKind.BROKEN_WARC, f"{before} was not followed by a blank line: its "
+                                         f"Content-Length is likely wrong; the next record was found at byte {offset}",
+                                         self.origin, offset if state.last is None else state.last[0])
+                        state.last = (offset, record)
+                        floor = max(floor, offset + 1)
+                        self.types[record.rec_type or "unknown"] += 1
+                        problem = _length_problem(record)
+                        if problem is not None and direct:
+                            # read on, and warcio takes the rest of the file (or a wrong
+                            # stretch of it) for this record: look for the next one instead
+                            state.last = None
+                            resume = self._resync(file, offset + 1)
+                            tail = f"; resumed at byte {resume}" if resume is not None else ""
+                            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: {problem}; "
+                                         f"its payload is not read{tail}", self.origin, offset)
+                            break
+                        if direct and size is not None and iterator.reader.decompressor is None:
+                            yield from self._within(file, iterator, record, offset, size, state)
+                        unit = self._unit(record, offset, state)
+                        if unit is not None:
+                            yield unit
+                    else:
+                        last = state.last
+                        ending = list(self._after(state, file if direct else None, end=True))
+                        if last is not None and last[0] in state.reported and pipe is not None \
+                                and plain_at(file, last[0]):
+                            # a pipe (a file is measured first: see _within): a Content-Length
+                            # past the end took in whatever followed, scanned as its payload
+                            resume = self._resync(file, last[0] + 1)
+                        if resume is not None and ending and last is not None:
+                            ending[-1] = replace(ending[-1], detail=(
+                                f"{_named(last[0], last[1])}: its Content-Length runs past the end of the "
+                                f"input, and a record starts inside it, at byte {resume}: what it took in of the "
+                                "records after it was scanned as its payload too; resumed there"))
+                        yield from ending
+                except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
+                    offset = iterator.offset or offset  # where the record that failed starts
+                    detail = readable(exc)
+                    if "non-chunked gzip" in detail and skip == 0 and direct and rewound(file):
+                        # one gzip stream around many records (not a member a record):
+                        # read again through a decompressor, past the records already read
+                        yield Defect(DefectKind.BROKEN_WARC, "the file is one gzip stream, not a gzip member a record; "
+                                     "read whole, and offsets count in the decompressed data", self.origin, None)
+                        stream = gzip.GzipFile(fileobj=file)  # type: ignore[assignment]
+                        skip = seen
+                        state = _State()
                         continue
-                    yield from self._after(state, file if direct else None)
-                    if iterator.err_count > errors:
-                        errors = iterator.err_count
-                        before = "the record before" if state.last is None else _named(*state.last)
-                        yield Defect(DefectKind.BROKEN_WARC, f"{before} was not followed by a blank line: its "
-                                     f"Content-Length is likely wrong; the next record was found at byte {offset}",
-                                     self.origin, offset if state.last is None else state.last[0])
-                    state.last = (offset, record)
-                    floor = max(floor, offset + 1)
-                    self.types[record.rec_type or "unknown"] += 1
-                    problem = _length_problem(record)
-                    if problem is not None and direct:
-                        # read on, and warcio takes the rest of the file (or a wrong
-                        # stretch of it) for this record: look for the next one instead
-                        state.last = None
-                        resume = self._resync(file, offset + 1)
-                        tail = f"; resumed at byte {resume}" if resume is not None else ""
-                        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: {problem}; "
-                                     f"its payload is not read{tail}", self.origin, offset)
-                        break
-                    if direct and size is not None and iterator.reader.decompressor is None:
-                        yield from self._within(file, iterator, record, offset, size, state)
-                    unit = self._unit(record, offset, state)
-                    if unit is not None:
-                        yield unit
-                else:
-                    last = state.last
-                    ending = list(self._after(state, file if direct else None, end=True))
-                    if last is not None and last[0] in state.reported and pipe is not None \
-                            and plain_at(file, last[0]):
-                        # a pipe (a file is measured first: see _within): a Content-Length
-                        # past the end took in whatever followed, scanned as its payload
-                        resume = self._resync(file, last[0] + 1)
-                    if resume is not None and ending and last is not None:
-                        ending[-1] = replace(ending[-1], detail=(
-                            f"{_named(last[0], last[1])}: its Content-Length runs past the end of the "
-                            f"input, and a record starts inside it, at byte {resume}: what it took in of the records "
-                            "after it was scanned as its payload too; resumed there"))
-                    yield from ending
-            except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
-                offset = iterator.offset or offset  # where the record that failed starts
-                detail = readable(exc)
-                if "non-chunked gzip" in detail and skip == 0 and direct and rewound(file):
-                    # one gzip stream around many records (not a member a record):
-                    # read again through a decompressor, past the records already read
-                    yield Defect(DefectKind.BROKEN_WARC, "the file is one gzip stream, not a gzip member a record; "
-                                 "read whole, and offsets count in the decompressed data", self.origin, None)
-                    stream = gzip.GzipFile(fileobj=file)  # type: ignore[assignment]
-                    skip = seen
-                    state = _State()
-                    continue
-                if state.payload is not None and state.payload.problem is not None and state.last is not None \
-                        and state.last[0] == offset:
-                    detail = state.payload.problem  # the record whose payload broke: said once
-                state.payload = None
-                if direct:
-                    # after a corrupt gzip member, the next member; in a plain file, a
-                    # record header a little before where warcio looked for one, too
-                    gzipped = plain_at(file, offset) is False
-                    start = max(floor, offset + 1 if gzipped else offset - _BACK, pipe.low if pipe else 0)
-                    resume = self._resync(file, start)
-                    if resume == offset:  # the record that failed starts there: the next one, then
-                        resume = self._resync(file, offset + 1)
-                tail = (f"; resumed at byte {resume}" if resume is not None
-                        else "; nothing after it could be read")
-                if resume is not None and resume < offset and state.last is not None:
-                    # the next record starts before where warcio looked for it
-                    tail += (f" ({_named(*state.last)} ran on into it: its Content-Length is likely "
-                             "too long)")
-                yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
-                             self.origin, offset)
-            if resume is None:
-                return
-            skip = 0
-            floor = resume + 1
-            state = _State()
-            file.seek(resume)
-            stream = file
+                    if state.payload is not None and state.payload.problem is not None and state.last is not None \
+                            and state.last[0] == offset:
+                        detail = state.payload.problem  # the record whose payload broke: said once
+                    state.payload = None
+                    if direct:
+                        # after a corrupt gzip member, the next member; in a plain file, a
+                        # record header a little before where warcio looked for one, too
+                        gzipped = plain_at(file, offset) is False
+                        start = max(floor, offset + 1 if gzipped else offset - _BACK, pipe.low if pipe else 0)
+                        resume = self._resync(file, start)
+                        if resume == offset:  # the record that failed starts there: the next one, then
+                            resume = self._resync(file, offset + 1)
+                    tail = (f"; resumed at byte {resume}" if resume is not None
+                            else "; nothing after it could be read")
+                    if resume is not None and resume < offset and state.last is not None:
+                        # the next record starts before where warcio looked for it
+                        tail += (f" ({_named(*state.last)} ran on into it: its Content-Length is likely "
+                                 "too long)")
+                    yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
+                                 self.origin, offset)
+                if resume is None:
+                    return
+                skip = 0
+                floor = resume + 1
+                state = _State()
+                file.seek(resume)
+                stream = file
+        finally:
+            if iterator is not None:
+                self.decompressed += iterator.counted.num_read
 
     @staticmethod
     def _resync(file: BinaryIO, start: int) -> int | None:

@@ -52,6 +52,7 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
             yield Content(unit.payload, unit.kind, where, layer, unit.charset, flags=flags)
     finally:
         tally.warc_types.update(reader.types)
+        tally.decoded = reader.decompressed  # (a .warc.gz is decompressed member by member, here)
 
 
 __all__ = ["read_warc"]
