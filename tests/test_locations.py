@@ -129,3 +129,86 @@ def test_dash_o_dash_is_standard_output(tmp_path: Path, monkeypatch: pytest.Monk
     assert not (tmp_path / "-").exists()
     assert run(["--format", "parquet", "-o", "-"], b"") == (
         2, "", "urisift: --format parquet writes a file, not standard output: give it with --output FILE\n")
+
+
+# -- the file's line, in mail and WARC ----------------------------------------------------------
+
+BOX = (
+    b"From alice@example.org Mon Jan  2 10:00:00 2006\n"
+    b"From: alice@example.org\nDate: Mon, 2 Jan 2006 10:00:00 +0000\nSubject: first\n"
+    b"List-Archive: <http://lists.example.org/archive/>\nMIME-Version: 1.0\n"
+    b'Content-Type: multipart/mixed; boundary="b"\n\n'
+    b"--b\nContent-Type: text/plain\n\nplain text\nsee http://plain.example/one and\n"
+    b">From the escaped line http://escaped.example/\n"
+    b"--b\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: quoted-printable\n\n"
+    b"caf=C3=A9 then a long link http://qp.example/very/long/=\npath/end and http://qp.example/after/\n"
+    b"--b\nContent-Type: text/plain; format=flowed\n\nflowed http://flow.example/a/ \nb/c and more "
+    b"http://flow.example/second\n"
+    b"--b\nContent-Type: text/plain\nContent-Transfer-Encoding: base64\n\nc2VlIGh0dHA6Ly9iNjQuZXhhbXBsZS8K\n"
+    b"--b--\n\n"
+    b"From bob@example.org Mon Jan  2 11:00:00 2006\n"
+    b"From: bob@example.org\nDate: Mon, 2 Jan 2006 11:00:00 +0000\nSubject: second http://subject.example/\n\n"
+    b"body http://second.example/\n")
+
+
+def test_a_location_in_an_mbox_is_the_files_line(tmp_path: Path) -> None:
+    box = tmp_path / "box.mbox"
+    box.write_bytes(BOX)
+    code, out, err = run(["-H", str(box)])
+    assert (code, err) == (0, "")
+    assert out == "".join(f"{box}:{line}\n" for line in (
+        "5:16:http://lists.example.org/archive/",  # a heading's reference: its line too
+        "13:5:http://plain.example/one",  # (the issue's mips.mbox:19:32: for line 187 of the file)
+        "14:24:http://escaped.example/",  # ">From" as stored, though the message reads "From"
+        "19:23:http://qp.example/very/long/path/end",  # quoted-printable: the column counts its characters
+        "20:14:http://qp.example/after/",  # the line after a soft line break
+        "24:8:http://flow.example/a/",
+        "25:14:http://flow.example/second",  # format=flowed: the line it stands on before rejoining
+        "0/4/1:5:http://b64.example/",  # base64: message 0, part 4, its line 1
+        "36:17:http://subject.example/",
+        "38:6:http://second.example/"))
+    lines = out.splitlines()
+    for number, line in enumerate(BOX.decode().split("\n"), start=1):
+        for record in lines:
+            where, _, url = record.partition(f"{box}:")[2].partition(":")[2].partition(":")
+            if record.startswith(f"{box}:{number}:") and "qp." not in url:
+                column = int(where)
+                assert line[column - 1:].startswith(url.split("//")[0]), (number, line, record)
+
+
+def test_a_message_file_and_a_plain_warc_give_the_files_line(tmp_path: Path) -> None:
+    message = tmp_path / "m.eml"
+    message.write_bytes(BOX.split(b"\n", 1)[1].split(b"\n\nFrom bob")[0] + b"\n")
+    assert run(["-H", str(message)])[1].splitlines()[:3] == [
+        f"{message}:4:16:http://lists.example.org/archive/", f"{message}:12:5:http://plain.example/one",
+        f"{message}:13:24:http://escaped.example/"]  # (">From" is what a message file holds, as written)
+    payload = b"HTTP/1.1 302 Found\r\nLocation: /moved\r\nContent-Type: text/html\r\n\r\n<a href='/x'>x</a>\n"
+    record = (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000003>\r\n"
+              b"WARC-Target-URI: http://w.example/\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n"
+              b"Content-Type: application/http;msgtype=response\r\nContent-Length: %d\r\n\r\n" % len(payload)
+              + payload + b"\r\n\r\n")
+    plain = tmp_path / "a.warc"
+    plain.write_bytes(record + record)
+    packed = tmp_path / "b.warc.gz"
+    import gzip
+
+    packed.write_bytes(gzip.compress(record))
+    assert run(["-H", str(plain), str(packed)])[1] == (
+        f"{plain}:10:11:http://w.example/moved\n{plain}:13:10:http://w.example/x\n"
+        f"{plain}:25:11:http://w.example/moved\n{plain}:28:10:http://w.example/x\n"
+        # a gzip member's lines are not the file's: the record's offset, the line in its payload
+        f"{packed}:@0/-:-:http://w.example/moved\n{packed}:@0/1:10:http://w.example/x\n")
+
+
+def test_every_location_has_three_fields_and_jobs_give_the_same(tmp_path: Path) -> None:
+    big = tmp_path / "big.mbox"  # past two ranges of 8 MB: cut at envelope lines, renumbered after
+    with big.open("wb") as f:
+        for n in range(19_000):
+            f.write(BOX.replace(b"http://plain.example/one", b"http://plain.example/%d" % n))
+    one = run(["-H", "--jobs", "1", str(big)])
+    two = run(["-H", "--jobs", "2", str(big)])
+    assert one == two and one[0] == 0
+    lines = one[1].splitlines()
+    assert len(lines) == 19_000 * 10
+    assert all(re.fullmatch(rf"{re.escape(str(big))}:(\d+|\d+/\d+/\d+):(\d+):\S+", line) for line in lines)
+    assert lines[-9] == f"{big}:{19_000 * 38 - 25}:5:http://plain.example/18999"

@@ -173,7 +173,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                                       abbreviated=not args.no_abbreviated, charset=args.charset,
                                       strict=args.strict, comments=args.comments, positions=wants_positions,
                                       content_location=args.content_location_base, context=args.context,
-                                      browser=browser, timeout=args.timeout))
+                                      browser=browser, timeout=args.timeout,
+                                      locations=args.format == "text" and location))
     except UsageError as exc:
         return _usage(err, str(exc))
     configure(options.timeout)  # the walk lists remote inputs, the plan looks at their sizes

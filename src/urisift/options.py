@@ -38,6 +38,9 @@ class ScanOptions:
     # remote inputs (issue 37): seconds to connect, for an answer, and for each stretch of a
     # body (urisift.web, urisift.remote): a server that never answers or trickles is cut off
     timeout: float = 30.0
+    # text output's location (issue 37): records in mail carry where they stand in the file
+    # (Record.in_file, Origin.line): the parts are looked for in the message's bytes
+    locations: bool = False
 
     def __post_init__(self) -> None:
         """Each field checked at construction (issue 37): a wrong type or value
@@ -57,7 +60,7 @@ class ScanOptions:
             raise ValueError(f"ScanOptions(): timeout must be above 0, not {self.timeout!r}")
 
 
-_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser")
+_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations")
 
 
 def checked(options: ScanOptions) -> ScanOptions:

@@ -35,7 +35,7 @@ from .base import retrieval_layers
 from .charset import decode
 from .delimit.chars import ordered
 from .errors import InputError, RunError
-from .model import Charset, Content, Defect, DefectKind, Kind, Origin, Record, Tally
+from .model import Charset, Content, Defect, DefectKind, Flag, Kind, Origin, Record, Tally, origin_with
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
 from .remote import configure, is_remote
@@ -77,13 +77,15 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     its own container's to declare, never the command line's; its flags and
     the part it points to are added to its records."""
     items = scan_content(content, options if options.charset is None else replace(options, charset=None), tally)
-    flags, points_to = content.flags, content.points_to
-    if not flags and points_to is None:
+    flags, points_to, placed = content.flags, content.points_to, content.placed
+    if not flags and points_to is None and placed is None:
         yield from items
         return
     for item in items:
         if type(item) is Record:
             assert isinstance(item, Record)
+            if placed is not None and item.line is not None and Flag.SRCDOC not in item.found.flags:
+                item = item._replace(in_file=placed(item.line, item.column or 1))
             if flags:
                 found = item.found
                 item = item._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
@@ -218,19 +220,23 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
             from .mail.mbox import split_mbox
             from .mail.reader import mbox_messages
             # a range of an mbox: its messages numbered from 0, its offsets the file's
+            lines = [0]
             items: Iterator[Record | Defect | Content] = mbox_messages(
-                split_mbox(stream, followed=unit.end is not None), layer, origin, unit.start, tally,
-                browser=options.browser)
+                split_mbox(stream, followed=unit.end is not None, lines=lines), layer, origin, unit.start, tally,
+                browser=options.browser, locations=options.locations)
             for item in items:
                 if type(item) is Content:
                     yield from _nested(item, options, tally)  # type: ignore[arg-type]
                 else:
                     yield item  # type: ignore[misc]
+            tally.lines = lines[0]  # (the ranges after it number their lines on)
         elif unit.start is not None and kind is Kind.TEXT:
             yield from read_text_range(stream, unit.start, unit.characters, unit.lines, unit.charset, layer, origin,
                                        options)
         else:
-            content = Content(stream, kind, origin, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
+            # a message file's text stands in the file from its first line (text output's location)
+            where = origin_with(origin, line=1) if kind is Kind.MAIL and options.locations else origin
+            content = Content(stream, kind, where, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
                               live=opened is not None and opened.live)
             yield from scan_content(content, options, tally)
     except OSError as exc:

@@ -36,7 +36,6 @@ import socket
 import ssl
 import threading
 import time
-from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 #: bytes a body must bring in every ``timeout`` seconds spent waiting for it
@@ -105,11 +104,12 @@ class _Watch:
         self._stop.set()
 
 
-class WebFile(io.RawIOBase):
-    """An HTTP(S) resource read as a file (see the module doc)."""
+class WebFile:
+    """An HTTP(S) resource read as a file (see the module doc): ``read``,
+    ``seek``, ``tell``, ``close``, as the backends' files that
+    :class:`urisift.remote.Retrying` reads are."""
 
     def __init__(self, url: str, timeout: float) -> None:
-        super().__init__()
         self.url = url
         self.timeout = timeout
         self.size: int | None = None
@@ -120,13 +120,11 @@ class WebFile(io.RawIOBase):
         self._left: int | None = None  # body bytes still to come, when the answer said
         self._request(0)
 
-    # -- io.RawIOBase
+    def __enter__(self) -> WebFile:
+        return self
 
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def tell(self) -> int:
         return self.position
@@ -143,7 +141,19 @@ class WebFile(io.RawIOBase):
             self.position = max(0, offset)
         return self.position
 
-    def readinto(self, buffer: Any) -> int:
+    def read(self, size: int = -1) -> bytes:
+        """Up to ``size`` bytes (what one wait on the server brings); all that is left with -1."""
+        if size >= 0:
+            buffer = bytearray(size)
+            return bytes(buffer[:self._into(buffer)])
+        parts = []
+        while part := self.read(1 << 16):
+            parts.append(part)
+        return b"".join(parts)
+
+    def _into(self, buffer: bytearray) -> int:
+        if not buffer:
+            return 0
         if self._response is None:
             if self.size is not None and self.position >= self.size:
                 return 0
@@ -174,7 +184,6 @@ class WebFile(io.RawIOBase):
 
     def close(self) -> None:
         self._hang_up()
-        super().close()
 
     # -- requests
 
@@ -215,7 +224,7 @@ class WebFile(io.RawIOBase):
             if status == 200 and start:  # the server ignores ranges: read forward to the offset
                 self.position = 0
                 while self.position < start:
-                    if not self.readinto(bytearray(min(1 << 16, start - self.position))):
+                    if not self._into(bytearray(min(1 << 16, start - self.position))):
                         break
             return
         raise WebError(f"more than {REDIRECTS} redirects")

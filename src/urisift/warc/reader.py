@@ -15,6 +15,7 @@ from typing import Any, BinaryIO, cast
 
 from ..media import kind_of, robots
 from ..model import Defect, DefectKind, Kind, Origin
+from ..placing import FileLines
 from ..sources import Replay
 from .codings import Payload, decoded
 from .parsing import archive_iterator, quiet, readable
@@ -100,9 +101,11 @@ class WarcReader:
     header).  A forward-only stream (a pipe) is read through :class:`Rewind`,
     so standard input resumes as a file does."""
 
-    def __init__(self, stream: BinaryIO, origin: Origin) -> None:
+    def __init__(self, stream: BinaryIO, origin: Origin, *, locations: bool = False) -> None:
         self.stream = stream
         self.origin = origin
+        # with locations, each record of a plain file says where it stands in it (issue 37)
+        self.lines = FileLines(stream) if locations and seekable(stream) else None
         self.types: collections.Counter[str] = collections.Counter()
         # the bytes read after decompression (a .warc.gz's members inflated; a plain file's as they are)
         self.decompressed = 0
@@ -168,6 +171,9 @@ class WarcReader:
                         if direct and size is not None and iterator.reader.decompressor is None:
                             yield from self._within(file, iterator, record, offset, size, state)
                         unit = self._unit(record, offset, state)
+                        if isinstance(unit, WarcUnit) and self.lines is not None and direct \
+                                and plain_at(file, offset):
+                            unit = self._placed(unit, record, offset)
                         if unit is not None:
                             yield unit
                     else:
@@ -302,6 +308,16 @@ class WarcReader:
         yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: its Content-Length ({declared}) "
                      f"runs past the end of the file ({size} bytes); read up to the next record, at byte {after}",
                      self.origin, offset)
+
+    def _placed(self, unit: WarcUnit, record: Any, offset: int) -> WarcUnit:
+        """``unit`` with where it stands in the plain file: its first line,
+        its bytes up to its payload, whether its payload stands as written."""
+        assert self.lines is not None
+        http = record.http_headers
+        size = record.rec_headers.total_len + (http.total_len if http is not None else 0)
+        written = http is None or not (http.get_header("Transfer-Encoding") or http.get_header("Content-Encoding"))
+        return replace(unit, line=self.lines.line_of(offset), head=self.lines.read(offset, offset + size),
+                       as_written=written)
 
     def _unit(self, record: Any, offset: int, state: _State) -> WarcUnit | Defect | None:
         record_type = record.rec_type or "unknown"
