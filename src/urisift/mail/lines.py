@@ -10,7 +10,7 @@ line its text starts on.  Then:
   is a line of the file, and so is a column;
 - quoted-printable (RFC 2045 §6.7): a line of its text may be several lines
   of the file, joined where a line ends in ``=`` (a soft line break); the
-  column on the file's line counts the text's characters (``=3D`` is one);
+  column is the file's, past the escapes before it (``=3D`` is three);
 - ``format=flowed`` (RFC 3676): a line of the rejoined text may be several
   lines of the part, joined where a line ends in a space; its quote markers
   and stuffing stand on each of them.
@@ -26,6 +26,7 @@ is its origin's ``line``.
 from __future__ import annotations
 
 import bisect
+import codecs
 import quopri
 import re
 from collections.abc import Callable
@@ -59,7 +60,7 @@ def placed(lines: LineMap | None, line: int, column: int) -> tuple[int, int]:
     return segment.source_line + 1, segment.source_column + column - segment.column
 
 
-def part_place(start: int, flow: LineMap | None, body: LineMap | None,
+def part_place(start: int, flow: LineMap | None, body: Place | None,
                in_file: Callable[[int, int], tuple[int, int]] | None = None) -> Place:
     """Where a place of a part's text stands in its message: through the
     rejoining of format=flowed (``flow``), then the soft line breaks of
@@ -67,7 +68,9 @@ def part_place(start: int, flow: LineMap | None, body: LineMap | None,
     ``in_file`` (an mbox's unescaped lines)."""
 
     def place(line: int, column: int) -> tuple[int, int]:
-        line, column = placed(body, *placed(flow, line, column))
+        line, column = placed(flow, line, column)
+        if body is not None:
+            line, column = body(line, column)
         return (start + line - 1, column) if in_file is None else in_file(start + line - 1, column)
 
     return place
@@ -76,22 +79,49 @@ def part_place(start: int, flow: LineMap | None, body: LineMap | None,
 _SOFT = re.compile(rb"=[ \t]*$")
 
 
-def quoted_printable(payload: bytes, charset: str | None) -> LineMap:
-    """The lines of a quoted-printable body's decoded text, each the lines
-    of the body it is joined from (see the module doc)."""
-    codec = _codec(charset)
-    lines: LineMap = [[Segment(0, 0, 0)]]
-    column = 0
-    for index, raw in enumerate(payload.split(b"\n")):
-        raw = raw.rstrip(b"\r")
-        soft = _SOFT.search(raw)
-        if soft is None:
-            lines.append([Segment(0, index + 1, 0)])
-            column = 0
-            continue
-        column += len(quopri.decodestring(raw[:soft.start()]).decode(codec, "replace"))
-        lines[-1].append(Segment(column, index + 1, 0))
-    return lines
+class QuotedPrintable:
+    """Where a place of a quoted-printable body's decoded text stands in the
+    body: the line a decoded line is joined from (soft line breaks), and the
+    column there, past the escapes before it (``=3D`` is three columns of
+    the file and one character of the text)."""
+
+    def __init__(self, payload: bytes, charset: str | None) -> None:
+        self.codec = _codec(charset)
+        self.raw = [line.rstrip(b"\r") for line in payload.split(b"\n")]
+        self.lines: LineMap = [[Segment(0, 0, 0)]]
+        column = 0
+        for index, raw in enumerate(self.raw):
+            soft = _SOFT.search(raw)
+            if soft is None:
+                self.lines.append([Segment(0, index + 1, 0)])
+                column = 0
+                continue
+            column += len(quopri.decodestring(raw[:soft.start()]).decode(self.codec, "replace"))
+            self.lines[-1].append(Segment(column, index + 1, 0))
+
+    def __call__(self, line: int, column: int) -> tuple[int, int]:
+        if not 0 < line <= len(self.lines):
+            return line, column
+        segments = self.lines[line - 1]
+        segment = segments[max(0, bisect.bisect_right([s.column for s in segments], column - 1) - 1)]
+        raw = self.raw[segment.source_line] if segment.source_line < len(self.raw) else b""
+        return segment.source_line + 1, _raw_column(raw, column - 1 - segment.column, self.codec) + 1
+
+
+_ESCAPE = re.compile(rb"=([0-9A-Fa-f]{2})")
+
+
+def _raw_column(raw: bytes, characters: int, codec: str) -> int:
+    """The 0-based column of ``raw`` (a quoted-printable line) past which its
+    decoded text has ``characters`` characters."""
+    decoder = codecs.getincrementaldecoder(codec)("replace")
+    count = at = 0
+    while at < len(raw) and count < characters:
+        escape = _ESCAPE.match(raw, at)
+        byte = bytes([int(escape.group(1), 16)]) if escape else raw[at:at + 1]
+        at = escape.end() if escape else at + 1
+        count += len(decoder.decode(byte))
+    return at
 
 
 def flowed(text: str, delsp: bool) -> LineMap:
@@ -105,12 +135,10 @@ def flowed(text: str, delsp: bool) -> LineMap:
 
 
 def _codec(charset: str | None) -> str:
-    import codecs
-
     try:
         return codecs.lookup(charset or "utf-8").name
     except LookupError:
         return "utf-8"
 
 
-__all__ = ["LineMap", "Place", "Segment", "flowed", "part_place", "placed", "quoted_printable"]
+__all__ = ["LineMap", "Place", "QuotedPrintable", "Segment", "flowed", "part_place", "placed"]

@@ -23,7 +23,7 @@ from ..placing import Placing
 from .flowed import unflow
 from .header_uris import header_references
 from .headers import parameter
-from .lines import LineMap, Place, part_place, quoted_printable
+from .lines import Place, QuotedPrintable, part_place
 from .lines import flowed as flowed_lines
 from .uuencode import blanked, uu_blocks
 from .walk import Heading, walk_message
@@ -109,7 +109,7 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
             yield from files
 
 
-def _standing(entity: Message, charset: str | None, lines: Placing | None) -> tuple[int | None, LineMap | None]:
+def _standing(entity: Message, charset: str | None, lines: Placing | None) -> tuple[int | None, Place | None]:
     """Where a leaf part's text stands in the message (see
     :mod:`urisift.mail.lines`): the line its body starts on, and how its
     decoded lines stand on the body's (None: one for one); (None, None)
@@ -124,9 +124,10 @@ def _standing(entity: Message, charset: str | None, lines: Placing | None) -> tu
     start = lines.after(raw)  # (a base64 body is found too: the parts after it are looked for past it)
     cte = entity.get("Content-Transfer-Encoding")
     encoding = None if cte is None else str(cte).strip().lower()
-    if start is None or not (encoding is None or encoding in _IDENTITY or encoding == "quoted-printable"):
+    # (an encoding that is none of these leaves the body as it is, as the email package reads it: "7-bit")
+    if start is None or encoding in ("base64", "x-uuencode", "uuencode", "x-uue", "uue"):
         return None, None
-    return start, quoted_printable(raw, charset) if encoding == "quoted-printable" else None
+    return start, QuotedPrintable(raw, charset) if encoding == "quoted-printable" else None
 
 
 def _unsplit(content_type: str, entity: Message, raw_type: str | None, where: Origin) -> Defect:
