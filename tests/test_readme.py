@@ -27,3 +27,14 @@ def test_ci_runs_the_readme_test_command() -> None:
     main_job, tests = quickstart.group(1).strip().splitlines()
     assert "urisift" in main_job and "corpora/" in main_job
     assert tests in ci.splitlines()
+
+
+def test_the_readme_lists_the_record_keys_in_the_order_the_output_has_them() -> None:
+    # issue 37: browser_target stood last, after member
+    from urisift.output.records import RECORD_KEYS
+
+    text = (ROOT / "README.md").read_text("utf-8")
+    table = text.split("## Records", 1)[1].split("\nDefect lines", 1)[0]
+    rows = re.findall(r"^\| ((?:`\w+`(?:, )?)+) \|", table, re.M)
+    listed = [key for row in rows for key in re.findall(r"`(\w+)`", row)]
+    assert listed == [*RECORD_KEYS, "context", "normalized"]

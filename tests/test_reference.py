@@ -135,7 +135,7 @@ def test_iprivate_only_in_query() -> None:
 
 
 def test_unknown_production() -> None:
-    with pytest.raises(ValueError, match="unknown production"):
+    with pytest.raises(ValueError, match="production must be one of"):
         validate("x", "URL")
 
 

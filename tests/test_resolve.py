@@ -147,7 +147,7 @@ def test_base_without_scheme_is_a_clear_error() -> None:
 
 
 def test_unknown_profile() -> None:
-    with pytest.raises(ValueError, match="unknown profile"):
+    with pytest.raises(ValueError, match="profile must be one of"):
         resolve("g", BASE, profile="rfc1808")  # type: ignore[arg-type]
 
 

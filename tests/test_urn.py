@@ -149,7 +149,7 @@ def test_display_decodes_for_people_but_never_compares() -> None:
 
 
 def test_unknown_rules() -> None:
-    with pytest.raises(ValueError, match="unknown rules"):
+    with pytest.raises(ValueError, match="rules must be one of"):
         Urn.parse("urn:ab:c", rules="1737")  # type: ignore[arg-type]
 
 

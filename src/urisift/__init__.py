@@ -1,8 +1,35 @@
-"""urisift: find URI references in text, mail, HTML and web archives, and
-resolve them against the right base.
+"""urisift: find URI references in text, mail, HTML, web archives, style
+sheets, feeds, PDF and office files, and resolve each against the base
+that applies to it (RFC 3986).  ``help(urisift.NAME)`` tells more of each.
 
-The names below load their modules when first used (PEP 562), so that
-``import urisift`` and the command start fast and can be interrupted cleanly.
+Scanning (each yields :class:`Record` and :class:`Defect` values):
+    scan_text(text)            the references in a string of plain text
+    scan_stream(stream)        the same from a binary stream, in constant memory
+    scan_html(document)        an HTML page: bytes, text or a BeautifulSoup tree
+    scan_message(message)      one e-mail message (RFC 5322, MIME)
+    scan_mbox(stream)          every message of an mbox archive
+    scan_path(path)            one file, of whatever kind it holds
+    iter_input(path, options)  one input with :class:`ScanOptions`, as the command reads it
+    find_references(text)      the references delimited in a text, unresolved (:class:`Found`)
+    ScanOptions                what a scan needs besides its input
+    record_json(record), record_line(record)   a record as the command's JSON object or line
+
+The URI core (no I/O):
+    UriReference, Authority    RFC 3986's components of a reference and of an authority
+    validate, is_valid         a text against an ABNF production of RFC 3986 / 3987
+    resolve                    a reference against a base (RFC 3986 §5.2)
+    remove_dot_segments        RFC 3986 §5.2.4
+    normalize, equivalent      the §6.2 comparison ladder
+    Urn, urn_equivalent        URNs under RFC 2141, its drafts, RFC 8141
+    risks, Risk                the RFC 3986 §7 risks of a URI
+    registered_schemes         IANA's URI schemes
+
+The vocabulary of records: Record, Found, Place, Span, Origin, Base, BaseSource, BaseLayer, Charset,
+CharsetSource, Defect, DefectKind, Flag, Kind, Style, Where.
+Errors: UriError, UriSyntaxError, BaseUriError, UrnError (bad URIs); InputError, UsageError (a run).
+
+The names load their modules when first used (PEP 562), so that ``import
+urisift`` and the command start fast and can be interrupted cleanly.
 """
 
 from __future__ import annotations

@@ -3,14 +3,20 @@ each building the :class:`~urisift.model.Content` that
 :func:`~urisift.scan.scan_content` routes to its reader, with the retrieval
 URI as the bottom layer of its bases.  A retrieval URI that cannot serve is
 yielded as a defect first; relative references then resolve against what
-the input itself says, or stay unresolved."""
+the input itself says, or stay unresolved.
+
+Each checks its arguments at the call (:mod:`urisift.arguments`): a wrong
+type or value raises ``TypeError`` or ``ValueError`` naming it there, not
+when the first record is asked for."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from os import PathLike, fspath
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from . import arguments as check
 from .base import retrieval_layers
 from .html import DocumentWalk, tree_of
 from .model import Content, Defect, Kind, Origin, Record
@@ -19,6 +25,14 @@ from .sources import Input
 
 if TYPE_CHECKING:  # an annotation only: a run with no mail never loads the email package
     from email.message import Message
+
+
+def _common(function: str, base: object, file: object, abbreviated: object, browser: object = False) -> None:
+    """The keyword arguments every entry point takes."""
+    check.text(function, "base", base, none=True)
+    check.text(function, "file", file, none=True)
+    check.flag(function, "abbreviated", abbreviated)
+    check.flag(function, "browser", browser)
 
 
 def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | None,
@@ -40,6 +54,14 @@ def scan_text(text: str, *, base: str | None = None, file: str | None = None,
     ``browser_target``, what the WHATWG URL parser gives (HTML and WARC
     records always do; see :mod:`urisift.browser`).
     """
+    check.text("scan_text", "text", text, hint="decode it, or give io.BytesIO(data) to scan_stream, which finds "
+               "its charset")
+    _common("scan_text", base, file, abbreviated, browser)
+    return _scan_text(text, base, file, abbreviated, browser)
+
+
+def _scan_text(text: str, base: str | None, file: str | None, abbreviated: bool, browser: bool
+               ) -> Iterator[Record | Defect]:
     content, defects = _text_content(text, base, file)
     yield from defects
     yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
@@ -54,6 +76,15 @@ def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None =
     Yields records, and a :class:`Defect` for every run of bytes that is not
     in the chosen charset (they are decoded as U+FFFD and the scan goes on).
     """
+    check.binary_stream("scan_stream", "stream", stream)
+    _common("scan_stream", base, file, abbreviated, browser)
+    check.text("scan_stream", "declared", declared, none=True)
+    check.number("scan_stream", "chunk_size", chunk_size, least=1, integer=True)
+    return _scan_stream(stream, base, file, declared, abbreviated, chunk_size, browser)
+
+
+def _scan_stream(stream: BinaryIO, base: str | None, file: str | None, declared: str | None, abbreviated: bool,
+                 chunk_size: int, browser: bool) -> Iterator[Record | Defect]:
     content, defects = _text_content(stream, base, file, declared)
     yield from defects
     yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
@@ -75,6 +106,23 @@ def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str
     ``line`` and ``column`` out (None), which saves a fifth of the time:
     the tree keeps no source positions, so they are searched for.
     """
+    if not isinstance(document, (bytes, bytearray, str)):
+        check.instance("scan_html", "document", document, _soup_tag(), "bytes, a str or a BeautifulSoup object")
+    _common("scan_html", base, file, abbreviated)
+    check.text("scan_html", "declared", declared, none=True)
+    check.flag("scan_html", "comments", comments)
+    check.flag("scan_html", "positions", positions)
+    return _scan_html(document, base, file, declared, abbreviated, comments, positions)
+
+
+def _soup_tag() -> type:
+    from bs4 import Tag
+
+    return Tag
+
+
+def _scan_html(document: bytes | str | Any, base: str | None, file: str | None, declared: str | None,
+               abbreviated: bool, comments: bool, positions: bool) -> Iterator[Record | Defect]:
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
@@ -87,13 +135,23 @@ def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str
                             comments=comments)
 
 
-def scan_message(message: bytes | Message, *, base: str | None = None, file: str | None = None,
+def scan_message(message: bytes | str | Message, *, base: str | None = None, file: str | None = None,
                  abbreviated: bool = True, browser: bool = False) -> Iterator[Record | Defect]:
     """Yield a record for every URI reference in the text and HTML parts of
     one message (RFC 5322, MIME), each resolved against the base its MIME
     headings set (``Content-Base``, else ``Content-Location``, inherited by
     inner parts), else ``base`` (the retrieval URI).  ``message`` is its
-    bytes or an ``email.message.Message`` already parsed."""
+    bytes, its text (taken as UTF-8) or an ``email.message.Message`` already parsed."""
+    if not isinstance(message, (bytes, bytearray, str)):
+        from email.message import Message
+
+        check.instance("scan_message", "message", message, Message, "bytes, a str or an email.message.Message")
+    _common("scan_message", base, file, abbreviated, browser)
+    return _scan_message(message, base, file, abbreviated, browser)
+
+
+def _scan_message(message: bytes | str | Message, base: str | None, file: str | None, abbreviated: bool,
+                  browser: bool) -> Iterator[Record | Defect]:
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
@@ -107,6 +165,13 @@ def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = N
     """Yield the records of every message of an mbox archive read from a
     binary stream, in constant memory; each record names its message's
     number, Message-ID and byte offset in the archive."""
+    check.binary_stream("scan_mbox", "stream", stream)
+    _common("scan_mbox", base, file, abbreviated, browser)
+    return _scan_mbox(stream, base, file, abbreviated, browser)
+
+
+def _scan_mbox(stream: BinaryIO, base: str | None, file: str | None, abbreviated: bool, browser: bool
+               ) -> Iterator[Record | Defect]:
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
@@ -118,7 +183,9 @@ def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = 
               ) -> Iterator[Record | Defect]:
     """Scan one file (decompressed when it is gzip, bzip2 or xz); ``browser``
     as for :func:`scan_text` (text and mail; HTML and WARC always)."""
-    return iter_input(Input(str(path)), ScanOptions(base=base, abbreviated=abbreviated, browser=browser))
+    check.instance("scan_path", "path", path, (str, PathLike), "a str or a path (os.PathLike)")
+    _common("scan_path", base, None, abbreviated, browser)
+    return iter_input(Input(fspath(path)), ScanOptions(base=base, abbreviated=abbreviated, browser=browser))
 
 
 __all__ = ["scan_html", "scan_mbox", "scan_message", "scan_path", "scan_stream", "scan_text"]

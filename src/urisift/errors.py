@@ -5,7 +5,20 @@ from __future__ import annotations
 from enum import IntEnum
 
 
-class UriError(ValueError):
+class _Own(type):
+    """The class of urisift's exceptions: ``dir()`` (and so ``help()``) names
+    what urisift's classes define, not every attribute of ``Exception``
+    (issue 37: ``help(urisift)`` listed all of them for each error class)."""
+
+    def __dir__(cls) -> list[str]:
+        names = {"__class__", "__doc__", "__module__", "args"}
+        for klass in cls.__mro__:
+            if klass.__module__.startswith("urisift"):
+                names.update(vars(klass))
+        return sorted(names)
+
+
+class UriError(ValueError, metaclass=_Own):
     """Base class for errors about a URI or URN."""
 
 
@@ -52,7 +65,7 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as shells report it
 
 
-class RunError(Exception):
+class RunError(Exception, metaclass=_Own):
     """An error that ends a run; ``exit_code`` is what the command exits with."""
 
     exit_code: ExitCode = ExitCode.INPUT

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from . import arguments as check
 from . import grammar
 from .errors import UrnError
 from .reference import Authority, UriReference
@@ -130,6 +131,12 @@ def normalize(
     percent-encoding; their relative paths keep their dot segments, which
     only resolution can give a meaning).
     """
+    if type(uri) is not str:
+        check.text("normalize", "uri", uri, also=(UriReference,), expected="a str or a UriReference")
+    if idna or iri_to_uri or drop_fragment or strip_host_dot:
+        for name, value in (("idna", idna), ("iri_to_uri", iri_to_uri), ("drop_fragment", drop_fragment),
+                            ("strip_host_dot", strip_host_dot)):
+            check.flag("normalize", name, value)
     if level == "syntax" and not (idna or iri_to_uri or strip_host_dot):
         # the common call: the syntax rung alone, composed straight into a string
         if isinstance(uri, str):
@@ -139,8 +146,7 @@ def normalize(
         else:
             scheme, authority, path, query, fragment = uri
         return _syntax_str(scheme, authority, path, query, fragment, drop_fragment)
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
+    check.one_of("normalize", "level", level, LEVELS)
     ref = uri if isinstance(uri, UriReference) else _parse(uri)
     if level == "string":
         out = ref
@@ -293,14 +299,22 @@ def _mailto(ref: UriReference) -> str:
 _SAFE_ADDRESS = re.compile(r"[^/?#][^?#]*")
 
 
+#: normalize's keyword options, which equivalent passes on
+_OPTIONS = ("idna", "iri_to_uri", "drop_fragment", "strip_host_dot")
+
+
 def equivalent(a: str | UriReference, b: str | UriReference, *, level: Level = "syntax", **options: bool) -> bool:
     """Seed 002 §6.2: are ``a`` and ``b`` equivalent at ``level`` of the ladder?
 
     Climbing the ladder only ever turns "different" into "equivalent", never
     the reverse.  ``options`` are :func:`normalize`'s (``iri_to_uri`` ...).
     """
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
+    check.text("equivalent", "a", a, also=(UriReference,), expected="a str or a UriReference")
+    check.text("equivalent", "b", b, also=(UriReference,), expected="a str or a UriReference")
+    check.one_of("equivalent", "level", level, LEVELS)
+    for name, value in options.items():
+        check.one_of("equivalent", "an option's name", name, _OPTIONS)
+        check.flag("equivalent", name, value)
     if str(a) == str(b):
         return True
     return normalize(a, level=level, **options) == normalize(b, level=level, **options)

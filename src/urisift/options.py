@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import arguments as check
+from .base import as_base
 from .charset_labels import normalize_label
 from .containment import Limits
 from .errors import UriError, UsageError
 from .model import Kind
 from .needs import KEYS, POSITIONS, needs_of
-from .reference import UriReference
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,12 @@ class ScanOptions:
     # the record keys the output writes (None: every one); what no key asked for
     # is not computed, and reads False on the record (issue 36)
     fields: frozenset[str] | None = None
+    # remote inputs (issue 37): seconds to connect, for an answer, and for each stretch of a
+    # body (urisift.web, urisift.remote): a server that never answers or trickles is cut off
+    timeout: float = 30.0
+    # text output's location (issue 37): records in mail carry where they stand in the file
+    # (Record.in_file, Origin.line): the parts are looked for in the message's bytes
+    locations: bool = False
 
     @property
     def needs(self) -> frozenset[str]:
@@ -53,6 +60,36 @@ class ScanOptions:
         """Whether records carry where they stand (span, line, column)."""
         return POSITIONS in self.needs
 
+    def __post_init__(self) -> None:
+        """Each field checked at construction (issue 37): a wrong type or value
+        raises here, naming it, not deep inside a scan.  ``kind`` may be
+        given by its name (``"html"``)."""
+        if type(self.kind) is not Kind:
+            check.one_of("ScanOptions", "kind", self.kind, [k.value for k in Kind])
+            object.__setattr__(self, "kind", Kind(self.kind))
+        for name in _FLAGS:
+            check.flag("ScanOptions", name, getattr(self, name))
+        check.text("ScanOptions", "base", self.base, none=True)
+        check.text("ScanOptions", "charset", self.charset, none=True)
+        check.number("ScanOptions", "chunk_size", self.chunk_size, least=1, integer=True)
+        check.number("ScanOptions", "context", self.context, least=0, integer=True)
+        check.number("ScanOptions", "timeout", self.timeout, least=0)
+        if not self.timeout > 0:
+            raise ValueError(f"ScanOptions(): timeout must be above 0, not {self.timeout!r}")
+        check.instance("ScanOptions", "limits", self.limits, Limits, "a Limits")
+        if self.fields is not None:
+            if isinstance(self.fields, str) or not all(isinstance(key, str) for key in self.fields):
+                raise TypeError(f"ScanOptions(): fields must be record keys (str), not {self.fields!r}")
+            unknown = sorted(set(self.fields) - set(KEYS))
+            if unknown:
+                raise ValueError(f"ScanOptions(): fields: no record key {', '.join(map(repr, unknown))} "
+                                 f"(the keys: {', '.join(KEYS)})")
+            if type(self.fields) is not frozenset:
+                object.__setattr__(self, "fields", frozenset(self.fields))
+
+
+_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations")
+
 
 def checked(options: ScanOptions) -> ScanOptions:
     """``options``, once they are known to make sense: raises
@@ -60,12 +97,12 @@ def checked(options: ScanOptions) -> ScanOptions:
     is not absolute (RFC 3986 §5.1 wants a base with a scheme) or a charset
     label no codec answers to, before any input is read."""
     if options.base is not None:
+        # one rule (issue 37): what cannot serve as the retrieval layer's base is refused here, as the layer
+        # would refuse it (a base that does not parse, or is relative: RFC 3986 §5.1 wants an absolute URI)
         try:
-            scheme = UriReference.parse(options.base).scheme
+            as_base(options.base, None)
         except UriError as exc:
-            raise UsageError(f"--base {options.base!r} is not a URI: {exc}") from exc
-        if scheme is None:
-            raise UsageError(f"--base must be an absolute URI (RFC 3986 §5.1), with a scheme: {options.base!r}")
+            raise UsageError(f"--base {options.base!r} cannot serve as a base (RFC 3986 §5.1): {exc}") from exc
     if options.fields is not None:
         unknown = sorted(set(options.fields) - set(KEYS))
         if unknown:

@@ -34,6 +34,7 @@ from .charset import SAMPLE_SIZE, Choice, choose
 from .delimit import safe_line_start
 from .model import Charset, Defect, Kind
 from .options import DEFAULTS, ScanOptions
+from .remote import configure
 from .sources import Input, file_size, first_cut, open_binary, open_input
 from .units import WorkUnit
 
@@ -108,6 +109,7 @@ def plan(sources: Iterable[Input | Defect], options: ScanOptions = DEFAULTS, *, 
     """The units of work for ``sources``, in output order (``cut=False``:
     one unit an input, whatever its size)."""
     smallest = 2 * min(MBOX_RANGE_SIZE, WARC_RANGE_SIZE, TEXT_RANGE_SIZE)
+    configure(options.timeout)  # remote inputs are looked at here first
     for source in sources:
         if isinstance(source, Defect):
             yield source
@@ -133,7 +135,9 @@ def _ranges(source: Input, options: ScanOptions) -> Iterator[WorkUnit]:
     cutter: tuple[int, Callable[[BinaryIO, int, int], int | None]] | None = None
     if opened.guard is None and opened.kind is Kind.MBOX:
         cutter = (MBOX_RANGE_SIZE, mbox_cut)
-    elif opened.guard is None and opened.kind is Kind.WARC:
+    elif opened.guard is None and opened.kind is Kind.WARC and not (options.locations and _plain(source)):
+        # (a plain WARC's records are placed by their line in the file with locations: it is one unit then,
+        # as its line count before a range would be known only by reading all that comes before it)
         from .warc import record_start  # (the WARC reader is imported by runs that meet WARC)
 
         cutter = (WARC_RANGE_SIZE, record_start)
@@ -150,6 +154,15 @@ def _ranges(source: Input, options: ScanOptions) -> Iterator[WorkUnit]:
     except OSError:
         pass  # the rest is one range: its scan reports what cannot be read
     yield WorkUnit(source, start, None, opened.kind)
+
+
+def _plain(source: Input) -> bool:
+    """Whether a WARC input is plain, not a gzip member a record."""
+    try:
+        with open_binary(source.path) as f:
+            return f.read(2) != b"\x1f\x8b"
+    except OSError:
+        return False
 
 
 def _text_ranges(source: Input, size: int, options: ScanOptions) -> Iterator[WorkUnit]:

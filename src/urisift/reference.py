@@ -11,6 +11,7 @@ from __future__ import annotations
 import string
 from typing import NamedTuple
 
+from . import arguments as check
 from . import grammar
 from .errors import UriSyntaxError
 
@@ -103,6 +104,8 @@ class UriReference(NamedTuple):
     def parse(cls, text: str) -> UriReference:
         """Split ``text`` with the Appendix B regular expression.  Never raises:
         any string is *some* split; use :func:`validate` for conformance."""
+        if type(text) is not str:
+            check.text("UriReference.parse", "text", text)
         m = _split(text)
         # The pattern matches every string (each part is optional and the
         # path class admits anything but "?" and "#"); assert for type checkers.
@@ -240,8 +243,8 @@ def validate(text: str, production: str = "URI-reference") -> None:
     The error names the input, the 0-based position and the offending
     character or construct.
     """
-    if production not in PRODUCTIONS:
-        raise ValueError(f"unknown production {production!r}; expected one of {PRODUCTIONS}")
+    check.text("validate", "text", text)
+    check.one_of("validate", "production", production, PRODUCTIONS)
     if production == "IPv4address":
         if not grammar.IPV4_RE.fullmatch(text):
             raise UriSyntaxError(text, 0, "not a dotted-decimal IPv4 address", production)
@@ -310,6 +313,8 @@ def validate(text: str, production: str = "URI-reference") -> None:
 
 def is_valid(text: str, production: str = "URI-reference") -> bool:
     """True when :func:`validate` accepts ``text``."""
+    check.text("is_valid", "text", text)
+    check.one_of("is_valid", "production", production, PRODUCTIONS)
     try:
         validate(text, production)
     except UriSyntaxError:

@@ -1,38 +1,56 @@
-"""Inputs in object stores and on the web (issue 22), through fsspec:
-``s3://``, ``gs://``/``gcs://``, ``az://``/``abfs://``, ``hdfs://``,
-``http(s)://``; globs (``s3://bucket/crawl/*.warc.gz``) and prefixes are
-listed by the store.  Each backend is an optional extra (``urisift[s3]``
-...); a missing one is a one-line message naming it, before any input is read.
+"""Inputs in object stores and on the web (issue 22): ``s3://``,
+``gs://``/``gcs://``, ``az://``/``abfs://``, ``hdfs://`` through fsspec,
+``http(s)://`` through :mod:`urisift.web`; globs
+(``s3://bucket/crawl/*.warc.gz``) and prefixes are listed by the store.
+Each store's backend is an optional extra (``urisift[s3]`` ...); a missing
+one is a one-line message naming it, before any input is read.
 
 - Reads stream: a file is opened for reading and read as it is scanned,
   never downloaded whole first; a large mbox or WARC is cut into ranges as a
-  local one is, each range read with range requests (fsspec's files seek).
+  local one is, each range read with range requests (the files seek).
 - Credentials come from each backend's own chain (environment, profile,
   instance role; ``FSSPEC_S3_ENDPOINT_URL`` and the like for a private
   endpoint); nothing here reads or prints them, and a URL with userinfo is
   shown without it (:func:`shown`) in records, defects and messages.
-- A read that fails midway is retried at the same offset with back-off
-  (:data:`RETRIES`), then is an ``OSError`` naming the reason: the scan
-  makes it an ``unreadable`` defect for that input, and the others go on.
+- Every wait is bounded (issue 37): :func:`configure` sets the timeout
+  (``--timeout``) of the web's reads (:mod:`urisift.web`) and of S3's
+  connections and reads; the backends' own retries are off, so that the
+  policy here is the only one.
+- A call that fails is an ``OSError`` whose text says why, in words (no
+  credentials, no such host, connection refused, the HTTP status, a
+  timeout: :func:`failure`), never a backend's traceback.  One that may
+  pass (a timeout while reading, a connection cut, a 5xx or 429 answer,
+  throttling) is tried again at the same offset with back-off
+  (:data:`RETRIES` attempts in all); one that will not (no credentials, no
+  such host or object, refused, denied) is not.  The scan makes it an
+  ``unreadable`` defect for that input, and the others go on.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import socket
 import time
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 #: URL schemes read through fsspec, and the extra that brings each backend
 BACKENDS = {"s3": ("s3fs", "s3"), "s3a": ("s3fs", "s3"), "gs": ("gcsfs", "gcs"), "gcs": ("gcsfs", "gcs"),
             "az": ("adlfs", "azure"), "abfs": ("adlfs", "azure"), "abfss": ("adlfs", "azure"),
-            "hdfs": ("pyarrow", "hdfs"), "http": ("aiohttp", "http"), "https": ("aiohttp", "http")}
-#: attempts of a read that fails, and the first pause between them (doubled each time)
+            "hdfs": ("pyarrow", "hdfs")}
+#: URL schemes read through the standard library (:mod:`urisift.web`)
+WEB = frozenset({"http", "https"})
+#: attempts of a call that fails for a reason that may pass, and the first pause between them (doubled each time)
 RETRIES = 4
 BACKOFF = 0.5
+#: the default of --timeout: seconds to connect, for an answer, and for each stretch of a body (urisift.web)
+TIMEOUT = 30.0
+_settings = {"timeout": TIMEOUT}
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@?#]*@")
 _GLOB = re.compile(r"[*?\[]")
+_URL_ROOT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 # what a listing said of each object's size (a path -> bytes): a small object then costs
 # one request (its GET), not three (a HEAD for the plan, a HEAD on open, the GET)
 _SIZES: dict[str, int] = {}
@@ -46,7 +64,14 @@ def scheme_of(path: str) -> str | None:
 
 def is_remote(path: str) -> bool:
     """Whether ``path`` names an object store's or a web server's file."""
-    return scheme_of(path) in BACKENDS
+    scheme = scheme_of(path)
+    return scheme in BACKENDS or scheme in WEB
+
+
+def configure(timeout: float) -> None:
+    """This process's network limit (``--timeout``; :class:`~urisift.scan.ScanOptions` ``timeout``):
+    set by the command, and by each unit's scan (a worker's, a Spark task's)."""
+    _settings["timeout"] = timeout
 
 
 def local_path(path: str) -> str:
@@ -66,7 +91,7 @@ def missing_backend(path: str) -> str | None:
     """The one-line message for a URL whose backend is not installed; None when it is."""
     scheme = scheme_of(path)
     if scheme not in BACKENDS:
-        return None
+        return None  # (the web needs no backend: urisift.web)
     module, extra = BACKENDS[scheme]
     try:
         __import__("fsspec")
@@ -80,20 +105,37 @@ def _filesystem(path: str) -> tuple[Any, str]:
     """The backend's filesystem (fsspec caches one per set of options) and the path in it (no glob expanded)."""
     from fsspec.core import url_to_fs
 
-    fs, inner = url_to_fs(path)
+    options: dict[str, Any] = {}
+    if scheme_of(path) in ("s3", "s3a"):
+        # botocore's limits, and no retries of its own (s3fs's are switched off below): ours are the policy
+        import fsspec.config
+
+        timeout = _settings["timeout"]
+        configured = fsspec.config.conf.get("s3", {}).get("config_kwargs", {})
+        options["config_kwargs"] = {"connect_timeout": timeout, "read_timeout": timeout,
+                                    "retries": {"max_attempts": 1}, **configured}
+    fs, inner = url_to_fs(path, **options)
+    if hasattr(fs, "retries"):
+        fs.retries = 1
     return fs, inner
 
 
 def expand(path: str) -> list[str]:
     """The files a remote path names: itself, what a glob matches, or what
-    is under a prefix ending in ``/``, sorted, as URLs."""
+    is under a prefix ending in ``/``, sorted, as URLs; OSError naming why
+    the store could not list them."""
+    if scheme_of(path) in WEB:
+        return [path]  # a web server lists nothing
+    urls: list[str] = _attempt(lambda: _expand(path), retry=None)
+    return urls
+
+
+def _expand(path: str) -> list[str]:
     fs, inner = _filesystem(path)
     scheme = scheme_of(path) or ""
-    if scheme in ("http", "https"):
-        return [path]  # a web server lists nothing
     if _GLOB.search(inner):
         listed = fs.glob(inner, detail=True)
-    elif path.endswith("/") or fs.isdir(inner):
+    elif path.endswith("/") or _isdir(fs, inner):
         listed = fs.find(inner, detail=True)
     else:
         return [path]
@@ -110,12 +152,107 @@ def expand(path: str) -> list[str]:
     return urls
 
 
+def _isdir(fs: Any, inner: str) -> bool:
+    """Whether a path with no glob and no trailing "/" names a prefix; when the
+    store cannot say, it is taken for a file, whose reading says why."""
+    try:
+        return bool(fs.isdir(inner))
+    except Exception:  # noqa: BLE001 - a backend raises its own kinds
+        return False
+
+
 def size(path: str) -> int:
+    """The size of a remote file in bytes (0: not known); OSError naming why it could not be asked."""
     known = _SIZES.get(path)
     if known is not None:
         return known
-    fs, inner = _filesystem(path)
-    return int(fs.size(inner) or 0)
+    _SIZES[path] = 0  # asked once: a store or server that fails is not asked again by each caller
+    if scheme_of(path) in WEB:
+        found = _attempt(lambda: _web_size(path), retry=None) or 0
+    else:
+        fs, inner = _attempt(lambda: _filesystem(path), retry=None)
+        found = int(_attempt(lambda: fs.size(inner), retry=None) or 0)
+    _SIZES[path] = found
+    return found
+
+
+def _web_size(path: str) -> int | None:
+    from .web import WebFile
+
+    with WebFile(path, _settings["timeout"]) as f:
+        return f.size
+
+
+def failure(exc: BaseException) -> tuple[str, bool]:
+    """Why a backend call failed, in words (never a traceback), and whether a
+    second attempt may do better.  The backends' exceptions are told apart
+    by their class names along the chain of causes, so that none of their
+    packages is imported here."""
+    from .web import WebError  # (imported by the first web input: http.client and ssl cost a run's start)
+
+    if isinstance(exc, WebError):
+        return exc.reason, exc.transient
+    chain: list[BaseException] = []
+    cause: BaseException | None = exc
+    while cause is not None and len(chain) < 8:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    names = {base.__name__ for c in chain for base in type(c).__mro__}
+    root = chain[-1]
+    said = " ".join(str(exc).split())[:300]
+    if names & {"NoCredentialsError", "PartialCredentialsError", "DefaultCredentialsError",
+                "ClientAuthenticationError", "CredentialRetrievalError"}:
+        return ("no credentials: the store's backend found none (its environment variables, profile or instance "
+                f"role; {said})", False)
+    if "EndpointConnectionError" in names or "ConnectTimeoutError" in names:
+        why = ("no such host" if isinstance(root, socket.gaierror) else "connection refused"
+               if isinstance(root, ConnectionRefusedError) else "timed out" if "ConnectTimeoutError" in names
+               else getattr(root, "strerror", None) or type(root).__name__)
+        endpoint = getattr(exc, "kwargs", {}).get("endpoint_url") or ""
+        m = _URL_ROOT.match(endpoint)
+        return f"cannot connect to the store's endpoint{' ' + m.group() if m else ''} ({why})", False
+    if names & {"ReadTimeoutError", "TimeoutError", "FSTimeoutError", "ServerTimeoutError"}:
+        return f"timed out: nothing came for {_settings['timeout']:g} s (--timeout)", True
+    if "ClientError" in names:
+        response = getattr(exc, "response", None) or {}
+        status = response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
+        code = response.get("Error", {}).get("Code", "")
+        return said, status >= 500 or status == 429 or code in ("SlowDown", "Throttling", "RequestTimeout")
+    if isinstance(exc, FileNotFoundError):
+        return "no such file or object", False
+    if isinstance(exc, PermissionError):
+        return f"access denied ({said})" if said else "access denied", False
+    if isinstance(exc, OSError):
+        return exc.strerror or said or type(exc).__name__, True
+    return f"{type(exc).__name__}: {said}" if said else type(exc).__name__, False
+
+
+def _attempt(step: Callable[[], Any], retry: Callable[[], None] | None) -> Any:
+    """``step()``; when it fails for a reason that may pass, again, with
+    back-off, :data:`RETRIES` attempts in all (``retry`` readies the next
+    one: reopen, seek); then an OSError saying why.  ``retry=None``: one
+    attempt of a listing or a size, whose caller reports it."""
+    pause = BACKOFF
+    attempts = RETRIES if retry is not None else 1
+    for attempt in range(attempts):
+        try:
+            return step()
+        except Exception as exc:  # noqa: BLE001 - a backend raises its own kinds: each one becomes a reason
+            reason, transient = failure(exc)
+            error = exc
+            if not transient or attempt + 1 == attempts:
+                break
+            time.sleep(pause)
+            pause *= 2
+            try:
+                assert retry is not None
+                retry()
+            except Exception as again:  # noqa: BLE001 - the same
+                reason, transient = failure(again)
+                error = again
+                if not transient:
+                    break
+    raise OSError(f"{reason} (after {attempt + 1} attempts)" if attempt else reason) from error
 
 
 class Retrying(io.RawIOBase):
@@ -126,12 +263,23 @@ class Retrying(io.RawIOBase):
         super().__init__()
         self.path = path
         self.position = 0
-        self._file: Any = self._open()
+        self._file: Any = None
+        self._file = _attempt(self._open, lambda: None)  # (each attempt opens it anew)
+
+    def _again(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        self._file = self._open()
+        self._file.seek(self.position)
 
     def _open(self) -> Any:
+        if scheme_of(self.path) in WEB:
+            from .web import WebFile
+
+            return WebFile(self.path, _settings["timeout"])
         fs, inner = _filesystem(self.path)
         known = _SIZES.get(self.path)
-        if known is not None:
+        if known:  # (0: empty, or not known: the backend asks)
             try:
                 return fs.open(inner, "rb", size=known)  # the listing's size: no HEAD first
             except TypeError:
@@ -148,47 +296,24 @@ class Retrying(io.RawIOBase):
         return self.position
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        self.position = self._attempt(lambda: self._file.seek(offset, whence))
+        self.position = _attempt(lambda: self._file.seek(offset, whence), self._again)
         return self.position
 
     def readinto(self, buffer: Any) -> int:
-        data = self._attempt(lambda: self._file.read(len(buffer)))
+        data = _attempt(lambda: self._file.read(len(buffer)), self._again)
         n = len(data)
         buffer[:n] = data
         self.position += n
         return n
 
-    def _attempt(self, step: Any) -> Any:
-        pause = BACKOFF
-        for attempt in range(RETRIES):
-            try:
-                return step()
-            except (OSError, RuntimeError, ValueError) as exc:
-                reason = exc
-                if attempt + 1 == RETRIES or isinstance(exc, FileNotFoundError):
-                    break
-                time.sleep(pause)
-                pause *= 2
-                try:
-                    self._file.close()
-                    self._file = self._open()
-                    self._file.seek(self.position)
-                except (OSError, RuntimeError, ValueError) as again:
-                    reason = again
-        message = getattr(reason, "strerror", None) or str(reason) or type(reason).__name__
-        raise OSError(f"{shown(self.path)}: {message} (after {RETRIES} attempts)") from reason
-
     def close(self) -> None:
         try:
-            self._file.close()
+            if self._file is not None:
+                self._file.close()
         finally:
             super().close()
 
 
 def open_remote(path: str) -> BinaryIO:
     """A remote file opened for streaming reads (buffered, seekable by range requests)."""
-    try:
-        raw = Retrying(path)
-    except (RuntimeError, ValueError) as exc:
-        raise OSError(f"{shown(path)}: {exc}") from exc
-    return io.BufferedReader(raw, buffer_size=1 << 20)
+    return io.BufferedReader(Retrying(path), buffer_size=1 << 20)

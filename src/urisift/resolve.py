@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from . import arguments as check
 from .errors import BaseUriError
 from .reference import UriReference
 
@@ -26,6 +27,8 @@ def remove_dot_segments(path: str) -> str:
     is a ``pop``.  Linear in ``len(path)``.  A test checks it against a
     literal transcription of the RFC's loop.
     """
+    if type(path) is not str:
+        check.text("remove_dot_segments", "path", path)
     if "/." not in path and not path.startswith("."):
         return path  # a dot segment starts the path or follows a "/": none here
     out: list[str] = []
@@ -115,6 +118,16 @@ def resolve(
     Raises :class:`BaseUriError` when the base has no scheme (§5.1: a base URI
     must be absolute).
     """
+    if type(reference) is not str:
+        check.text("resolve", "reference", reference, also=(UriReference,), expected="a str or a UriReference")
+    if type(base) is not str:
+        check.text("resolve", "base", base, also=(UriReference,), expected="a str or a UriReference")
+    if profile != "rfc3986":
+        check.one_of("resolve", "profile", profile, ("rfc3986", "rfc2396"))
+    if strict is not True or remove_base_dot_segments or keep_rootless or guard_empty_first_segment is not True:
+        for name, value in (("strict", strict), ("remove_base_dot_segments", remove_base_dot_segments),
+                            ("keep_rootless", keep_rootless), ("guard_empty_first_segment", guard_empty_first_segment)):
+            check.flag("resolve", name, value)
     r = reference if isinstance(reference, UriReference) else _parse(reference)
     b = base if isinstance(base, UriReference) else _parse(base)
     base_scheme = b.scheme
@@ -125,8 +138,6 @@ def resolve(
         if guard_empty_first_segment and old.authority is None and old.path.startswith("//"):
             return old._replace(path="/." + old.path)  # the same guard (§5.3): a path never turns into a host
         return old
-    if profile != "rfc3986":
-        raise ValueError(f"unknown profile {profile!r}; expected 'rfc3986' or 'rfc2396'")
     if remove_base_dot_segments:
         b = b._replace(path=remove_dot_segments(b.path))
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from . import arguments as check
 from .model import Risk
 from .reference import Authority, UriReference
 from .schemes import DEFAULT_PORTS, LINE_BASED, WEB
@@ -103,6 +104,7 @@ def risks(uri: str | UriReference) -> tuple[Risk, ...]:
     """The §7 risk flags of ``uri`` (empty when there are none)."""
     if type(uri) is str and plainly_safe(uri):
         return ()
+    check.text("risks", "uri", uri, also=(UriReference,), expected="a str or a UriReference")
     ref = uri if isinstance(uri, UriReference) else UriReference.parse(uri)
     found: list[Risk] = []
     scheme = (ref.scheme or "").lower()

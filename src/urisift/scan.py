@@ -30,15 +30,16 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import BinaryIO, cast
 
+from . import arguments as check
 from .base import retrieval_layers
 from .charset import decode
 from .containment import contained
 from .delimit.chars import ordered
 from .errors import InputError, RunError
-from .model import Charset, Content, Defect, DefectKind, Kind, Origin, Record, Tally
+from .model import Charset, Content, Defect, DefectKind, Flag, Kind, Origin, Record, Tally, origin_with
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
-from .remote import is_remote
+from .remote import configure, is_remote
 from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, standard_input, unreadable
 from .text import read_text, read_text_range
 from .units import Counted, Renumbering, Task, Window, WorkUnit
@@ -83,13 +84,15 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     container's reading goes on (issue 35)."""
     items = contained(scan_content(content, options if options.charset is None else replace(options, charset=None),
                                    tally), f"its {content.kind} content", content.origin)
-    flags, points_to = content.flags, content.points_to
-    if not flags and points_to is None:
+    flags, points_to, placed = content.flags, content.points_to, content.placed
+    if not flags and points_to is None and placed is None:
         yield from items
         return
     for item in items:
         if type(item) is Record:
             assert isinstance(item, Record)
+            if placed is not None and item.line is not None and Flag.SRCDOC not in item.found.flags:
+                item = item._replace(in_file=placed(item.line, item.column or 1))
             if flags:
                 found = item.found
                 item = item._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
@@ -204,6 +207,7 @@ def scan_unit(unit: WorkUnit, options: ScanOptions = DEFAULTS, *, stdin: BinaryI
 
 
 def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> Iterator[Record | Defect | Tally]:
+    configure(options.timeout)  # (a worker's or a Spark task's process too)
     source = unit.source
     origin = Origin(file=source.name)
     tally = Tally(inputs=1 if not unit.start else 0, size=unit.size)
@@ -228,24 +232,30 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     layer, defects = retrieval_layers(options.base, origin)
     if not unit.start:
         yield from defects
+    if opened is not None and opened.doubt is not None:
+        yield Defect(DefectKind.UNCERTAIN_KIND, opened.doubt, origin)
     try:
         if unit.start is not None and kind is Kind.MBOX:
             from .mail.mbox import split_mbox
             from .mail.reader import mbox_messages
             # a range of an mbox: its messages numbered from 0, its offsets the file's
+            lines = [0]
             items: Iterator[Record | Defect | Content] = mbox_messages(
-                split_mbox(stream, followed=unit.end is not None), layer, origin, unit.start, tally,
-                browser=options.browser, needs=options.needs)
+                split_mbox(stream, followed=unit.end is not None, lines=lines), layer, origin, unit.start, tally,
+                browser=options.browser, locations=options.locations, needs=options.needs)
             for item in items:
                 if type(item) is Content:
                     yield from _nested(item, options, tally)  # type: ignore[arg-type]
                 else:
                     yield item  # type: ignore[misc]
+            tally.lines = lines[0]  # (the ranges after it number their lines on)
         elif unit.start is not None and kind is Kind.TEXT:
             yield from read_text_range(stream, unit.start, unit.characters, unit.lines, unit.charset, layer, origin,
                                        options)
         else:
-            content = Content(stream, kind, origin, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
+            # a message file's text stands in the file from its first line (text output's location)
+            where = origin_with(origin, line=1) if kind is Kind.MAIL and options.locations else origin
+            content = Content(stream, kind, where, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
                               live=opened is not None and opened.live)
             yield from scan_content(content, options, tally)
     except OSError as exc:
@@ -260,9 +270,10 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     tally.stored = counted.count if counted is not None else unit.size
     if opened is not None:
         yield from opened.defects
-        tally.decoded = opened.decoded(tally.stored)
-    else:
-        tally.decoded = tally.stored
+    # bytes after decompression: the WARC reader counts its own (a .warc.gz is inflated member by member)
+    if kind is not Kind.WARC:
+        decoded = opened.decoded(tally.stored) if opened is not None else None
+        tally.decoded = decoded if decoded is not None else tally.stored
     yield tally
 
 
@@ -314,10 +325,19 @@ def scan_serial(units: Iterable[WorkUnit | Defect], options: ScanOptions = DEFAU
                 yield numbering(item) if renumber else item  # type: ignore[arg-type]
 
 
-def iter_input(source: Input | str, options: ScanOptions = DEFAULTS, *, stdin: BinaryIO | None = None
-               ) -> Items:
-    """Records and defects of one input, streamed, in constant memory."""
-    source = Input(source) if isinstance(source, str) else source
+def iter_input(source: Input | str | os.PathLike[str], options: ScanOptions = DEFAULTS, *,
+               stdin: BinaryIO | None = None) -> Items:
+    """Records and defects of one input, streamed, in constant memory.
+    Its arguments are checked at the call (:mod:`urisift.arguments`)."""
+    check.instance("iter_input", "source", source, (Input, str, os.PathLike), "a path (str, os.PathLike) or an Input")
+    check.instance("iter_input", "options", options, ScanOptions, "a ScanOptions")
+    if stdin is not None:
+        check.binary_stream("iter_input", "stdin", stdin)
+    source = source if isinstance(source, Input) else Input(os.fspath(source))
+    return _iter_input(source, options, stdin)
+
+
+def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> Items:
     for item in scan_unit(WorkUnit(source), options, stdin=stdin):
         if type(item) is not Tally:
             yield item  # type: ignore[misc]

@@ -1,11 +1,34 @@
-"""What an input holds, told from its first bytes, then its name (``--kind
-auto``): the magic numbers and signatures of each kind a reader takes.  Pure
-functions of a sample; no I/O."""
+"""What an input holds, told from its first bytes and its name (``--kind
+auto``).  Pure functions of a sample; no I/O.
+
+Signatures are of two strengths, and the name sits between them:
+
+1. *unmistakable* content wins over any name: WARC/ARC magic, ``%PDF-``, a
+   ZIP package of office parts, an mbox envelope line of RFC 4155's shape
+   (``From `` sender asctime-date), an RFC 5322 heading with the ``Date``
+   and ``From`` fields §3.6 requires, ``<?xml`` and its root element, a
+   document that opens with ``<!DOCTYPE html`` or ``<html``;
+2. the *name*: ``robots.txt``, an extension of a kind (``.css``, ``.rss``,
+   ``.eml`` ...), and the names of plain text (``.txt``, ``.md``, ``.rst``
+   ...), which mean text;
+3. *weak* content, for an input whose name says nothing (standard input, a
+   file without a known extension): the other HTML signatures of WHATWG
+   MIME Sniffing §7.1 (``<p``, ``<a``, ``<!--`` ...), the root element of a
+   feed, sitemap, OPML or SVG document without its XML declaration, a style
+   sheet's first rule or at-rule, robots.txt's first line.
+
+Weak content never overrides a name: a Markdown file that starts with an
+HTML comment is text, and so is a line beginning ``From now on`` (text read
+as text loses nothing it holds; the same text read as another kind can).
+An input with no name whose first bytes are markup of no kind told here is
+read as text, and :func:`doubt` says so.
+"""
 
 from __future__ import annotations
 
 import os
 import re
+from typing import NamedTuple
 
 from .compressed import WARC_STARTS
 from .model import Kind
@@ -13,12 +36,23 @@ from .model import Kind
 # RFC 5322 §3.6: a header field is a name of printable ASCII but ":" and a colon;
 # continuation lines start with white space.  Bounded per line: linear.
 _HEADER_LINE = re.compile(rb"[!-9;-~]{1,76}:")
-# RFC 4155: "From " the envelope sender, then the date
-_MBOX_FROM = re.compile(rb"From \S{1,300} +\S")
+_DAY = rb"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+_MONTH = rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+_TIME = rb"\d{1,2}:\d{2}(?::\d{2})?"
+# RFC 4155 §2: "From " the envelope sender (an addr-spec, MAILER-DAEMON, or "-" as
+# some agents write), white space, then the date in asctime form ("Thu Jan  1
+# 00:00:00 1970", a zone before the year at times); the RFC 5322 form some
+# writers use ("Mon, 3 Mar 2003 10:00:00") too.  Every form holds a time of day:
+# "From now on, the docs live at ..." has none, and is a line of text.
+_ENVELOPE = re.compile(
+    rb"From \S{1,300}(?: \S{1,64}){0,2}?[ \t]+(?:" + _DAY + rb",?[ \t]+" + _MONTH + rb"[ \t]+\d{1,2}[ \t]+" + _TIME
+    + rb"|(?:" + _DAY + rb",?[ \t]+)?\d{1,2}[ \t-]" + _MONTH + rb"[ \t-]\d{2,4}[ \t]+" + _TIME + rb")(?:[ \t]|\r?$)")
 # WHATWG MIME Sniffing §7.1, "the HTML signatures": a tag name, then a tag-terminating byte
 _HTML_SIGNATURE = re.compile(
     rb"<(?:!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[ >]",
     re.IGNORECASE)
+# the two of them that open a whole document, not a fragment a note may begin with
+_HTML_DOCUMENT = re.compile(rb"<(?:!doctype html|html)[ \t\r\n>]", re.IGNORECASE)
 _EXTENSIONS = {
     ".html": Kind.HTML, ".htm": Kind.HTML, ".xhtml": Kind.XML, ".xht": Kind.XML, ".shtml": Kind.HTML,
     ".eml": Kind.MAIL, ".msg": Kind.MAIL, ".mht": Kind.MAIL, ".mhtml": Kind.MAIL,
@@ -29,15 +63,44 @@ _EXTENSIONS = {
     ".pdf": Kind.PDF,
     ".docx": Kind.OFFICE, ".xlsx": Kind.OFFICE, ".pptx": Kind.OFFICE, ".docm": Kind.OFFICE, ".xlsm": Kind.OFFICE,
     ".pptm": Kind.OFFICE, ".odt": Kind.OFFICE, ".ods": Kind.OFFICE, ".odp": Kind.OFFICE,
+    # the names of plain text: text, whatever markup they begin with (only unmistakable content overrides them)
+    ".txt": Kind.TEXT, ".text": Kind.TEXT, ".md": Kind.TEXT, ".markdown": Kind.TEXT, ".mdown": Kind.TEXT,
+    ".rst": Kind.TEXT, ".adoc": Kind.TEXT, ".asciidoc": Kind.TEXT, ".org": Kind.TEXT, ".log": Kind.TEXT,
 }
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
 _XML_ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
+# root elements (local names, lower case) that no note or page begins with: the XML family's readers
+_XML_ROOTS = frozenset({b"rss", b"feed", b"rdf", b"urlset", b"sitemapindex", b"opml", b"svg"})
+# CSS Syntax 3: what a style sheet may begin with.  An at-rule of CSS, or a
+# rule: a selector (names, classes, ids, combinators, attribute selectors,
+# pseudo-classes with their arguments; no "=" or "(" of its own, as code has),
+# "{", then a declaration "name: value" ended by ";" or "}".  Bounded: linear.
+_CSS_AT_RULE = re.compile(
+    rb"@(?:charset|import|namespace|media|font-face|supports|page|(?:-webkit-)?keyframes|layer|container|"
+    rb"property|counter-style|font-feature-values|-moz-document)\b", re.IGNORECASE)
+_CSS_RULE = re.compile(
+    rb"((?:[-\w.#*>+~,\s%]|\[[^\]\n]{0,200}\]|::?[-\w]{1,40}\([^)\n]{0,200}\)|::?[-\w]{1,40}|\\.){1,500}?)"
+    rb"\{\s*(?:--|-?[A-Za-z_])[-\w]{0,60}\s*:[^;{}]{0,2000}[;}]")
+_CSS_COMMENTS = re.compile(rb"(?:\s|/\*.{0,4000}?\*/)*", re.DOTALL)
+# robots.txt (RFC 9309 §2.2): its groups' lines, after comments and blank lines
+_ROBOTS = re.compile(rb"(?:[ \t]*(?:#[^\n]{0,1000})?\r?\n){0,50}[ \t]*(?:user-agent|sitemap)[ \t]*:", re.IGNORECASE)
+# the start of markup: an element's name, then white space, "/" or ">" (not "<URL:...>", "<https://...",
+# "<mailto:...>" nor "<joe@...>", which text holds)
+_MARKUP = re.compile(rb"<(?:[!?]|[A-Za-z][\w.-]{0,60}[\s/>])")
+
+
+class Sniffed(NamedTuple):
+    """What an input holds, and, when that is a guess worth saying, why."""
+
+    kind: Kind
+    doubt: str | None = None
 
 
 def _xml_root(start: bytes) -> bytes | None:
-    """The root element's name of a document that starts ``<?xml`` (XML 1.0
-    §2.8), lower case; None when the sample ends before it."""
+    """The root element's name of a document that starts with markup (XML
+    1.0 §2.8: after the prolog's declaration, comments, doctype and
+    processing instructions), lower case; None when the sample ends before it."""
     position = 0
     while True:
         position = start.find(b"<", position)
@@ -73,12 +136,16 @@ def _is_message(head: bytes) -> bool:
     return {b"date", b"from"} <= names
 
 
-def sniff_kind(head: bytes, name: str | None = None) -> Kind:
-    """The kind of content that starts with ``head``: its bytes first, then
-    the file name's extension, else plain text."""
+def _is_envelope(line: bytes) -> bool:
+    """Whether ``line`` is an mbox envelope line of RFC 4155's shape."""
+    return _ENVELOPE.match(line) is not None
+
+
+def _unmistakable(head: bytes, start: bytes) -> Kind | None:
+    """The kind content says whatever the name (1. in the module doc)."""
     if head.startswith(WARC_STARTS):
         return Kind.WARC
-    if _MBOX_FROM.match(head):
+    if _is_envelope(head[:head.find(b"\n") if b"\n" in head else len(head)]):
         return Kind.MBOX
     if _is_message(head):
         return Kind.MAIL
@@ -87,12 +154,7 @@ def sniff_kind(head: bytes, name: str | None = None) -> Kind:
     if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"mimetypeapplication/vnd.oasis."
                                              in head):
         return Kind.OFFICE  # an OPC package (its content types part), an ODF one (its mimetype member first)
-    # the HTML signature may follow white space (and a UTF-8 BOM)
-    start = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
-    start = start.lstrip(b" \t\r\n\x0c")
-    if name and name.lower().endswith((".xhtml", ".xht")) and start[:1] == b"<":
-        return Kind.XML  # named as XHTML, which a browser parses as XML (issue 38), whatever it starts with
-    if _HTML_SIGNATURE.match(start):
+    if _HTML_DOCUMENT.match(start):
         return Kind.HTML
     if start.startswith(b"<?xml"):
         root = _xml_root(start)
@@ -102,11 +164,57 @@ def sniff_kind(head: bytes, name: str | None = None) -> Kind:
             if root.rpartition(b":")[2] == b"html" and _XHTML_NAMESPACE not in start:
                 return Kind.HTML
             return Kind.XML
-    if name:
-        base = os.path.basename(name).lower()
-        if base == "robots.txt":
-            return Kind.ROBOTS
-        ext = os.path.splitext(base)[1]
-        if ext in _EXTENSIONS:
-            return _EXTENSIONS[ext]
-    return Kind.TEXT
+    return None
+
+
+def _by_name(name: str | None) -> Kind | None:
+    if not name or name == "-":
+        return None
+    base = os.path.basename(name).lower()
+    if base == "robots.txt":
+        return Kind.ROBOTS
+    return _EXTENSIONS.get(os.path.splitext(base)[1])
+
+
+def _weak(start: bytes) -> Kind | None:
+    """The kind content suggests when no name says one (3. in the module doc)."""
+    if start.startswith(b"<"):
+        root = _xml_root(start)
+        if root is not None and root.rpartition(b":")[2] in _XML_ROOTS:
+            return Kind.XML
+        if _HTML_SIGNATURE.match(start):
+            return Kind.HTML
+        return None
+    if _ROBOTS.match(start):
+        return Kind.ROBOTS
+    at = _CSS_COMMENTS.match(start)
+    rest = start[at.end():] if at is not None else start
+    if _CSS_AT_RULE.match(rest):
+        return Kind.CSS
+    rule = _CSS_RULE.match(rest)
+    if rule is not None and rule.group(1).strip() and rule.group(1).rstrip()[-1:] not in (b":", b","):
+        return Kind.CSS
+    return None
+
+
+def sniff(head: bytes, name: str | None = None) -> Sniffed:
+    """The kind of content that starts with ``head`` (see the module doc),
+    and a note when an input with no name was read as text though it
+    begins with markup."""
+    # signatures may follow white space (and a UTF-8 BOM)
+    start = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    start = start.lstrip(b" \t\r\n\x0c")
+    if name and name.lower().endswith((".xhtml", ".xht")) and start[:1] == b"<":
+        return Sniffed(Kind.XML)  # named as XHTML, which a browser parses as XML (issue 38), whatever it starts with
+    kind = _unmistakable(head, start) or _by_name(name) or _weak(start)
+    if kind is not None:
+        return Sniffed(kind)
+    if _by_name(name) is None and _MARKUP.match(start):
+        return Sniffed(Kind.TEXT, "it begins with markup of no kind told by its first bytes (HTML, a feed, a "
+                       "sitemap, OPML, SVG); read as plain text: --kind html or --kind xml reads it as markup")
+    return Sniffed(Kind.TEXT)
+
+
+def sniff_kind(head: bytes, name: str | None = None) -> Kind:
+    """The kind of content that starts with ``head`` (see :func:`sniff`)."""
+    return sniff(head, name).kind

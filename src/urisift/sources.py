@@ -9,9 +9,11 @@ files, and what kind of content each input holds.
   explicitly is read whatever it is (``urisift <(cmd)`` is a FIFO on purpose).
 - :func:`open_input` opens one, reading gzip, bzip2 and xz transparently
   (recognized by their magic bytes, whatever the name), and tells its kind.
-- :func:`sniff_kind` decides the kind from the first bytes (WARC and ARC
-  magic, an mbox ``From `` line, RFC 5322 headers, the HTML signature of the
-  WHATWG MIME sniffing standard §7.1) before the file name.
+- :func:`~urisift.sniff.sniff` decides the kind from the first bytes and
+  the name: unmistakable content (WARC and ARC magic, an RFC 4155 envelope
+  line, RFC 5322 headers, ``%PDF-`` ...) before the name, the name before
+  weaker signs (the HTML signatures of WHATWG MIME sniffing §7.1, a style
+  sheet's first rule ...).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
 from .remote import expand, is_remote, local_path, missing_backend, open_remote, shown
 from .remote import size as remote_size
-from .sniff import sniff_kind
+from .sniff import sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers since issue 12
 
 #: how many leading bytes the sniffer reads
 SNIFF_SIZE = 4096
@@ -250,6 +252,7 @@ class Opened:
     compression: str | None = None
     guard: Guarded | None = None
     live: bool = False  # a pipe or terminal: read a line at a time, not a chunk
+    doubt: str | None = None  # why the kind sniffed is a guess worth saying (:func:`~urisift.sniff.sniff`)
 
     @property
     def defects(self) -> list[Defect]:
@@ -294,13 +297,14 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             # member starts in the file (where a reader seeks to), and a corrupt
             # member costs one record.
             return _warc(raw, head, live, origin)
+    doubt = None
     if method is None:
         if kind is Kind.AUTO:
-            kind = source.kind or sniff_kind(head, name)
+            kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
         if kind is Kind.WARC:
             # a plain WARC too: the reader seeks back to the record after a broken one
             return _warc(raw, head, live, origin)
-        return Opened(io.BufferedReader(Replay(head, raw, live)), kind, origin, live=live)
+        return Opened(io.BufferedReader(Replay(head, raw, live)), kind, origin, live=live, doubt=doubt)
     compression, suffix = method
     # closed with the stream that wraps it; the caller closes that one
     guard = Guarded(io.BufferedReader(Replay(head, raw, live)), compression, origin)
@@ -309,8 +313,8 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     if name.lower().endswith(suffix):
         name = name[: -len(suffix)]
     if kind is Kind.AUTO:
-        kind = source.kind or sniff_kind(head, name)
-    return Opened(stream, kind, origin, compression, guard)
+        kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
+    return Opened(stream, kind, origin, compression, guard, doubt=doubt)
 
 
 def _warc(raw: BinaryIO, head: bytes, live: bool, origin: Origin) -> Opened:
@@ -338,6 +342,37 @@ def interactive(stream: BinaryIO) -> bool:
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         return False
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+
+
+def read_once(path: str) -> bool:
+    """Whether ``path`` can be read only once: standard input, a FIFO, a
+    socket or a device (its bytes are gone once read)."""
+    if path == "-":
+        return True
+    if is_remote(path):
+        return False
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+
+
+def read_too_often(paths: list[str], twice: str | None = None) -> str | None:
+    """The usage error of a run that would read an input more often than it
+    can be read (:func:`read_once`): one named twice, or any at all when
+    ``twice`` says why the run reads every input twice; None when none."""
+    seen: set[str] = set()
+    for path in paths:
+        if not read_once(path):
+            continue
+        name = "standard input ('-')" if path == "-" else f"{path} (a FIFO, socket or device)"
+        if twice is not None:
+            return f"{name} can be read only once, and {twice}: name a file"
+        if path in seen:
+            return f"{name} is named twice, and can be read only once"
+        seen.add(path)
+    return None
 
 
 # -- cutting a large file for parallel work ------------------------------------------------

@@ -212,18 +212,23 @@ class Renumbering:
     def __init__(self) -> None:
         self.next = 0
         self.first = 0
+        self.next_line = 0  # the line breaks of the ranges before (text output's locations, issue 37)
+        self.lines = 0
         self._moved: dict[int, tuple[Origin, Origin]] = {}
 
     def begin(self, unit: WorkUnit) -> int:
         """The number of the first message of ``unit``."""
         if not unit.start:
-            self.next = 0
-        self.first = self.next if unit.start is not None and unit.kind is Kind.MBOX else 0
+            self.next = self.next_line = 0
+        ranged = unit.start is not None and unit.kind is Kind.MBOX
+        self.first = self.next if ranged else 0
+        self.lines = self.next_line if ranged else 0
         self._moved.clear()
         return self.first
 
     def end(self, tally: Tally) -> None:
         self.next += tally.messages
+        self.next_line += tally.lines
 
     def __call__(self, item: Record | Defect) -> Record | Defect:
         first = self.first
@@ -240,6 +245,8 @@ class Renumbering:
         else:
             if len(moved) > 1024:
                 moved.clear()
-            new = origin_with(origin, message=origin.message + first)
+            line = origin.line
+            new = origin_with(origin, message=origin.message + first,
+                              line=None if line is None else line + self.lines)
             moved[id(origin)] = (origin, new)
         return item._replace(origin=new) if type(item) is Record else replace(item, origin=new)  # type: ignore[union-attr,type-var]

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from . import arguments as check
 from .errors import UrnError
 
 Rules = Literal["2141", "2141bis-00", "2141bis-03", "8141"]
@@ -86,8 +87,8 @@ class Urn:
     def parse(cls, text: str, *, rules: Rules = "8141") -> Urn:
         """Parse ``text`` as a URN under ``rules``; raise :class:`UrnError` naming
         the rule broken when it is not one."""
-        if rules not in RULES:
-            raise ValueError(f"unknown rules {rules!r}; expected one of {RULES}")
+        check.text("Urn.parse", "text", text)
+        check.one_of("Urn.parse", "rules", rules, RULES)
         spec = _SPEC[rules]
         if len(text) < 4 or text[:4].lower() != "urn:":
             pairs = zip(text.lower(), "urn:", strict=False)
@@ -308,6 +309,10 @@ def urn_equivalent(a: str | Urn, b: str | Urn, *, rules: Rules = "8141",
 
     Raises :class:`UrnError` when either is not a URN under those rules.
     """
+    check.text("urn_equivalent", "a", a, also=(Urn,), expected="a str or an Urn")
+    check.text("urn_equivalent", "b", b, also=(Urn,), expected="a str or an Urn")
+    check.one_of("urn_equivalent", "rules", rules, RULES)
+    check.one_of("urn_equivalent", "objective", objective, ("resource", "cache"))
     ua = a if isinstance(a, Urn) else Urn.parse(a, rules=rules)
     ub = b if isinstance(b, Urn) else Urn.parse(b, rules=rules)
     return ua.equivalent(ub, objective=objective)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .. import arguments as check
 from ..model import Found
 from ..schemes import registered_schemes
 from .angle import AngleRule
@@ -116,6 +117,8 @@ class Scanner:
 
 def find_references(text: str, *, abbreviated: bool = True) -> list[Found]:
     """Every URI reference in ``text``, in order (DESIGN §3)."""
+    check.text("find_references", "text", text)
+    check.flag("find_references", "abbreviated", abbreviated)
     return list(Scanner(text, abbreviated=abbreviated))
 
 

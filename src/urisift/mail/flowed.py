@@ -10,6 +10,11 @@ once at the start of each rejoined paragraph.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+#: a piece of a rejoined line: its content, the line it came from (0-based) and where it starts there
+Piece = tuple[str, int, int]
+
 
 def _split_quotes(line: str) -> tuple[int, str]:
     depth = len(line) - len(line.lstrip(">"))
@@ -19,27 +24,53 @@ def _split_quotes(line: str) -> tuple[int, str]:
     return depth, content
 
 
-def unflow(text: str, *, delsp: bool = False) -> str:
-    """The text with its soft line breaks removed (see the module doc)."""
-    out: list[str] = []
-    paragraph: list[str] = []
+def _paragraphs(text: str, delsp: bool) -> Iterator[tuple[int, list[Piece]]]:
+    """Each line of the rejoined text: its quote depth and the pieces it is
+    joined from (see the module doc)."""
+    paragraph: list[Piece] = []
     paragraph_depth = 0
     lines = text.split("\n")
     for index, raw in enumerate(lines):
         line = raw[:-1] if raw.endswith("\r") else raw
         depth, content = _split_quotes(line)
+        start = len(line) - len(content)  # where the content starts on its line (past markers and stuffing)
         if paragraph and depth != paragraph_depth:
             # a flowed line followed by a line of another depth ends its paragraph (§4.5)
-            out.append(">" * paragraph_depth + (" " if paragraph_depth else "") + "".join(paragraph))
+            yield paragraph_depth, paragraph
             paragraph = []
         flowed = content.endswith(" ") and content != "-- " and index != len(lines) - 1
         if flowed and delsp:
             content = content[:-1]
-        paragraph.append(content)
+        paragraph.append((content, index, start))
         paragraph_depth = depth
         if not flowed:
-            out.append(">" * depth + (" " if depth else "") + "".join(paragraph))
+            yield depth, paragraph
             paragraph = []
     if paragraph:
-        out.append(">" * paragraph_depth + (" " if paragraph_depth else "") + "".join(paragraph))
-    return "\n".join(out)
+        yield paragraph_depth, paragraph
+
+
+def _prefix(depth: int) -> str:
+    """The quote markers written once at the start of a rejoined line."""
+    return ">" * depth + (" " if depth else "")
+
+
+def unflow(text: str, *, delsp: bool = False) -> str:
+    """The text with its soft line breaks removed (see the module doc)."""
+    return "\n".join(_prefix(depth) + "".join(piece[0] for piece in pieces)
+                     for depth, pieces in _paragraphs(text, delsp))
+
+
+def rejoined(text: str, delsp: bool) -> list[list[tuple[int, int, int]]]:
+    """For each line of ``unflow(text)``: where each of its pieces starts in
+    it (0-based column), and the line (0-based) and column of ``text`` it
+    came from (issue 37: a location names the line of the file)."""
+    lines = []
+    for depth, pieces in _paragraphs(text, delsp):
+        column = len(_prefix(depth))
+        found = [(0, pieces[0][1], 0)] if column else []
+        for content, line, start in pieces:
+            found.append((column, line, start))
+            column += len(content)
+        lines.append(found)
+    return lines

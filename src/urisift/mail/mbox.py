@@ -44,11 +44,22 @@ class MboxMessage(NamedTuple):
     offset: int
     envelope: bytes
     data: bytes
+    # the line (1-based, in the stream) of the message's first line after its envelope
+    line: int = 1
+    # the lines of ``data`` (1-based) that lost a ">" to the unescaping: one column more in the file
+    escaped: frozenset[int] = frozenset()
 
 
 def is_envelope(line: bytes | bytearray) -> bool:
     """Whether ``line`` (without its line end) is an mbox envelope line."""
     return _ENVELOPE.match(line) is not None
+
+
+def _escaped_lines(data: bytes) -> frozenset[int]:
+    """The lines (1-based) of ``data`` as stored that :func:`_unescaped` takes a ">" from."""
+    if b">From " not in data:
+        return frozenset()
+    return frozenset(data.count(b"\n", 0, m.start()) + 1 for m in _ESCAPED_FROM.finditer(data))
 
 
 def _unescaped(data: bytes) -> bytes:
@@ -89,6 +100,14 @@ class _Splitter:
         self.buffer = bytearray()
         self.consumed = 0  # archive offset of buffer[0]
         self.eof = False
+        self.newlines = 0  # line breaks in the stream before buffer[self.counted]
+        self.counted = 0
+
+    def line_of(self, pos: int) -> int:
+        """The 1-based line of the stream that buffer position ``pos`` (past the last asked) stands on."""
+        self.newlines += self.buffer.count(b"\n", self.counted, pos)
+        self.counted = pos
+        return self.newlines + 1
 
     def more(self) -> bool:
         """Read another chunk into the buffer; False at the end of the archive."""
@@ -181,15 +200,20 @@ class _Splitter:
         return None
 
 
-def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, followed: bool = False) -> Iterator[MboxMessage]:
+def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, followed: bool = False,
+               lines: list[int] | None = None) -> Iterator[MboxMessage]:
     """The messages of an mbox archive, in order (see the module doc).  Bytes
     before the first envelope line, if any, are a message of their own with
     an empty envelope: nothing is lost.  ``followed`` says the stream is a
     range of a larger archive that goes on after it (its last message is
-    trimmed as one followed by another)."""
+    trimmed as one followed by another).  ``lines``: its one item is set to
+    the line breaks of the whole stream once it is read (a range's lines,
+    for the ranges after it)."""
     s = _Splitter(stream, chunk_size)
     s.more()
     if not s.buffer:
+        if lines is not None:
+            lines[:] = [0]
         return
     index = 0
     start = 0
@@ -205,6 +229,10 @@ def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, followed: bool
             yield MboxMessage(index, 0, b"", _unescaped(preamble[:_trimmed(preamble, True)]))
             index += 1
         if first is None:
+            while s.more():  # (its line breaks counted to the end)
+                pass
+            if lines is not None:
+                lines[:] = [s.line_of(len(s.buffer)) - 1]
             return
         start = first
     while True:
@@ -221,14 +249,19 @@ def split_mbox(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, followed: bool
         with memoryview(s.buffer) as view:  # one copy of the message, released before the buffer grows
             envelope = bytes(view[start:stop if line_end == -1 else line_end])
             data = b"" if line_end == -1 else bytes(view[line_end + 1 : body_stop])
-        yield MboxMessage(index, s.consumed + start, envelope.rstrip(b"\r"), _unescaped(data))
+        yield MboxMessage(index, s.consumed + start, envelope.rstrip(b"\r"), _unescaped(data), s.line_of(start) + 1,
+                          _escaped_lines(data))
         index += 1
         if end is None or end >= len(s.buffer) and not s.more():
+            if lines is not None:
+                lines[:] = [s.line_of(len(s.buffer)) - 1]
             return  # (a Content-Length that ends at the end of the archive: no empty message after it)
         start = end
         if start > s.chunk_size:
             # drop what is done, now and then rather than after each message
             # (a copy of the buffer each time cost more than the splitting)
+            s.line_of(start)
             s.consumed += start
             del s.buffer[:start]
+            s.counted = 0
             start = 0

@@ -19,9 +19,12 @@ from ..base import BaseLayer
 from ..charset import decode
 from ..media import kind_of
 from ..model import Charset, Defect, DefectKind, Found, Kind, Origin, origin_with
+from ..placing import Placing
 from .flowed import unflow
 from .header_uris import header_references
 from .headers import parameter
+from .lines import Place, QuotedPrintable, part_place
+from .lines import flowed as flowed_lines
 from .uuencode import blanked, uu_blocks
 from .walk import Heading, walk_message
 
@@ -37,6 +40,7 @@ class TextPart(NamedTuple):
     decoding: Charset | None
     layer: BaseLayer  # the bases around the part
     uuencoded: bool = False  # a file uuencoded inside a text part, not the part's own text
+    placed: Place | None = None  # where its text stands in the message (issue 37), when asked and it does
 
 
 class HeaderReference(NamedTuple):
@@ -55,9 +59,11 @@ def _charset(entity: Message, raw_type: str | None) -> str | None:
     return charset if charset is None or charset.isascii() else None
 
 
-def message_pieces(message: Message, layer: BaseLayer, origin: Origin
+def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Placing | None = None
                    ) -> Iterator[TextPart | HeaderReference | Defect]:
-    """The pieces of one parsed message, in order (see the module doc)."""
+    """The pieces of one parsed message, in order (see the module doc);
+    with ``lines`` (the message's bytes), each text part says where its
+    text stands in them (:mod:`urisift.mail.lines`)."""
     message_id = message.get("Message-ID")
     top = origin_with(origin, part=None,
                       message_id=origin.message_id if message_id is None else str(message_id).strip())
@@ -82,6 +88,7 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin
                 # the parser found no parts (a multipart is never a leaf else)
                 yield _unsplit(item.content_type, entity, raw_type, where)
             charset = _charset(entity, raw_type)
+            start, body_lines = _standing(entity, charset, lines)
             files: list[TextPart] = []
             if kind is Kind.TEXT and b"begin " in body:
                 body, files = yield from _lift_uuencoded(body, where, item.layer)
@@ -90,11 +97,37 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin
                 # RFC 3676: soft line breaks undone first (spans count in the rejoined text)
                 text, choice, defects = decode(body, declared=charset, origin=where)
                 yield from defects
-                flowed = unflow(text, delsp=parameter(entity, raw_type, "delsp") == "yes")
-                yield TextPart(where, kind, flowed, charset, Charset(choice.name, choice.source), item.layer)
+                delsp = parameter(entity, raw_type, "delsp") == "yes"
+                flowed = unflow(text, delsp=delsp)
+                placed = None if start is None or lines is None else part_place(
+                    start, flowed_lines(text, delsp), body_lines, lines.in_file)
+                yield TextPart(where, kind, flowed, charset, Charset(choice.name, choice.source), item.layer,
+                               placed=placed)
             else:
-                yield TextPart(where, kind, body, charset, None, item.layer)
+                placed = None if start is None or lines is None else part_place(start, None, body_lines, lines.in_file)
+                yield TextPart(where, kind, body, charset, None, item.layer, placed=placed)
             yield from files
+
+
+def _standing(entity: Message, charset: str | None, lines: Placing | None) -> tuple[int | None, Place | None]:
+    """Where a leaf part's text stands in the message (see
+    :mod:`urisift.mail.lines`): the line its body starts on, and how its
+    decoded lines stand on the body's (None: one for one); (None, None)
+    when it does not stand there as written (base64), or is not looked for."""
+    payload = getattr(entity, "_payload", None)
+    if lines is None or not isinstance(payload, str):
+        return None, None
+    try:
+        raw = payload.encode("ascii", "surrogateescape")
+    except UnicodeEncodeError:  # a message built from text, not parsed from bytes
+        return None, None
+    start = lines.after(raw)  # (a base64 body is found too: the parts after it are looked for past it)
+    cte = entity.get("Content-Transfer-Encoding")
+    encoding = None if cte is None else str(cte).strip().lower()
+    # (an encoding that is none of these leaves the body as it is, as the email package reads it: "7-bit")
+    if start is None or encoding in ("base64", "x-uuencode", "uuencode", "x-uue", "uue"):
+        return None, None
+    return start, QuotedPrintable(raw, charset) if encoding == "quoted-printable" else None
 
 
 def _unsplit(content_type: str, entity: Message, raw_type: str | None, where: Origin) -> Defect:

@@ -18,6 +18,7 @@ from ..found_to_record import Tail
 from ..model import Content, Defect, Flag, Origin, Record, Tally, origin_with
 from ..needs import EVERYTHING, POINTS_TO
 from ..options import ScanOptions
+from ..placing import Placing
 from .mbox import MboxMessage, split_mbox
 from .nesting import checked_parse
 from .parts import HeaderReference, message_pieces
@@ -29,34 +30,44 @@ def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterat
     text parts as nested content with the bases of the headings around
     them; in a multipart message, what a target points to among its parts
     (:mod:`urisift.mail.pointers`)."""
+    tally.messages += 1  # (a message file, a Maildir's, an attachment routed here: each a message read)
+    lines = None  # where its text stands in the file: for a message file's own, when asked
     body = content.body
     if isinstance(body, Message):
         message = body
     else:
         # checked before the email package's recursive parser sees it (a
         # message nested a thousand deep is a defect, not a RecursionError)
-        message, defects = checked_parse(content.stream().read(), content.origin)
+        data = content.stream().read()
+        message, defects = checked_parse(data, content.origin)
         yield from defects
-    yield from message_items(message, content.layer, content.origin, tally, browser=options.browser,
+        if options.locations and content.origin.line is not None:
+            lines = Placing(data)
+    yield from message_items(message, content.layer, content.origin, tally, browser=options.browser, lines=lines,
                              needs=options.needs)
 
 
 def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally, *, browser: bool = False,
-                  needs: frozenset[str] = EVERYTHING) -> Iterator[Record | Defect | Content]:
-    """What :func:`read_message` yields, for a message already parsed (what
-    a target points to among its parts only when the output asks)."""
+                  lines: Placing | None = None, needs: frozenset[str] = EVERYTHING
+                  ) -> Iterator[Record | Defect | Content]:
+    """What :func:`read_message` yields, for a message already parsed;
+    ``lines``: its bytes, where its records are placed (issue 37); what a
+    target points to among its parts only when the output asks (issue 36)."""
     points_to = _part_pointer(message, layer, origin) if POINTS_TO in needs else _not_asked
-    for piece in message_pieces(message, layer, origin):
+    for piece in message_pieces(message, layer, origin, lines):
         if isinstance(piece, Defect):
             yield piece
         elif isinstance(piece, HeaderReference):
             record = Tail(piece.layer, piece.origin, None, browser=browser, needs=needs)(piece.found)
             path = points_to(record.target or record.uri)
+            if lines is not None:
+                record = record._replace(in_file=lines.header(piece.found.reference, piece.found.place.header))
             yield record if path is None else record._replace(points_to=path)
         else:
             tally.parts += 1
             yield Content(piece.body, piece.kind, piece.origin, piece.layer, piece.declared, piece.decoding,
-                          flags=(Flag.UUENCODED,) if piece.uuencoded else (), points_to=points_to)
+                          flags=(Flag.UUENCODED,) if piece.uuencoded else (), points_to=points_to,
+                          placed=piece.placed)
 
 
 def _not_asked(target: str) -> Literal[False]:
@@ -86,18 +97,26 @@ def _part_pointer(message: Message, layer: BaseLayer, origin: Origin) -> Callabl
 
 def read_mbox(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """Each message of an mbox archive in turn, as it is split off the stream."""
-    yield from mbox_messages(split_mbox(content.stream()), content.layer, content.origin, 0, tally,
-                             browser=options.browser, needs=options.needs)
+    lines = [0]
+    yield from mbox_messages(split_mbox(content.stream(), lines=lines), content.layer, content.origin, 0, tally,
+                             browser=options.browser, locations=options.locations, needs=options.needs)
+    tally.lines = lines[0]
 
 
 def mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Origin, offset: int, tally: Tally,
-                  *, browser: bool = False, needs: frozenset[str] = EVERYTHING) -> Iterator[Record | Defect | Content]:
+                  *, browser: bool = False, locations: bool = False, needs: frozenset[str] = EVERYTHING
+                  ) -> Iterator[Record | Defect | Content]:
+    """The items of each message of an archive (``offset``: where the
+    stream starts in the file); with ``locations``, each message's records
+    are placed in the file (its first line counted from the stream's)."""
     for item in messages:
         tally.messages += 1
-        where = origin_with(origin, message=item.message, offset=offset + item.offset)
+        where = origin_with(origin, message=item.message, offset=offset + item.offset,
+                            line=item.line if locations else None)
         message, defects = checked_parse(item.data, where)
         yield from defects
-        yield from message_items(message, layer, where, tally, browser=browser, needs=needs)
+        yield from message_items(message, layer, where, tally, browser=browser,
+                                 lines=Placing(item.data, item.escaped) if locations else None, needs=needs)
 
 
 __all__ = ["mbox_messages", "message_items", "read_mbox", "read_message"]

@@ -88,6 +88,10 @@ class Origin:
     warc_record_id: str | None = None
     warc_target_uri: str | None = None
     warc_date: str | None = None
+    # the line of the file where this message's (or record's) text starts, when it stands there as
+    # written (an mbox message's first line after its envelope; 1 in a message file): records'
+    # ``in_file`` lines count from it (issue 37; text output's location).  Not in the JSON records
+    line: int | None = None
 
 
 #: the origin of content that came from nowhere in particular (a string handed in)
@@ -202,6 +206,10 @@ class Record(NamedTuple):
     wrapper: tuple[str, ...] | Literal[False] = ()
     # where the target ends in the captures of a crawl (--effective), when asked for
     effective: Effective | None = None
+    # where the reference stands in its message (or record) as written in the file: (line from the
+    # origin's ``line``, column), 1-based; None where its text does not stand in the file as written
+    # (a base64 part) or was not asked for (ScanOptions.locations).  Not in the JSON records
+    in_file: tuple[int, int] | None = None
 
     @property
     def uri(self) -> str:

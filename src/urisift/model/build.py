@@ -64,4 +64,4 @@ def new_record(found: Found, target: str | None, base_layer: Base | None, origin
                wrapper: tuple[str, ...] | Literal[False] = ()) -> Record:
     """``Record(...)`` with every field but ``context`` given, in order."""
     return _tuple_new(Record, (found, target, base_layer, origin, decoding, span, line, column, risks, points_to,
-                               None, browser_target, unwrapped, wrapper, None))
+                               None, browser_target, unwrapped, wrapper, None, None))

@@ -4,10 +4,25 @@ went wrong, what an input holds."""
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import EnumType, StrEnum
 
 
-class Style(StrEnum):
+class _Listed(EnumType):
+    """A string enum's class whose ``dir()`` names its members and an enum's
+    own attributes, not every method of ``str`` (issue 37: ``help(urisift)``
+    listed all of them for each of its seven enums, 470 lines apiece); its
+    members are strings all the same."""
+
+    def __dir__(cls) -> list[str]:
+        return sorted({"__class__", "__contains__", "__doc__", "__getitem__", "__iter__", "__len__",
+                       "__members__", "__module__", "__name__", "__qualname__", *cls._member_names_})
+
+
+class _Enum(StrEnum, metaclass=_Listed):
+    """The vocabulary's string enums (see :class:`_Listed`)."""
+
+
+class Style(_Enum):
     """How a reference was delimited or found (DESIGN §2 ``style``)."""
 
     ANGLE = "angle"  # <http://...>
@@ -24,7 +39,7 @@ class Style(StrEnum):
     ANNOTATION = "annotation"  # PDF: a link annotation's action (/URI, /Launch, /GoToR)
 
 
-class Where(StrEnum):
+class Where(_Enum):
     """The kind of place a reference stood in (DESIGN §2 ``where``)."""
 
     TEXT = "text"
@@ -35,7 +50,7 @@ class Where(StrEnum):
     PDF = "pdf"
 
 
-class Flag(StrEnum):
+class Flag(_Enum):
     """What the delimiting did to the text to get the reference."""
 
     WRAPPED = "wrapped"  # whitespace inside the delimiters was removed
@@ -61,7 +76,7 @@ class Flag(StrEnum):
     TRUNCATED = "truncated"
 
 
-class BaseSource(StrEnum):
+class BaseSource(_Enum):
     """The layer of seed 001 §5.1 / seed 002 §5.1 a base came from, innermost first."""
 
     HTML_BASE = "html-base"  # (1) embedded in the content
@@ -75,7 +90,7 @@ class BaseSource(StrEnum):
     DEFAULT = "default"  # (4) the application's default
 
 
-class CharsetSource(StrEnum):
+class CharsetSource(_Enum):
     """Why a charset was chosen, in the order the chain tries them."""
 
     BOM = "bom"
@@ -85,7 +100,7 @@ class CharsetSource(StrEnum):
     DEFAULT = "default"
 
 
-class DefectKind(StrEnum):
+class DefectKind(_Enum):
     """What was wrong with an input that did not stop the scan."""
 
     UNDECODABLE_BYTES = "undecodable-bytes"  # bytes not in the chosen charset
@@ -102,10 +117,12 @@ class DefectKind(StrEnum):
     BROKEN_WARC = "broken-warc"  # a WARC/ARC record, or its payload, that could not be read
     BROKEN_DOCUMENT = "broken-document"  # an XML, PDF or office document that could not be read (in full)
     BOMB = "bomb"  # a document past a bound (a zip bomb, a PDF's object streams): read no further
+    # an input with no name (standard input) whose first bytes are markup of no kind told: read as text
+    UNCERTAIN_KIND = "uncertain-kind"
     SCAN_FAILED = "scan-failed"  # an input the scanner failed on (a bug): the other inputs are still scanned
 
 
-class Kind(StrEnum):
+class Kind(_Enum):
     """What an input holds, as ``--kind`` names it (``auto``: sniffed)."""
 
     AUTO = "auto"
@@ -122,7 +139,7 @@ class Kind(StrEnum):
     OFFICE = "office"  # OOXML (.docx, .xlsx, .pptx) and ODF (.odt, .ods, .odp)
 
 
-class Unit(StrEnum):
+class Unit(_Enum):
     """What a defect's ``position`` counts."""
 
     BYTE = "byte"

@@ -40,7 +40,8 @@ class Content:
     ``body`` is a byte stream, bytes or text already decoded (then
     ``decoding`` says how); ``layer`` the bases in force around it;
     ``declared`` the charset its container declares; ``flags`` are added to
-    every record found in it; ``points_to`` names the part of the message
+    every record found in it; ``placed`` where its text stands in the
+    message around it (text output's location); ``points_to`` names the part of the message
     around it that a target points to (mail, RFC 2392 / RFC 2557 §8);
     ``budget`` the account of the document it belongs to (None until the
     scan routes it: a reader hands its own on to content that is part of
@@ -58,6 +59,9 @@ class Content:
     live: bool = False  # a pipe or terminal: scanned line by line as it arrives
     flags: tuple[Flag, ...] = ()
     points_to: Callable[[str], str | None | Literal[False]] | None = None
+    # where a (line, column) of this content's text stands in the message or record around it, as
+    # written in the file (issue 37: Record.in_file); None where it does not stand there as written
+    placed: Callable[[int, int], tuple[int, int]] | None = None
     budget: Budget | None = None
 
     def stream(self) -> BinaryIO:
@@ -86,6 +90,7 @@ class Tally:
     inputs: int = 0
     messages: int = 0
     parts: int = 0
+    lines: int = 0  # an mbox's line breaks (a range's: the ranges after it number their lines on)
     warc_types: Counter[str] = field(default_factory=Counter)
     stored: int = 0
     decoded: int | None = 0
@@ -94,6 +99,7 @@ class Tally:
     def add(self, other: Tally) -> None:
         self.inputs += other.inputs
         self.messages += other.messages
+        self.lines += other.lines
         self.parts += other.parts
         self.warc_types.update(other.warc_types)
         self.stored += other.stored

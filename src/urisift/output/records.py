@@ -29,6 +29,7 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
+from .. import arguments as check
 from ..model import Base, Charset, Defect, Effective, Origin, Place, Record, Style
 
 #: JSON keys of a record, in output order (DESIGN §2; never renamed).
@@ -72,6 +73,8 @@ def _not_computed(record: Record) -> str | None:
 def record_json(record: Record) -> dict[str, Any]:
     """The record as a JSON object, keys in contract order; raises
     :class:`NotComputed` for a record whose scan was not asked for every key."""
+    if type(record) is not Record:
+        check.instance("record_json", "record", record, Record, "a Record")
     missing = _not_computed(record)
     if missing is not None:
         raise NotComputed(missing)
@@ -380,6 +383,7 @@ class FieldLines:
 
 def record_line(record: Record) -> str:
     """One record as one JSON line (without the line break)."""
+    check.instance("record_line", "record", record, Record, "a Record")
     return RecordLines()(record)
 
 

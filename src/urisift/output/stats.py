@@ -70,10 +70,16 @@ class Stats:
             speed = f", {data['mb_per_s']} MB/s"
             if decompressed is not None and decompressed != data["bytes"]:
                 speed += f" ({data['mb_per_s_decompressed']} MB/s decompressed)"
-        err.write(f"urisift: {data['inputs']} inputs, {size}, {data['messages']} messages, "
-                  f"{data['parts']} text parts, {data['warc_records']} WARC/ARC records; {data['records']} records; "
-                  f"{sum(self.defects.values())} defects; {data['elapsed_s']} s{speed}\n")
+        read = [_count(data["inputs"], "input"), size, _count(data["messages"], "message"),
+                _count(data["parts"], "text part"), _count(data["warc_records"], "WARC/ARC record")]
+        err.write(f"urisift: {', '.join(read)}; {_count(data['records'], 'record')}; "
+                  f"{_count(sum(self.defects.values()), 'defect')}; {data['elapsed_s']} s{speed}\n")
         for title, counts in (("styles", self.styles), ("base sources", self.base_sources),
                               ("defects", self.defects), ("WARC/ARC records by type", self.read.warc_types)):
             if counts:
                 err.write(f"urisift:   {title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()) + "\n")
+
+
+def _count(n: int, what: str) -> str:
+    """``n`` things, singular for one (issue 37: "1 inputs")."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..model import Defect, Record
+from ..model import Defect, Record, Where
 from .choice import browser_column, chosen_target
 from .records import RECORD_KEYS, FieldLines, RecordLines, defect_line, record_json
 
@@ -109,11 +109,44 @@ class TextWriter(Writer):
         if layout.flags and record.risks:
             line += "\t" + "; ".join(str(r) for r in record.risks)
         if layout.location:
-            where = record.origin.file or "-"
-            if record.line is not None:
-                where += f":{record.line}:{record.column}"
-            line = f"{where}:{line}"
+            line = f"{location(record)}:{line}"
         self.out.write(line + self.end)
+
+
+def location(record: Record) -> str:
+    """``file:line:column`` of text output (issue 37): where the reference
+    stands in the file, as grep and editors read it.  In a message or WARC
+    record whose text does not stand in the file as written (a base64 part,
+    a gzip member), the line field names where it is and the line there:
+    ``MESSAGE/PART/LINE`` (mbox), ``PART/LINE`` (a message file; part ``0``
+    is the heading), ``@OFFSET/LINE`` (a WARC or ARC record, by its byte
+    offset), ``pPAGE/LINE`` (a PDF page), ``MEMBER/LINE`` (an office
+    package's member); ``-`` where no line or column is known.  Always three
+    fields."""
+    origin = record.origin
+    name = origin.file or "-"
+    placed = record.in_file
+    if placed is not None and origin.line is not None:
+        return f"{name}:{origin.line + placed[0] - 1}:{placed[1]}"
+    line = "-" if record.line is None else str(record.line)
+    column = "-" if record.column is None else str(record.column)
+    inside = []
+    if origin.warc_record_id is not None or origin.warc_target_uri is not None:
+        inside.append(f"@{origin.offset}")
+    if origin.message is not None:
+        inside.append(str(origin.message))
+    place = record.found.place
+    if place.page is not None:  # a PDF page's text (its streams are compressed)
+        inside.append(f"p{place.page}")
+    if place.member is not None:  # an office package's member
+        inside.append(place.member)
+    if origin.part is not None:
+        inside.append(origin.part)
+    elif origin.message is not None or record.found.place.where is Where.HEADER and not inside:
+        inside.append("0")  # a message's own heading
+    if not inside:
+        return f"{name}:{line}:{column}"  # the file's own text: its line is the file's
+    return f"{name}:{'/'.join(inside)}/{line}:{column}"
 
 
 class JsonlWriter(Writer):

@@ -7,7 +7,8 @@ progress bar; and the write errors that end a run."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from time import monotonic
 from typing import IO, Any
 
@@ -83,10 +84,46 @@ BATCH = 512
 BATCH_SECONDS = 0.05
 
 
+class Reporter:
+    """The defects on standard error, as ``--defects`` asks (issue 37): a
+    line each (``lines``), or their counts in one line at the end
+    (``count``), or nothing (``none``); an input that cannot be read at all
+    (``unreadable``, ``scan-failed``: exit status 1) is said in every mode.
+    ``write`` writes a line (through the progress bar, on a terminal, so
+    that the two never cut each other); :meth:`close` writes the counts."""
+
+    def __init__(self, err: IO[str], mode: str = "lines", write: Callable[[str], None] | None = None, *,
+                 prog: str = "urisift") -> None:
+        self.err = err
+        self.mode = mode
+        self.prog = prog
+        self.write = write if write is not None else err.write
+        self.counts: Counter[str] = Counter()
+
+    def __call__(self, defect: Defect) -> int:
+        """Say ``defect`` (or count it); the exit status it calls for."""
+        failed = defect.kind in (DefectKind.UNREADABLE, DefectKind.SCAN_FAILED)
+        if self.mode == "lines" or failed:
+            self.write(line_of(defect, self.prog))
+        else:
+            self.counts[defect.kind.value] += 1
+        return ExitCode.INPUT if failed else ExitCode.OK
+
+    def close(self) -> None:
+        if self.mode == "count" and self.counts:
+            total = sum(self.counts.values())
+            each = ", ".join(f"{kind} {n}" for kind, n in self.counts.most_common())
+            self.err.write(f"urisift: {total} defect{'s' if total != 1 else ''} in the inputs: {each} "
+                           "(--defects lines shows each)\n")
+
+
 def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Writer, select: Select, err: IO[str], *,
-         stats: Stats | None = None, flush: bool = False, progress: Any = None) -> int:
+              stats: Stats | None = None, flush: bool = False, progress: Any = None,
+              reporter: Reporter | None = None) -> int:
     """Write the items; the exit status they call for (1 if an input could
-    not be read).  ``flush``: after every record (a live input, a terminal)."""
+    not be read).  ``flush``: after every record (a live input, a terminal);
+    ``reporter`` says the defects (default: a line each on ``err``)."""
+    report = reporter if reporter is not None else Reporter(err)
     status: int = ExitCode.OK
     record = writer.record
     out = writer.out
@@ -130,7 +167,7 @@ def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Write
                     else:
                         out.write(item.text)
                     for defect in item.defects:
-                        status = max(status, report(defect, err))
+                        status = max(status, report(defect))
                         if stats is not None:
                             stats.defect(defect)
                     continue
@@ -142,7 +179,7 @@ def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Write
                         progress(item.size)
                     continue
                 assert isinstance(item, Defect)
-                status = max(status, report(item, err))
+                status = max(status, report(item))
                 if stats is not None:
                     stats.defect(item)
                 writer.defect(item)
@@ -152,14 +189,17 @@ def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Write
     return status
 
 
-def report(defect: Defect, err: IO[str], prog: str = "urisift") -> int:
-    """A defect on standard error; the exit status it calls for.  ``prog``:
-    the program that says it (the Spark job says it as the command does)."""
+def line_of(defect: Defect, prog: str = "urisift") -> str:
+    """A defect's line on standard error, said by ``prog``."""
     if defect.kind is DefectKind.UNREADABLE:
-        err.write(f"{prog}: {defect.file}: cannot read: {defect.detail}\n")
-        return ExitCode.INPUT
-    err.write(f"{prog}: {defect}\n")
-    return ExitCode.INPUT if defect.kind is DefectKind.SCAN_FAILED else ExitCode.OK
+        return f"{prog}: {defect.file}: cannot read: {defect.detail}\n"
+    return f"{prog}: {defect}\n"
+
+
+def report(defect: Defect, err: IO[str], prog: str = "urisift") -> int:
+    """A defect on standard error, a line; the exit status it calls for.
+    ``prog``: the program that says it (the Spark job says it as the command does)."""
+    return Reporter(err, prog=prog)(defect)
 
 
 @contextlib.contextmanager

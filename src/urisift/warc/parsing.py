@@ -115,6 +115,7 @@ def iterator_class() -> Any:
         def __init__(self, stream: BinaryIO) -> None:
             super().__init__(stream, arc2warc=True)
             self.reader = LineReader(self.fh, block_size=BUFF_SIZE)  # warcio's own: nothing read yet
+            self.counted = self.reader  # (warcio drops its reader when it closes: its count is kept here)
             loader = self.loader
             for name in ("warc_parser", "http_parser", "http_req_parser"):
                 parser = getattr(loader, name)
@@ -129,6 +130,15 @@ def iterator_class() -> Any:
                 return http_headers(rec_type, uri, stream, length)
 
             loader.load_http_headers = load_http_headers
+            # an ARC record has no record ID: warcio makes up a random one when it converts
+            # its header to WARC's, which would make every run's records and defects differ
+            made_up = loader.arc_parser._get_protocol_and_headers
+
+            def arc_headers(headerline: str, parts: list[str]) -> tuple[str, list[tuple[str, str]]]:
+                protocol, headers = made_up(headerline, parts)
+                return protocol, [(name, value) for name, value in headers if name != "WARC-Record-ID"]
+
+            loader.arc_parser._get_protocol_and_headers = arc_headers
 
     return Iterator
 

@@ -9,13 +9,13 @@ import io
 import logging
 import re
 import sys
-import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
 from ..media import kind_of, robots
 from ..model import Defect, DefectKind, Kind, Origin
+from ..placing import FileLines
 from ..sources import Replay
 from .codings import Payload, decoded
 from .parsing import archive_iterator, quiet, readable
@@ -27,33 +27,36 @@ from .unit import UNIT_TYPES, WarcUnit, media_type, printable, sniffed
 logging.getLogger("warcio").addHandler(logging.NullHandler())
 
 
-def _is_arc(stream: BinaryIO) -> bool:
-    """Whether the stream is an ARC file (its first record, gzipped or not,
-    is the ``filedesc://`` header); read without moving the stream."""
-    head: bytes
+def _head(stream: BinaryIO) -> bytes | None:
+    """The first bytes of the stream, read without moving it (None: they cannot be)."""
     try:
         if hasattr(stream, "peek"):
-            head = bytes(stream.peek(4096)[:4096])
-        elif stream.seekable():
+            return bytes(stream.peek(4096)[:4096])
+        if stream.seekable():
             where = stream.tell()
             head = stream.read(4096)
             stream.seek(where)
-        else:
-            return False
+            return head
     except (OSError, ValueError):
-        return False
-    if head.startswith(b"\x1f\x8b"):
-        try:
-            head = zlib.decompressobj(31).decompress(head, 64)
-        except zlib.error:
-            return False
-    return bool(head.lstrip().startswith(b"filedesc://"))
+        pass
+    return None
 
 
-def _named(offset: int, record: Any, arc: bool) -> str:
+def _archive_start(head: bytes) -> bool:
+    """Whether a WARC or ARC file may start with ``head``: a gzip member, a
+    ``WARC/`` header, or an ARC record's header line (``URL IP-address
+    date type length``: the ``filedesc://`` one, or another)."""
+    if head.startswith((b"\x1f\x8b", b"WARC/", b"filedesc://")):
+        return True
+    fields = head.lstrip(b"\r\n").split(b"\n", 1)[0].split()
+    return len(fields) >= 5 and fields[-1].isdigit() and b":" in fields[0]
+
+
+def _named(offset: int, record: Any) -> str:
     """The record at ``offset`` as a defect names it: its offset, ID (an ARC
-    record has none: not the one warcio makes up) and target URI when known."""
-    fields = ("WARC-Target-URI",) if arc else ("WARC-Record-ID", "WARC-Target-URI")
+    record has none: :func:`~.parsing.archive_iterator` drops the one warcio
+    makes up) and target URI when known."""
+    fields = ("WARC-Record-ID", "WARC-Target-URI")
     known = [v for v in map(record.rec_headers.get_header, fields) if v]
     return f"the record at byte {offset}" + (f" ({', '.join(printable(v) for v in known)})" if known else "")
 
@@ -98,13 +101,14 @@ class WarcReader:
     header).  A forward-only stream (a pipe) is read through :class:`Rewind`,
     so standard input resumes as a file does."""
 
-    def __init__(self, stream: BinaryIO, origin: Origin) -> None:
+    def __init__(self, stream: BinaryIO, origin: Origin, *, locations: bool = False) -> None:
         self.stream = stream
         self.origin = origin
+        # with locations, each record of a plain file says where it stands in it (issue 37)
+        self.lines = FileLines(stream) if locations and seekable(stream) else None
         self.types: collections.Counter[str] = collections.Counter()
-        # ARC records have no record ID (warcio makes up a random one when it
-        # converts them): theirs is None, so that every run gives the same records
-        self.arc = _is_arc(stream)
+        # the bytes read after decompression (a .warc.gz's members inflated; a plain file's as they are)
+        self.decompressed = 0
 
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         pipe = None if seekable(self.stream) else Rewind(self.stream)
@@ -114,98 +118,120 @@ class WarcReader:
         state = _State()
         skip = 0  # records already read, when the file is read again from its start
         floor = 0  # a search for the next record starts here at least: it only goes forward
-        while True:
-            iterator = archive_iterator(stream)
-            direct = stream is file  # offsets are the file's, and the reader may seek in it
-            errors = seen = 0
-            offset = stream.tell()
-            resume: int | None = None
-            try:
-                for record in quiet(iterator):
-                    # where this record starts, in the file: warcio counts from the
-                    # stream's position (get_record_offset() would read the record first)
-                    offset = iterator.offset
-                    seen += 1
-                    if seen <= skip:
-                        continue
-                    yield from self._after(state, file if direct else None)
-                    if iterator.err_count > errors:
-                        errors = iterator.err_count
-                        before = "the record before" if state.last is None else _named(*state.last, self.arc)
-                        yield Defect(DefectKind.BROKEN_WARC, f"{before} was not followed by a blank line: its "
-                                     f"Content-Length is likely wrong; the next record was found at byte {offset}",
-                                     self.origin, offset if state.last is None else state.last[0])
-                    state.last = (offset, record)
-                    floor = max(floor, offset + 1)
-                    self.types[record.rec_type or "unknown"] += 1
-                    problem = _length_problem(record)
-                    if problem is not None and direct:
-                        # read on, and warcio takes the rest of the file (or a wrong
-                        # stretch of it) for this record: look for the next one instead
-                        state.last = None
-                        resume = self._resync(file, offset + 1)
-                        tail = f"; resumed at byte {resume}" if resume is not None else ""
-                        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: {problem}; "
-                                     f"its payload is not read{tail}", self.origin, offset)
-                        break
-                    if direct and size is not None and iterator.reader.decompressor is None:
-                        yield from self._within(file, iterator, record, offset, size, state)
-                    unit = self._unit(record, offset, state)
-                    if unit is not None:
-                        yield unit
-                else:
-                    last = state.last
-                    ending = list(self._after(state, file if direct else None, end=True))
-                    if last is not None and last[0] in state.reported and pipe is not None \
-                            and plain_at(file, last[0]):
-                        # a pipe (a file is measured first: see _within): a Content-Length
-                        # past the end took in whatever followed, scanned as its payload
-                        resume = self._resync(file, last[0] + 1)
-                    if resume is not None and ending and last is not None:
-                        ending[-1] = replace(ending[-1], detail=(
-                            f"{_named(last[0], last[1], self.arc)}: its Content-Length runs past the end of the "
-                            f"input, and a record starts inside it, at byte {resume}: what it took in of the records "
-                            "after it was scanned as its payload too; resumed there"))
-                    yield from ending
-            except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
-                offset = iterator.offset or offset  # where the record that failed starts
-                detail = readable(exc)
-                if "non-chunked gzip" in detail and skip == 0 and direct and rewound(file):
-                    # one gzip stream around many records (not a member a record):
-                    # read again through a decompressor, past the records already read
-                    yield Defect(DefectKind.BROKEN_WARC, "the file is one gzip stream, not a gzip member a record; "
-                                 "read whole, and offsets count in the decompressed data", self.origin, None)
-                    stream = gzip.GzipFile(fileobj=file)  # type: ignore[assignment]
-                    skip = seen
-                    state = _State()
-                    continue
-                if state.payload is not None and state.payload.problem is not None and state.last is not None \
-                        and state.last[0] == offset:
-                    detail = state.payload.problem  # the record whose payload broke: said once
-                state.payload = None
-                if direct:
-                    # after a corrupt gzip member, the next member; in a plain file, a
-                    # record header a little before where warcio looked for one, too
-                    gzipped = plain_at(file, offset) is False
-                    start = max(floor, offset + 1 if gzipped else offset - _BACK, pipe.low if pipe else 0)
-                    resume = self._resync(file, start)
-                    if resume == offset:  # the record that failed starts there: the next one, then
-                        resume = self._resync(file, offset + 1)
-                tail = (f"; resumed at byte {resume}" if resume is not None
-                        else "; nothing after it could be read")
-                if resume is not None and resume < offset and state.last is not None:
-                    # the next record starts before where warcio looked for it
-                    tail += (f" ({_named(*state.last, self.arc)} ran on into it: its Content-Length is likely "
-                             "too long)")
-                yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
-                             self.origin, offset)
-            if resume is None:
+        head = _head(self.stream)
+        if head and not _archive_start(head):
+            # not a WARC or ARC file (--kind warc, a .warc name) but for records further on, if any
+            begins = printable(head[:40].decode("latin-1"))
+            found = self._resync(file, 0)
+            if found is None:
+                yield Defect(DefectKind.BROKEN_WARC, f"not a WARC or ARC file: it begins {begins!r}", self.origin, 0)
                 return
-            skip = 0
-            floor = resume + 1
-            state = _State()
-            file.seek(resume)
-            stream = file
+            yield Defect(DefectKind.BROKEN_WARC, f"not a WARC or ARC record at byte 0 (it begins {begins!r}); "
+                         f"resumed at byte {found}", self.origin, 0)
+            file.seek(found)
+            floor = found + 1
+        iterator: Any = None
+        try:
+            while True:
+                if iterator is not None:  # (the bytes the pass before read)
+                    self.decompressed += iterator.counted.num_read
+                iterator = archive_iterator(stream)
+                direct = stream is file  # offsets are the file's, and the reader may seek in it
+                errors = seen = 0
+                offset = stream.tell()
+                resume: int | None = None
+                try:
+                    for record in quiet(iterator):
+                        # where this record starts, in the file: warcio counts from the
+                        # stream's position (get_record_offset() would read the record first)
+                        offset = iterator.offset
+                        seen += 1
+                        if seen <= skip:
+                            continue
+                        yield from self._after(state, file if direct else None)
+                        if iterator.err_count > errors:
+                            errors = iterator.err_count
+                            before = "the record before" if state.last is None else _named(*state.last)
+                            yield Defect(DefectKind.BROKEN_WARC, f"{before} was not followed by a blank line: its "
+                                         f"Content-Length is likely wrong; the next record was found at byte {offset}",
+                                         self.origin, offset if state.last is None else state.last[0])
+                        state.last = (offset, record)
+                        floor = max(floor, offset + 1)
+                        self.types[record.rec_type or "unknown"] += 1
+                        problem = _length_problem(record)
+                        if problem is not None and direct:
+                            # read on, and warcio takes the rest of the file (or a wrong
+                            # stretch of it) for this record: look for the next one instead
+                            state.last = None
+                            resume = self._resync(file, offset + 1)
+                            tail = f"; resumed at byte {resume}" if resume is not None else ""
+                            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: {problem}; "
+                                         f"its payload is not read{tail}", self.origin, offset)
+                            break
+                        if direct and size is not None and iterator.reader.decompressor is None:
+                            yield from self._within(file, iterator, record, offset, size, state)
+                        unit = self._unit(record, offset, state)
+                        if isinstance(unit, WarcUnit) and self.lines is not None and direct \
+                                and plain_at(file, offset):
+                            unit = self._placed(unit, record, offset)
+                        if unit is not None:
+                            yield unit
+                    else:
+                        last = state.last
+                        ending = list(self._after(state, file if direct else None, end=True))
+                        if last is not None and last[0] in state.reported and pipe is not None \
+                                and plain_at(file, last[0]):
+                            # a pipe (a file is measured first: see _within): a Content-Length
+                            # past the end took in whatever followed, scanned as its payload
+                            resume = self._resync(file, last[0] + 1)
+                        if resume is not None and ending and last is not None:
+                            ending[-1] = replace(ending[-1], detail=(
+                                f"{_named(last[0], last[1])}: its Content-Length runs past the end of the "
+                                f"input, and a record starts inside it, at byte {resume}: what it took in of the "
+                                "records after it was scanned as its payload too; resumed there"))
+                        yield from ending
+                except Exception as exc:  # noqa: BLE001 - whatever warcio or zlib raise on a broken record
+                    offset = iterator.offset or offset  # where the record that failed starts
+                    detail = readable(exc)
+                    if "non-chunked gzip" in detail and skip == 0 and direct and rewound(file):
+                        # one gzip stream around many records (not a member a record):
+                        # read again through a decompressor, past the records already read
+                        yield Defect(DefectKind.BROKEN_WARC, "the file is one gzip stream, not a gzip member a record; "
+                                     "read whole, and offsets count in the decompressed data", self.origin, None)
+                        stream = gzip.GzipFile(fileobj=file)  # type: ignore[assignment]
+                        skip = seen
+                        state = _State()
+                        continue
+                    if state.payload is not None and state.payload.problem is not None and state.last is not None \
+                            and state.last[0] == offset:
+                        detail = state.payload.problem  # the record whose payload broke: said once
+                    state.payload = None
+                    if direct:
+                        # after a corrupt gzip member, the next member; in a plain file, a
+                        # record header a little before where warcio looked for one, too
+                        gzipped = plain_at(file, offset) is False
+                        start = max(floor, offset + 1 if gzipped else offset - _BACK, pipe.low if pipe else 0)
+                        resume = self._resync(file, start)
+                        if resume == offset:  # the record that failed starts there: the next one, then
+                            resume = self._resync(file, offset + 1)
+                    tail = (f"; resumed at byte {resume}" if resume is not None
+                            else "; nothing after it could be read")
+                    if resume is not None and resume < offset and state.last is not None:
+                        # the next record starts before where warcio looked for it
+                        tail += (f" ({_named(*state.last)} ran on into it: its Content-Length is likely "
+                                 "too long)")
+                    yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
+                                 self.origin, offset)
+                if resume is None:
+                    return
+                skip = 0
+                floor = resume + 1
+                state = _State()
+                file.seek(resume)
+                stream = file
+        finally:
+            if iterator is not None:
+                self.decompressed += iterator.counted.num_read
 
     @staticmethod
     def _resync(file: BinaryIO, start: int) -> int | None:
@@ -226,7 +252,7 @@ class WarcReader:
             return
         offset, record = state.last
         if payload is not None and payload.problem is not None:
-            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: {payload.problem}",
+            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: {payload.problem}",
                          self.origin, offset)
         if offset in state.reported or file is None:
             return
@@ -245,7 +271,7 @@ class WarcReader:
         else:
             return
         state.reported.add(offset)
-        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)} is cut short: {detail}",
+        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)} is cut short: {detail}",
                      self.origin, offset)
 
     def _within(self, file: BinaryIO, iterator: Any, record: Any, offset: int, size: int, state: _State
@@ -274,14 +300,24 @@ class WarcReader:
             file.seek(here)
         declared = record.rec_headers.get_header("Content-Length")
         if after is None or after - blank < position:
-            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)} is cut short: the file ends "
+            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)} is cut short: the file ends "
                          f"{position + missing - size} bytes before the end its Content-Length ({declared}) "
                          "gives (a truncated download?)", self.origin, offset)
             return
         limited.limit = after - blank - position
-        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record, self.arc)}: its Content-Length ({declared}) "
+        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: its Content-Length ({declared}) "
                      f"runs past the end of the file ({size} bytes); read up to the next record, at byte {after}",
                      self.origin, offset)
+
+    def _placed(self, unit: WarcUnit, record: Any, offset: int) -> WarcUnit:
+        """``unit`` with where it stands in the plain file: its first line,
+        its bytes up to its payload, whether its payload stands as written."""
+        assert self.lines is not None
+        http = record.http_headers
+        size = record.rec_headers.total_len + (http.total_len if http is not None else 0)
+        written = http is None or not (http.get_header("Transfer-Encoding") or http.get_header("Content-Encoding"))
+        return replace(unit, line=self.lines.line_of(offset), head=self.lines.read(offset, offset + size),
+                       as_written=written)
 
     def _unit(self, record: Any, offset: int, state: _State) -> WarcUnit | Defect | None:
         record_type = record.rec_type or "unknown"
@@ -296,7 +332,7 @@ class WarcReader:
         else:
             media, charset = media_type(headers.get_header("Content-Type"))
             status = None
-        record_id = None if self.arc else headers.get_header("WARC-Record-ID")
+        record_id = headers.get_header("WARC-Record-ID")  # (None for an ARC record: it has none)
         unit = WarcUnit(record_type, record_id, headers.get_header("WARC-Target-URI"),
                         headers.get_header("WARC-Date"), offset, headers.get_header("WARC-Truncated"), status,
                         pairs, media, charset, None, None)

@@ -5,12 +5,13 @@ out as nested content for the scan to route, each against the record's own
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..delimit.chars import ordered
 from ..found_to_record import Tail
 from ..model import BaseSource, Content, Defect, Flag, Record, Style, Tally, Where, new_found, new_place, origin_with
 from ..options import ScanOptions
+from ..placing import Placing
 from .headers import content_location, http_references
 from .reader import WarcReader
 
@@ -20,7 +21,7 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     WARC or ARC stream (:mod:`urisift.warc`): its HTTP ``Location`` and
     ``Link`` targets against its ``WARC-Target-URI`` alone, its payload
     (nested content) against that URI under whatever base the payload sets."""
-    reader = WarcReader(content.stream(), content.origin)
+    reader = WarcReader(content.stream(), content.origin, locations=options.locations)
     origin = content.origin
     try:
         for unit in reader:
@@ -28,7 +29,8 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
                 yield unit
                 continue
             where = origin_with(origin, offset=unit.offset, warc_record_id=unit.record_id,
-                                warc_target_uri=unit.target_uri, warc_date=unit.date)
+                                warc_target_uri=unit.target_uri, warc_date=unit.date, line=unit.line)
+            head = None if unit.head is None else Placing(unit.head)
             layer, defect = content.layer.push(unit.target_uri, BaseSource.RETRIEVAL, "WARC-Target-URI", origin=where)
             if defect is not None:
                 yield defect
@@ -37,6 +39,8 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
             for name, reference, rel in http_references(unit):
                 place = new_place(Where.HEADER, None, None, name, rel, None)
                 record = tail(new_found(reference, None, None, Style.HEADER, (), (), None, place))
+                if head is not None:
+                    record = record._replace(in_file=head.header(reference, name))
                 if flags:
                     found = record.found
                     record = record._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
@@ -49,9 +53,22 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
             layer, defect = layer.push(location, BaseSource.CONTENT_LOCATION, "HTTP Content-Location", origin=where)
             if defect is not None:
                 yield defect
-            yield Content(unit.payload, unit.kind, where, layer, unit.charset, flags=flags)
+            yield Content(unit.payload, unit.kind, where, layer, unit.charset, flags=flags,
+                          placed=_payload_place(unit.head) if unit.as_written and unit.head is not None else None)
     finally:
         tally.warc_types.update(reader.types)
+        tally.decoded = reader.decompressed  # (a .warc.gz is decompressed member by member, here)
+
+
+def _payload_place(head: bytes) -> Callable[[int, int], tuple[int, int]]:
+    """Where a (line, column) of a payload that stands as written is in its
+    record: the lines of its head (the WARC and HTTP headers) before it."""
+    first = head.count(b"\n") + 1
+
+    def place(line: int, column: int) -> tuple[int, int]:
+        return first + line - 1, column
+
+    return place
 
 
 __all__ = ["read_warc"]

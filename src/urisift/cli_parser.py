@@ -1,0 +1,245 @@
+"""The ``urisift`` command line's grammar: its options, their checks and its
+help (DESIGN §2).  The parser is the one source of ``--help``, the man page
+and the shell completions (:mod:`urisift.cli_docs`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from typing import NoReturn
+
+from . import __version__
+from .errors import ExitCode
+from .model import Kind
+from .output.choice import RESOLUTIONS
+from .output.writers import FIELDS
+
+EXAMPLES = """\
+examples:
+  urisift notes.txt                          every URI in a text file, one target a line
+  urisift --base https://example.org/a/ page.html   resolve a saved page's links against where it came from
+  urisift --format jsonl archive.mbox        one JSON record a link, with message, part, base and position
+  urisift --format csv --fields uri,target,file,line mail/   chosen columns of a Maildir's links
+  urisift ~/archive/ --jobs 4 --stats        a directory of mbox, Maildir, HTML, WARC and notes, 4 processes
+  urisift --format parquet -o links.parquet crawl.warc.gz    a crawl's links for an indexer
+  urisift --format edges crawl.warc.gz | sort -u             a link graph: page<TAB>target
+  urisift --scheme http,https --unique --normalize syntax notes/   distinct web links
+  urisift --kind mbox --charset latin-1 < old.mbox           standard input, its kind and charset given
+  tail -f app.log | urisift --with-location  links as log lines arrive, with file:line:column
+  urisift -0 docs/ | xargs -0 -n1 curl -sI  NUL-terminated URLs, for xargs -0
+  urisift --context 30 --format jsonl a.txt  each record with 30 characters around it
+  urisift --defects count big.mbox           one line of defect counts at the end, not a line each
+
+what it reads (--kind auto tells each input's kind): plain text, HTML and XHTML, mail (a message,
+mbox, Maildir, MHTML), web archives (WARC, ARC), style sheets (CSS), the XML family (Atom, RSS,
+sitemaps, OPML, SVG), robots.txt, PDF (pip install 'urisift[pdf]'), office files (OOXML .docx .xlsx
+.pptx, ODF .odt .ods .odp); gzip, bzip2 and xz around any of them; s3://, gs://, az://, hdfs:// and
+http(s):// inputs.
+
+more commands:
+  urisift audit WARC...                      what a crawl missed: each page's outlinks captured or not
+                                             (urisift audit --help)
+  urisift-spark ...                          the same scan as a Spark job (pip install 'urisift[spark]';
+                                             urisift-spark --help)
+  urisift --help-man, --completion SHELL     the manual page (man -l -), bash or zsh completion
+
+exit status: 0 the run completed (defects in the input are reported, not errors); 1 an input could not
+be read or the output not written; 2 the command line is wrong; 130 interrupted (Ctrl-C).
+"""
+
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # one line and a hint, not the whole usage (DESIGN §2: usage errors exit 2)
+        self.exit(ExitCode.USAGE, f"urisift: {message} (see urisift --help)\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command's options (DESIGN §2), in the groups --help shows."""
+    p = _Parser(prog="urisift", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
+                description="Find URI references in text, mail (messages, mbox, Maildir, MHTML), HTML, web "
+                            "archives (WARC, ARC), style sheets, feeds and sitemaps, PDF and office files, and "
+                            "resolve each against the base that applies to it (RFC 3986).")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="files or directories (.gz, .bz2, .xz read transparently); none or '-': standard input")
+    out = p.add_argument_group("output")
+    out.add_argument("--format", choices=("text", "jsonl", "csv", "parquet", "edges", "graphml", "gexf"),
+                     default="text",
+                     help="text (default): one target a line (the reference when it has none); jsonl: one JSON "
+                          "record a line, defects too; csv: the same keys, RFC 4180; parquet: the same columns, a "
+                          "fixed Arrow schema, zstd (needs --output, pyarrow); edges: 'source<TAB>target'; "
+                          "graphml, gexf: the link graph with each edge's count, for Gephi and networkx")
+    out.add_argument("--graph", choices=("pages", "hosts"), default=None,
+                     help="graphml/gexf: an edge from page to target (default), or from host to host")
+    out.add_argument("--output", "-o", metavar="FILE",
+                     help="write to FILE, not standard output ('-': standard output; parquet: a file, required)")
+    out.add_argument("--fields", metavar="LIST", type=_fields,
+                     help="jsonl/csv/parquet: only these keys, in this order (e.g. uri,target,file,line)")
+    where = out.add_mutually_exclusive_group()
+    where.add_argument("--with-location", "-H", dest="location", action="store_true", default=None,
+                       help="text: 'file:line:column:' before each target (the default on a terminal with several "
+                            "inputs or a directory, as grep does; never by default into a pipe or file, nor with -0)")
+    where.add_argument("--no-location", "-n", dest="location", action="store_false", help="text: never the location")
+    out.add_argument("--null", "-0", action="store_true",
+                     help="text: end each line with NUL, not a line break (the URLs alone unless -H: for xargs -0)")
+    out.add_argument("--context", type=_count, default=0, metavar="N",
+                     help="add a 'context' key: N characters either side of the reference (jsonl/csv/parquet)")
+    out.add_argument("--normalize", choices=("none", "syntax", "scheme"), default="none",
+                     help="add a 'normalized' key: the target normalized at this level (RFC 3986 §6.2)")
+    out.add_argument("--unique", action="store_true",
+                     help="only the first record per normalized target (level: --normalize, else syntax)")
+    out.add_argument("--scheme", metavar="LIST", type=_scheme_list,
+                     help="only targets with these schemes, comma-separated (http,https,mailto)")
+    out.add_argument("--flags", action="store_true", help="text: the RFC 3986 §7 risk flags after a tab")
+    out.add_argument("--unwrap", action="store_true",
+                     help="text output, --scheme, --normalize, --unique and edges use the URL behind a link-protection "
+                          "service's, a redirector's or a web archive's wrapping (Safe Links, Proofpoint, Barracuda, "
+                          "Google, Wayback ...), where it can be recovered; the records' 'unwrapped' key has it always")
+    out.add_argument("--effective", action="store_true",
+                     help="WARC: follow each target through the crawl's captured 3xx Location, meta refresh and "
+                          "rel=canonical to where it ends (the effective_* keys; a first pass reads the captures); "
+                          "text output, --unique and edges use it")
+    out.add_argument("--resolve", choices=RESOLUTIONS, default="rfc",
+                     help="which URL text output prints and --scheme/--normalize/--unique/edges use: rfc (default, "
+                          "RFC 3986 resolution), browser (what the WHATWG URL parser gives: what a browser fetches), "
+                          "both (text: the two, tab-separated); browser or both also computes browser_target for "
+                          "text and mail (HTML and WARC records always carry it)")
+    read = p.add_argument_group("reading")
+    read.add_argument("--from-list", metavar="FILE",
+                      help="read the inputs named in FILE too, one path or URL a line (gzip or not, local or remote: "
+                           "Common Crawl's warc.paths.gz with each line prefixed by s3://commoncrawl/)")
+    read.add_argument("--base", metavar="URI",
+                      help="the retrieval URI of the inputs (RFC 3986 §5.1.3): an absolute URI (one that cannot "
+                           "serve as a base is a usage error)")
+    read.add_argument("--kind", choices=[k.value for k in Kind], default="auto",
+                      help="what the inputs hold; auto (default): unmistakable content, then the file name, then "
+                           "weaker signs")
+    read.add_argument("--charset", metavar="LABEL",
+                      help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
+    read.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
+    read.add_argument("--comments", action="store_true", help="HTML: scan the text of comments too")
+    read.add_argument("--content-location-base", action="store_true",
+                      help="WARC: an HTTP response's Content-Location is the base of its body (RFC 2616 §14.14 "
+                           "said so; RFC 7231 §3.1.4.2 took it back, so it is off by default)")
+    read.add_argument("--hidden", action="store_true", help="walk hidden files and directories (.git, .venv) too")
+    read.add_argument("--follow", "-L", action="store_true",
+                      help="walk symbolic links to directories too (each directory once: no loops); without it they "
+                           "are skipped, and said so on standard error")
+    read.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                      help="remote inputs: the most to wait to connect, for an answer, and (HTTP) for each stretch "
+                           "of a body that brings less than 1 KB (default 30); then a retry, then an unreadable defect")
+    read.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
+    run_ = p.add_argument_group("running")
+    run_.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1, metavar="N",
+                      help="worker processes (default: the cores); files, and ranges of a large mbox, in parallel; "
+                           "the output is --jobs 1's, in the same order")
+    run_.add_argument("--stats", action="store_true",
+                      help="counts at the end on standard error (inputs, messages, parts, records by style and base, "
+                           "defects, time, MB/s); JSON with --format jsonl")
+    run_.add_argument("--pick", action="store_true",
+                      help="a terminal list of the links of one message or page: Enter opens one with $BROWSER, y "
+                           "copies it, / searches (pip install 'urisift[pick]')")
+    run_.add_argument("--pick-schemes", metavar="LIST", type=_scheme_list, default=None,
+                      help="--pick: the schemes Enter opens (default http,https,mailto)")
+    run_.add_argument("--defects", choices=("lines", "count", "none"), default="lines",
+                      help="defects in the inputs on standard error: a line each (default), their counts in one "
+                           "line at the end, or none (an input that cannot be read is always said; JSON lines "
+                           "keep their defect lines)")
+    run_.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no note on reading a terminal")
+    run_.add_argument("--version", "-V", action="version", version=f"urisift {__version__}")
+    run_.add_argument("--help-man", action="store_true", help="write the manual page (roff) and exit: man -l -")
+    run_.add_argument("--completion", choices=("bash", "zsh"), metavar="SHELL",
+                      help="write the completion script of SHELL (bash or zsh) and exit")
+    return p
+
+
+#: the options that apply to some formats only, and those formats
+_FORMATS_OF = (
+    ("fields", "--fields", ("jsonl", "csv", "parquet"), "chooses the keys of jsonl, csv and parquet records"),
+    ("context", "--context", ("jsonl", "csv", "parquet"), "adds a key to jsonl, csv and parquet records"),
+    ("graph", "--graph", ("graphml", "gexf"), "chooses the graph of graphml and gexf"),
+    ("location", "--with-location", ("text",), "writes text output's file:line:column"),
+    ("null", "--null", ("text",), "ends text output's lines"),
+    ("flags", "--flags", ("text",), "adds the risks to text output (records have a risks key)"),
+)
+
+
+def inapplicable(args: argparse.Namespace) -> str | None:
+    """The usage error of an option that asks for what the format cannot
+    give (``--fields`` with text output, ``--graph hosts`` with edges,
+    ``-H`` with JSON lines ...); None when every option given applies."""
+    for name, option, formats, what in _FORMATS_OF:
+        # (what asks for nothing the format lacks is no error: -n, --graph pages)
+        value = getattr(args, name)
+        if value not in (None, False, 0, "pages") and args.format not in formats and not (
+                name == "context" and args.pick):
+            return (f"{option} does not apply to --format {args.format}: it {what} "
+                    f"(--format {' or '.join(formats)})")
+    if args.output == "-" and args.format == "parquet":
+        return "--format parquet writes a file, not standard output: give it with --output FILE"
+    return None
+
+
+def unknown_schemes(schemes: frozenset[str] | None, option: str) -> list[str]:
+    """A note for each scheme of ``--scheme`` or ``--pick-schemes`` that is
+    not registered (IANA's permanent, provisional and historical lists), with
+    the registered one it may have meant; an unregistered scheme may still
+    stand in the inputs (``git+ssh``), so it is a note, not an error."""
+    if not schemes:
+        return []
+    from difflib import get_close_matches
+
+    from .schemes import registered_schemes
+
+    known = registered_schemes()
+    notes = []
+    for scheme in sorted(schemes - known):
+        near = get_close_matches(scheme, sorted(known), n=1, cutoff=0.75)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        notes.append(f"urisift: note: {option} {scheme}: not a registered URI scheme{hint}; kept as given")
+    return notes
+
+
+def _jobs(value: str) -> int:
+    jobs = int(value) if value.isdigit() else 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more: {value!r}")
+    return jobs
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0: {value!r}")
+    return seconds
+
+
+def _count(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number of characters: {value!r}")
+    return int(value)
+
+
+def _fields(value: str) -> tuple[str, ...]:
+    fields = tuple(f.strip() for f in value.split(",") if f.strip())
+    unknown = [f for f in fields if f not in FIELDS]
+    if not fields or unknown:
+        raise argparse.ArgumentTypeError(f"unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)}"
+                                         if unknown else "expected a comma-separated list of keys")
+    return fields
+
+
+def _scheme_list(value: str) -> frozenset[str]:
+    schemes = frozenset(s.strip().lower().removesuffix(":") for s in value.split(",") if s.strip())
+    if not schemes:
+        raise argparse.ArgumentTypeError("expected a comma-separated list of schemes")
+    for scheme in sorted(schemes):
+        if not re.fullmatch(r"[a-z][a-z0-9+.-]*", scheme):  # RFC 3986 §3.1
+            raise argparse.ArgumentTypeError(f"{scheme!r} is not a URI scheme (RFC 3986 §3.1: a letter, then "
+                                             "letters, digits, '+', '-' or '.')")
+    return schemes
