@@ -17,6 +17,7 @@ from typing import IO, Any, BinaryIO, cast
 
 from .cli_parser import inapplicable, parser, unknown_schemes
 from .errors import ExitCode, RunError, UsageError
+from .listing import listed
 from .model import Defect, Kind, Record
 from .output.stats import Stats
 from .output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
@@ -25,7 +26,7 @@ from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import configure, missing_backend
 from .scan import ScanOptions, checked, scan_serial
-from .sources import Input, file_size, interactive, listed, read_too_often, walk
+from .sources import Input, file_size, interactive, read_too_often, walk
 
 #: the work (bytes of input) below which no progress bar is shown: over in a second or two
 PROGRESS_MIN = 32 << 20
@@ -147,22 +148,18 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                     unwrap=args.unwrap, effective=args.effective)
     if args.format in ("edges", "graphml", "gexf") and args.resolve == "both":
         return _usage(err, f"--format {args.format} draws one graph: give --resolve rfc or --resolve browser")
-    # a key that is written is computed: JSON lines leave browser_target out
-    # where it was not asked for, CSV and Parquet have no absent value
-    fields = args.fields
-    browser = args.resolve != "rfc" or (fields is not None and "browser_target" in fields) or (
-        fields is None and args.format in ("csv", "parquet"))
-    # positions cost an HTML page a search per value: made only where written (or --context needs them)
-    wants_positions = args.context > 0 or (location if args.format == "text" else args.format not in (
-        "edges", "graphml", "gexf") and (fields is None or not {"span", "line", "column"}.isdisjoint(fields)))
+    # text and mail compute what a browser fetches where it is asked for, whatever the format (CSV
+    # and Parquet then write an empty cell where JSON lines leave the key out: the same records)
+    browser = args.resolve != "rfc" or (args.fields is not None and "browser_target" in args.fields)
     try:
         # a wrong --base or --charset is a usage error before any input is read
         options = checked(ScanOptions(base=args.base, kind=Kind.AUTO if kind is Kind.MAILDIR else kind,
                                       abbreviated=not args.no_abbreviated, charset=args.charset,
-                                      strict=args.strict, comments=args.comments, positions=wants_positions,
+                                      strict=args.strict, comments=args.comments,
                                       content_location=args.content_location_base, context=args.context,
                                       browser=browser, timeout=args.timeout,
-                                      locations=args.format == "text" and location))
+                                      locations=args.format == "text" and location,
+                                      fields=written_keys(args, layout)))
     except UsageError as exc:
         return _usage(err, str(exc))
     configure(options.timeout)  # the walk lists remote inputs, the plan looks at their sizes
@@ -232,6 +229,35 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     if stats is not None:
         stats.write(err, as_json=args.format == "jsonl")
     return status
+
+
+def written_keys(args: argparse.Namespace, layout: Layout) -> frozenset[str] | None:
+    """The record keys this run writes or reads (issue 36: what the scan
+    computes): JSON lines, CSV and Parquet their columns; text the target,
+    the location, the flags, the URL it prints; the graphs their sources
+    and targets; --unwrap, --effective and --resolve what they read.  None
+    (every key) for --pick, which shows them all."""
+    if args.pick:
+        return None
+    if args.format in ("jsonl", "csv", "parquet"):
+        if args.fields is None:
+            return None
+        keys = set(layout.columns())
+    elif args.format == "text":
+        keys = {"uri", "target"}
+        if layout.location:
+            keys |= {"line", "column"}
+        if args.flags:
+            keys.add("risks")
+    else:  # edges and the graph files: where a link stands and where it goes
+        keys = {"uri", "target", "warc_target_uri", "file"}
+    if args.resolve != "rfc":
+        keys.add("browser_target")
+    if args.unwrap:
+        keys |= {"unwrapped", "wrapper"}
+    if args.context:
+        keys.add("context")
+    return frozenset(keys)
 
 
 def _pick(args: argparse.Namespace, options: ScanOptions, paths: list[str], stdin: BinaryIO | None,

@@ -56,6 +56,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(ExitCode.USAGE, f"urisift: {message} (see urisift --help)\n")
 
 
+
+def build() -> str:
+    """Which build this is (setup.py): its hot modules compiled by mypyc, or pure Python."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("urisift.found_to_record")
+    origin = spec.origin if spec is not None else None
+    if origin is not None and not origin.endswith(".py"):
+        return "compiled with mypyc"
+    return "pure Python"
+
 def parser() -> argparse.ArgumentParser:
     """The command's options (DESIGN §2), in the groups --help shows."""
     p = _Parser(prog="urisift", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
@@ -148,7 +159,7 @@ def parser() -> argparse.ArgumentParser:
                            "line at the end, or none (an input that cannot be read is always said; JSON lines "
                            "keep their defect lines)")
     run_.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no note on reading a terminal")
-    run_.add_argument("--version", "-V", action="version", version=f"urisift {__version__}")
+    run_.add_argument("--version", "-V", action="version", version=f"urisift {__version__} ({build()})")
     run_.add_argument("--help-man", action="store_true", help="write the manual page (roff) and exit: man -l -")
     run_.add_argument("--completion", choices=("bash", "zsh"), metavar="SHELL",
                       help="write the completion script of SHELL (bash or zsh) and exit")

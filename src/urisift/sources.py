@@ -18,19 +18,17 @@ files, and what kind of content each input holds.
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import stat
 import sys
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
-from .remote import expand, is_remote, local_path, missing_backend, open_remote, shown
+from .remote import expand, is_remote, local_path, open_remote, shown
 from .remote import size as remote_size
 from .sniff import sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers since issue 12
 
@@ -70,25 +68,6 @@ def open_binary(path: str) -> BinaryIO:
     """A local file or a remote one (:mod:`urisift.remote`: streaming,
     range requests, retries), opened for reading bytes."""
     return open_remote(path) if is_remote(path) else open(path, "rb")  # noqa: SIM115 - the caller closes it
-
-
-def listed(path: str) -> list[str]:
-    """The paths a listing file names, one a line (blank lines and ``#``
-    lines left out): a local or remote file, gzip-compressed or not
-    (Common Crawl's ``warc.paths.gz``), as ``--from-list`` of the command
-    and of the Spark job read it.  An ``OSError`` saying why when it cannot
-    be read (a backend not installed, a gzip stream cut short or corrupt)."""
-    if (missing := missing_backend(path)) is not None:
-        raise OSError(missing)
-    with open_binary(path) as f:
-        data = f.read()
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (EOFError, zlib.error) as exc:  # (a bad header is gzip.BadGzipFile, an OSError already)
-            raise OSError(f"not a gzip stream that can be read: {exc}") from exc
-    lines = (line.strip() for line in data.decode("utf-8", "replace").splitlines())
-    return [line for line in lines if line and not line.startswith("#")]
 
 
 def printable_name(path: str) -> str:

@@ -41,13 +41,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import ExitCode
+from .listing import listed
 from .model import Defect, DefectKind, Kind, Record, Tally
 from .output.records import defect_line, record_line
 from .output.writing import report
 from .plan import plan as plan_units
 from .remote import is_remote, local_path
 from .scan import ScanOptions, messages_in, scan_failed, scan_unit
-from .sources import listed, walk
+from .sources import walk
 from .units import Renumbering, WorkUnit
 
 FORMATS = ("jsonl", "parquet", "edges", "edge-counts")

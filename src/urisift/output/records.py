@@ -26,6 +26,7 @@ charset, base and place -- once, not once a record.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -55,27 +56,23 @@ class NotComputed(ValueError):
         super().__init__(f"the record's {key!r} was not computed: ask for it (ScanOptions.fields, --fields)")
 
 
-def _not_computed(record: Record) -> str | None:
-    """The first key of ``record`` that was not computed, if any."""
-    if record.risks is False:
-        return "risks"
-    if record.span is False:
-        return "span"
-    if record.unwrapped is False or record.wrapper is False:
-        return "unwrapped"
-    if record.points_to is False:
-        return "points_to"
-    if record.found.place.text is False:
-        return "text"
+def _not_computed(record: Record, keys: Collection[str] | None = None) -> str | None:
+    """The first key of ``record`` (of ``keys``, when given) that was not computed, if any."""
+    for key, value in (("risks", record.risks), ("span", record.span), ("line", record.line),
+                       ("column", record.column), ("unwrapped", record.unwrapped), ("wrapper", record.wrapper),
+                       ("points_to", record.points_to), ("text", record.found.place.text)):
+        if value is False and (keys is None or key in keys):
+            return key
     return None
 
 
-def record_json(record: Record) -> dict[str, Any]:
+def record_json(record: Record, keys: Collection[str] | None = None) -> dict[str, Any]:
     """The record as a JSON object, keys in contract order; raises
-    :class:`NotComputed` for a record whose scan was not asked for every key."""
+    :class:`NotComputed` for a record whose scan was not asked for every key
+    (for one of ``keys``, when given: those the caller writes)."""
     if type(record) is not Record:
         check.instance("record_json", "record", record, Record, "a Record")
-    missing = _not_computed(record)
+    missing = _not_computed(record, keys)
     if missing is not None:
         raise NotComputed(missing)
     found, origin, place = record.found, record.origin, record.found.place
@@ -288,97 +285,6 @@ def _effective(effective: Effective) -> str:
 
 def _number(value: int | None) -> str:
     return "null" if value is None else str(value)
-
-
-def _value(value: object) -> str:
-    """A scalar as json.dumps writes it (str, int, bool or None)."""
-    if value is None:
-        return "null"
-    if type(value) is str:
-        return encode_basestring(value)
-    if value is True or value is False:
-        return "true" if value else "false"
-    return str(value)
-
-
-def _effective_part(name: str) -> Any:
-    return lambda r, n: "null" if r.effective is None else _value(getattr(r.effective, name))
-
-
-def _place_part(name: str) -> Any:
-    return lambda r, n: _value(getattr(r.found.place, name))
-
-
-def _origin_part(name: str) -> Any:
-    return lambda r, n: _value(getattr(r.origin, name))
-
-
-#: each key's JSON text, from the record (and its normalized target): what
-#: ``json.dumps`` writes for that key of :meth:`Layout.row` (a test holds the
-#: two to each other on every record of the corpora)
-_FIELD_JSON: dict[str, Any] = {
-    "uri": lambda r, n: encode_basestring(r.found.reference),
-    "target": lambda r, n: _string(r.target),
-    "alternatives": lambda r, n: _list(r.found.alternatives),
-    "base": lambda r, n: "null" if r.base_layer is None else encode_basestring(r.base_layer.uri),
-    "base_source": lambda r, n: "null" if r.base_layer is None else encode_basestring(r.base_layer.source.value),
-    "style": lambda r, n: encode_basestring(r.found.style.value),
-    "where": lambda r, n: encode_basestring(r.found.place.where.value),
-    **{key: _place_part(key) for key in ("element", "attribute", "header", "text", "page", "member")},
-    **{key: _origin_part(key) for key in _ORIGIN_KEYS},
-    "rel": lambda r, n: "null" if r.found.place.rel is None else _list(r.found.place.rel),
-    "span": lambda r, n: "null" if r.span is None else f"[{r.span[0]}, {r.span[1]}]",
-    "line": lambda r, n: _number(r.line),
-    "column": lambda r, n: _number(r.column),
-    "flags": lambda r, n: _list(tuple(f.value for f in r.found.flags)),
-    "charset": lambda r, n: "null" if r.decoding is None else encode_basestring(r.decoding.name),
-    "charset_source": lambda r, n: "null" if r.decoding is None else encode_basestring(r.decoding.source.value),
-    "risks": lambda r, n: _dumps([x.to_json() for x in r.risks]) if r.risks else "[]",
-    "points_to": lambda r, n: _string(r.points_to),
-    # (a row has every key it is asked for: not computed is null here, as in CSV and Parquet)
-    "browser_target": lambda r, n: "null" if r.browser_target is False else _string(r.browser_target),
-    "unwrapped": lambda r, n: _string(r.unwrapped),
-    "wrapper": lambda r, n: _list(r.wrapper),
-    "effective_target": _effective_part("target"),
-    "effective_hops": _effective_part("hops"),
-    "effective_status": _effective_part("status"),
-    "effective_loop": _effective_part("loop"),
-    "context": lambda r, n: _string(r.context),
-    "normalized": lambda r, n: _string(n),
-}
-
-
-def _asked(key: str, text: Any) -> Any:
-    """``text`` for a key whose value reads False when it was not computed."""
-    attribute = {"span": "span", "line": "line", "column": "column", "risks": "risks", "points_to": "points_to",
-                 "unwrapped": "unwrapped", "wrapper": "wrapper"}.get(key)
-
-    def checked(record: Record, normalized: str | None) -> str:
-        value = getattr(record, attribute) if attribute is not None else record.found.place.text
-        if value is False:
-            raise NotComputed(key)
-        return text(record, normalized)  # type: ignore[no-any-return]
-
-    return checked
-
-
-for _key in ("span", "line", "column", "risks", "points_to", "unwrapped", "wrapper", "text"):
-    _FIELD_JSON[_key] = _asked(_key, _FIELD_JSON[_key])
-
-
-class FieldLines:
-    """Writes records as JSON lines of the keys ``fields`` names, in that
-    order (``--fields``): each key's JSON text straight from the record,
-    without the whole object being built first."""
-
-    def __init__(self, fields: tuple[str, ...]) -> None:
-        self._parts = tuple((("{" if i == 0 else ", ") + encode_basestring(key) + ": ", _FIELD_JSON[key])
-                            for i, key in enumerate(fields))
-
-    def __call__(self, record: Record, normalized: str | None = None) -> str:
-        if not self._parts:
-            return "{}"
-        return "".join([prefix + text(record, normalized) for prefix, text in self._parts]) + "}"
 
 
 def record_line(record: Record) -> str:

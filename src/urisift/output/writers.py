@@ -27,7 +27,8 @@ from typing import IO, Any
 
 from ..model import Defect, Record, Where
 from .choice import browser_column, chosen_target
-from .records import RECORD_KEYS, FieldLines, RecordLines, defect_line, record_json
+from .fields import FieldLines
+from .records import RECORD_KEYS, RecordLines, defect_line, record_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,7 @@ class Layout:
 
     def row(self, record: Record, normalized: str | None) -> dict[str, Any]:
         """The record as a JSON object with this layout's keys."""
-        row = record_json(record)
+        row = record_json(record, self.columns())
         row["context"] = record.context
         row["normalized"] = normalized
         # a key not computed (browser_target) is null in a row: CSV and Parquet have no absent value
