@@ -43,7 +43,9 @@ ROOT = HERE.parent
 PEERS_DIR = HERE / ".peers"
 SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
 # (orjson and msgspec: the JSON encoders the speed case measures against the record writer)
-PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract", "lxml", "html5lib", "urlscan", "orjson", "msgspec"]
+# (fastwarc and selectolax: the Common Crawl user's script of the archive rows, ../shared/bench)
+PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract", "lxml", "html5lib", "urlscan", "orjson", "msgspec",
+                 "fastwarc", "selectolax"]
 
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))  # the adversarial inputs the tests use

@@ -59,13 +59,14 @@ def _floor(pages: list[bytes]) -> Callable[[], object] | None:
     return run
 
 
-def _urisift(pages: list[bytes], positions: bool = True) -> Callable[[], object]:
+def _urisift(pages: list[bytes], positions: bool = True, fields: tuple[str, ...] | None = None
+             ) -> Callable[[], object]:
     from urisift import scan_html
 
     def run() -> int:
         n = 0
         for page in pages:
-            for _ in scan_html(page, base=BASE, positions=positions):
+            for _ in scan_html(page, base=BASE, positions=positions, fields=fields):
                 n += 1
         return n
     return run

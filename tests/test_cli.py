@@ -237,7 +237,12 @@ def test_csv_risks_and_normalized_columns() -> None:
                            "effective_hops,effective_status,effective_loop,page,member,normalized")
     assert row.endswith(',"[{""flag"": ""userinfo"", ""section"": ""7.5"", ""detail"": ""\'u:p\' stands before \'@\'; '
                         'the host is \'H\'""}, {""flag"": ""password"", ""section"": ""7.4"", ""detail"": ""user \'u\' '
-                        'has a password in the URI""}]",,http://u:p@h/%7e,,[],,,,,,,http://u:p@h/~')
+                        'has a password in the URI""}]",,,,[],,,,,,,http://u:p@h/~')
+    # text computes no browser_target unless asked (--resolve, or --fields naming it): the cell is empty, as
+    # JSON lines leave the key out, and the risks are the same in both formats (issue 37)
+    _, jsonl, _ = run(["--format", "jsonl"], b"http://u:p@H/%7e\n")
+    assert "browser_target" not in json.loads(jsonl)
+    assert [r["flag"] for r in json.loads(jsonl)["risks"]] == ["userinfo", "password"]
 
 
 @pytest.mark.parametrize("argv", [["--normalize", "deep"], ["--scheme", ","]])

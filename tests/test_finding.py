@@ -43,7 +43,11 @@ def test_help_names_the_other_commands_and_every_kind_read() -> None:
 
 
 def test_v_is_version() -> None:
-    assert run(["-V"]) == run(["--version"]) == (0, f"urisift {urisift.__version__}\n", "")
+    from urisift.cli_parser import build
+
+    # and which build it is (setup.py: its hot modules compiled by mypyc, or pure Python)
+    assert build() in ("compiled with mypyc", "pure Python")
+    assert run(["-V"]) == run(["--version"]) == (0, f"urisift {urisift.__version__} ({build()})\n", "")
 
 
 def test_the_licence_is_in_the_tree_and_the_metadata() -> None:

@@ -485,7 +485,9 @@ def test_texts_not_found_whole_leave_their_urls_their_own_search() -> None:
 
 
 def test_positions_can_be_left_out() -> None:
-    assert {(r.span, r.line, r.column) for r in records('<a href="x">x</a>', positions=False)} == {(None, None, None)}
+    # not asked for: not computed, False (issue 36), never a None that would read as "not found"
+    assert {(r.span, r.line, r.column) for r in records('<a href="x">x</a>', positions=False)} == {
+        (False, False, False)}
 
 
 # -- the charset chain -------------------------------------------------------------------------------------

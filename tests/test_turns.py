@@ -125,8 +125,9 @@ def test_workers_writing_their_own_output_write_what_one_process_writes(
     assert code == 1  # the scan that failed
     assert errors.count("\n") == 3 and "missing.txt: cannot read" in errors and "boom.txt: scan-failed" in errors
     assert "link: not-a-file" in errors
-    # each record names it once in text, as uri and target in JSON lines, and browser_target too in CSV
-    per_record = {"text": 1, "jsonl": 2, "csv": 3}[output_format]
+    # each record names it once in text, as uri and target in JSON lines and CSV (mail computes no
+    # browser_target unless asked: its CSV cell is empty, as JSON lines leave the key out; issue 37)
+    per_record = {"text": 1, "jsonl": 2, "csv": 2}[output_format]
     assert data.count(b"http://mbox.example/") == 600 * per_record
     assert data.count(b"http://d.example/") == 3000 * per_record
 

@@ -11,7 +11,7 @@ when the first record is asked for."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from os import PathLike, fspath
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -20,6 +20,7 @@ from . import arguments as check
 from .base import retrieval_layers
 from .html import DocumentWalk, tree_of
 from .model import Content, Defect, Kind, Origin, Record
+from .needs import KEYS
 from .scan import ScanOptions, iter_input, scan_content
 from .sources import Input
 
@@ -27,12 +28,29 @@ if TYPE_CHECKING:  # an annotation only: a run with no mail never loads the emai
     from email.message import Message
 
 
-def _common(function: str, base: object, file: object, abbreviated: object, browser: object = False) -> None:
-    """The keyword arguments every entry point takes."""
+def _common(function: str, base: object, file: object, abbreviated: object, browser: object = False,
+            fields: object = None) -> frozenset[str] | None:
+    """The keyword arguments every entry point takes; ``fields`` as a set."""
     check.text(function, "base", base, none=True)
     check.text(function, "file", file, none=True)
     check.flag(function, "abbreviated", abbreviated)
     check.flag(function, "browser", browser)
+    return _fields(function, fields)
+
+
+def _fields(function: str, fields: object) -> frozenset[str] | None:
+    """The record keys asked for (issue 36: what is not asked for is not
+    computed, and reads False on the record), checked against the keys."""
+    if fields is None:
+        return None
+    if isinstance(fields, str) or not isinstance(fields, Iterable) or not all(isinstance(k, str) for k in fields):
+        raise TypeError(f"{function}(): fields must be record keys (str), as a list or set, not {fields!r}")
+    wanted = frozenset(fields)
+    unknown = sorted(wanted - set(KEYS))
+    if unknown:
+        raise ValueError(f"{function}(): fields: no record key {', '.join(map(repr, unknown))} "
+                         f"(the keys: {', '.join(KEYS)})")
+    return wanted
 
 
 def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | None,
@@ -43,7 +61,8 @@ def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | No
 
 
 def scan_text(text: str, *, base: str | None = None, file: str | None = None,
-              abbreviated: bool = True, browser: bool = False) -> Iterator[Record | Defect]:
+              abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None
+              ) -> Iterator[Record | Defect]:
     """Yield a record for every URI reference in ``text`` (DESIGN §2, §3).
 
     ``base`` is the retrieval URI (RFC 3986 §5.1.3): relative references,
@@ -52,48 +71,52 @@ def scan_text(text: str, *, base: str | None = None, file: str | None = None,
     references then stay unresolved.  ``abbreviated=False`` leaves
     ``www.``/``ftp.`` forms out.  ``browser=True``: records also carry
     ``browser_target``, what the WHATWG URL parser gives (HTML and WARC
-    records always do; see :mod:`urisift.browser`).
+    records always do; see :mod:`urisift.browser`).  ``fields``: the
+    record keys wanted (every scan function takes it; None, every key):
+    what no key asked for is not computed, and reads ``False`` on the record
+    (issue 36: ``positions``, ``risks``, ``browser_target``, ``unwrapped`` ...).
     """
     check.text("scan_text", "text", text, hint="decode it, or give io.BytesIO(data) to scan_stream, which finds "
                "its charset")
-    _common("scan_text", base, file, abbreviated, browser)
-    return _scan_text(text, base, file, abbreviated, browser)
+    wanted = _common("scan_text", base, file, abbreviated, browser, fields)
+    return _scan_text(text, base, file, abbreviated, browser, wanted)
 
 
-def _scan_text(text: str, base: str | None, file: str | None, abbreviated: bool, browser: bool
-               ) -> Iterator[Record | Defect]:
+def _scan_text(text: str, base: str | None, file: str | None, abbreviated: bool, browser: bool,
+               fields: frozenset[str] | None) -> Iterator[Record | Defect]:
     content, defects = _text_content(text, base, file)
     yield from defects
     yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
-                                                 browser=browser))
+                                                 browser=browser, fields=fields))
 
 
 def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
                 declared: str | None = None, abbreviated: bool = True,
-                chunk_size: int = 1 << 20, browser: bool = False) -> Iterator[Record | Defect]:
+                chunk_size: int = 1 << 20, browser: bool = False, fields: Iterable[str] | None = None
+                ) -> Iterator[Record | Defect]:
     """Scan a binary stream of plain text in constant memory.
 
     Yields records, and a :class:`Defect` for every run of bytes that is not
     in the chosen charset (they are decoded as U+FFFD and the scan goes on).
     """
     check.binary_stream("scan_stream", "stream", stream)
-    _common("scan_stream", base, file, abbreviated, browser)
+    wanted = _common("scan_stream", base, file, abbreviated, browser, fields)
     check.text("scan_stream", "declared", declared, none=True)
     check.number("scan_stream", "chunk_size", chunk_size, least=1, integer=True)
-    return _scan_stream(stream, base, file, declared, abbreviated, chunk_size, browser)
+    return _scan_stream(stream, base, file, declared, abbreviated, chunk_size, browser, wanted)
 
 
 def _scan_stream(stream: BinaryIO, base: str | None, file: str | None, declared: str | None, abbreviated: bool,
-                 chunk_size: int, browser: bool) -> Iterator[Record | Defect]:
+                 chunk_size: int, browser: bool, fields: frozenset[str] | None) -> Iterator[Record | Defect]:
     content, defects = _text_content(stream, base, file, declared)
     yield from defects
     yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
-                                                 chunk_size=chunk_size, browser=browser))
+                                                 chunk_size=chunk_size, browser=browser, fields=fields))
 
 
 def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str | None = None,
               declared: str | None = None, abbreviated: bool = True, comments: bool = False,
-              positions: bool = True) -> Iterator[Record | Defect]:
+              positions: bool = True, fields: Iterable[str] | None = None) -> Iterator[Record | Defect]:
     """Yield a record for every URI reference in an HTML document (issue 9).
 
     ``document`` is the page's bytes (decoded by the chain: BOM, then
@@ -103,16 +126,17 @@ def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str
     retrieved from: its ``<base href>`` resolves against it, and every
     reference against the document base URL that results.  ``comments``
     scans the text of comments too.  ``positions=False`` leaves ``span``,
-    ``line`` and ``column`` out (None), which saves a fifth of the time:
-    the tree keeps no source positions, so they are searched for.
+    ``line`` and ``column`` out (False: not computed), which saves a fifth
+    of the time: the tree keeps no source positions, so they are searched
+    for.  ``fields``: the record keys wanted (see :func:`scan_text`).
     """
     if not isinstance(document, (bytes, bytearray, str)):
         check.instance("scan_html", "document", document, _soup_tag(), "bytes, a str or a BeautifulSoup object")
-    _common("scan_html", base, file, abbreviated)
+    wanted = _common("scan_html", base, file, abbreviated, fields=fields)
     check.text("scan_html", "declared", declared, none=True)
     check.flag("scan_html", "comments", comments)
     check.flag("scan_html", "positions", positions)
-    return _scan_html(document, base, file, declared, abbreviated, comments, positions)
+    return _scan_html(document, base, file, declared, abbreviated, comments, positions, wanted)
 
 
 def _soup_tag() -> type:
@@ -122,21 +146,24 @@ def _soup_tag() -> type:
 
 
 def _scan_html(document: bytes | str | Any, base: str | None, file: str | None, declared: str | None,
-               abbreviated: bool, comments: bool, positions: bool) -> Iterator[Record | Defect]:
+               abbreviated: bool, comments: bool, positions: bool, fields: frozenset[str] | None
+               ) -> Iterator[Record | Defect]:
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
-    options = ScanOptions(base=base, kind=Kind.HTML, abbreviated=abbreviated, comments=comments, positions=positions)
+    options = ScanOptions(base=base, kind=Kind.HTML, abbreviated=abbreviated, comments=comments, positions=positions,
+                          fields=fields)
     if isinstance(document, (bytes, bytearray, str)):
         yield from scan_content(Content(bytes(document) if isinstance(document, bytearray) else document,
                                         Kind.HTML, origin, layer, declared), options)
         return
     yield from DocumentWalk(tree_of(document), layer, origin, None, locator=None, abbreviated=abbreviated,
-                            comments=comments)
+                            comments=comments, needs=options.needs)
 
 
 def scan_message(message: bytes | str | Message, *, base: str | None = None, file: str | None = None,
-                 abbreviated: bool = True, browser: bool = False) -> Iterator[Record | Defect]:
+                 abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None
+                 ) -> Iterator[Record | Defect]:
     """Yield a record for every URI reference in the text and HTML parts of
     one message (RFC 5322, MIME), each resolved against the base its MIME
     headings set (``Content-Base``, else ``Content-Location``, inherited by
@@ -146,46 +173,51 @@ def scan_message(message: bytes | str | Message, *, base: str | None = None, fil
         from email.message import Message
 
         check.instance("scan_message", "message", message, Message, "bytes, a str or an email.message.Message")
-    _common("scan_message", base, file, abbreviated, browser)
-    return _scan_message(message, base, file, abbreviated, browser)
+    wanted = _common("scan_message", base, file, abbreviated, browser, fields)
+    return _scan_message(message, base, file, abbreviated, browser, wanted)
 
 
 def _scan_message(message: bytes | str | Message, base: str | None, file: str | None, abbreviated: bool,
-                  browser: bool) -> Iterator[Record | Defect]:
+                  browser: bool, fields: frozenset[str] | None) -> Iterator[Record | Defect]:
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
     body = bytes(message) if isinstance(message, bytearray) else message
     yield from scan_content(Content(body, Kind.MAIL, origin, layer),  # type: ignore[arg-type]
-                            ScanOptions(base=base, kind=Kind.MAIL, abbreviated=abbreviated, browser=browser))
+                            ScanOptions(base=base, kind=Kind.MAIL, abbreviated=abbreviated, browser=browser,
+                                        fields=fields))
 
 
 def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
-              abbreviated: bool = True, browser: bool = False) -> Iterator[Record | Defect]:
+              abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None
+              ) -> Iterator[Record | Defect]:
     """Yield the records of every message of an mbox archive read from a
     binary stream, in constant memory; each record names its message's
     number, Message-ID and byte offset in the archive."""
     check.binary_stream("scan_mbox", "stream", stream)
-    _common("scan_mbox", base, file, abbreviated, browser)
-    return _scan_mbox(stream, base, file, abbreviated, browser)
+    wanted = _common("scan_mbox", base, file, abbreviated, browser, fields)
+    return _scan_mbox(stream, base, file, abbreviated, browser, wanted)
 
 
-def _scan_mbox(stream: BinaryIO, base: str | None, file: str | None, abbreviated: bool, browser: bool
-               ) -> Iterator[Record | Defect]:
+def _scan_mbox(stream: BinaryIO, base: str | None, file: str | None, abbreviated: bool, browser: bool,
+               fields: frozenset[str] | None) -> Iterator[Record | Defect]:
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
     yield from scan_content(Content(stream, Kind.MBOX, origin, layer),
-                            ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated, browser=browser))
+                            ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated, browser=browser,
+                                        fields=fields))
 
 
-def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True, browser: bool = False
-              ) -> Iterator[Record | Defect]:
+def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True, browser: bool = False,
+              fields: Iterable[str] | None = None) -> Iterator[Record | Defect]:
     """Scan one file (decompressed when it is gzip, bzip2 or xz); ``browser``
-    as for :func:`scan_text` (text and mail; HTML and WARC always)."""
+    and ``fields`` as for :func:`scan_text` (browser: text and mail; HTML and
+    WARC always)."""
     check.instance("scan_path", "path", path, (str, PathLike), "a str or a path (os.PathLike)")
-    _common("scan_path", base, None, abbreviated, browser)
-    return iter_input(Input(fspath(path)), ScanOptions(base=base, abbreviated=abbreviated, browser=browser))
+    wanted = _common("scan_path", base, None, abbreviated, browser, fields)
+    return iter_input(Input(fspath(path)), ScanOptions(base=base, abbreviated=abbreviated, browser=browser,
+                                                       fields=wanted))
 
 
 __all__ = ["scan_html", "scan_mbox", "scan_message", "scan_path", "scan_stream", "scan_text"]

@@ -14,7 +14,7 @@ from .base import BaseLayer
 from .deceptive import deception
 from .delimit.chars import LEADING_SCHEME, ordered
 from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
-from .needs import BROWSER, EVERYTHING, RISKS, UNWRAP
+from .needs import BROWSER, EVERYTHING, POSITIONS, RISKS, UNWRAP
 from .reference import UriReference
 from .resolve import Joiner, resolve
 from .risk import plainly_safe, risks
@@ -57,7 +57,7 @@ class Tail:
     """
 
     __slots__ = ("layer", "origin", "decoding", "browser", "_base", "_joiner", "_seen", "_browser", "_whatwg",
-                 "_risky", "_unwraps")
+                 "_risky", "_unwraps", "_unplaced")
 
     def __init__(self, layer: BaseLayer, origin: Origin, decoding: Charset | None, *, browser: bool = False,
                  browser_base: str | None | Literal[False] = False, needs: frozenset[str] = EVERYTHING) -> None:
@@ -69,6 +69,7 @@ class Tail:
         self.browser = browser
         self._risky = RISKS in needs
         self._unwraps = UNWRAP in needs
+        self._unplaced = POSITIONS not in needs  # a record given no position has none computed
         self._base: Base | None = layer.current  # the base in force, parsed into a joiner when first needed
         self._joiner: Joiner | None = None
         # the WHATWG side (ada-url) is imported by the first tail that asks for it
@@ -106,8 +107,10 @@ class Tail:
         target = self._joiner.join(reference)
         return target, base, target
 
-    def __call__(self, found: Found, span: Span | None = None, line: int | None = None,
-                 column: int | None = None) -> Record:
+    def __call__(self, found: Found, span: Span | None | Literal[False] = None,
+                 line: int | None | Literal[False] = None, column: int | None | Literal[False] = None) -> Record:
+        if span is None and line is None and self._unplaced:
+            span = line = column = False  # not asked for: not computed
         reference = found.reference
         style = found.style
         if (style is _BARE or style is _ANGLE) and not self.browser and "/." not in reference \

@@ -58,10 +58,11 @@ def new_found(reference: str, start: int | None, end: int | None, style: Style, 
 
 
 def new_record(found: Found, target: str | None, base_layer: Base | None, origin: Origin,
-               decoding: Charset | None, span: Span | None, line: int | None, column: int | None,
-               risks: tuple[Risk, ...] | Literal[False], points_to: str | None | Literal[False] = None,
-               browser_target: str | None | Literal[False] = False, unwrapped: str | None | Literal[False] = None,
-               wrapper: tuple[str, ...] | Literal[False] = ()) -> Record:
+               decoding: Charset | None, span: Span | None | Literal[False], line: int | None | Literal[False],
+               column: int | None | Literal[False], risks: tuple[Risk, ...] | Literal[False],
+               points_to: str | None | Literal[False] = None, browser_target: str | None | Literal[False] = False,
+               unwrapped: str | None | Literal[False] = None, wrapper: tuple[str, ...] | Literal[False] = ()
+               ) -> Record:
     """``Record(...)`` with every field but ``context`` given, in order."""
     return _tuple_new(Record, (found, target, base_layer, origin, decoding, span, line, column, risks, points_to,
                                None, browser_target, unwrapped, wrapper, None, None))

@@ -103,11 +103,12 @@ _INLINE: dict[str, str] = {
 }
 
 
-def _line_maker(fields: tuple[str, ...]) -> Any:
-    """A function of (record, normalized) giving the JSON line of ``fields``:
-    made once a run, with each key's text inline where it is one expression
-    (:data:`_INLINE`) and a call to :data:`_FIELD_JSON` otherwise.  The keys
-    are the contract's (checked before), never text from the input."""
+def _line_maker(fields: tuple[str, ...], write: Any = None) -> Any:
+    """A function of (record, normalized) giving the JSON line of ``fields``
+    (with ``write``: writing it, and its line break): made once a run, with
+    each key's text inline where it is one expression (:data:`_INLINE`) and
+    a call to :data:`_FIELD_JSON` otherwise.  The keys are the contract's
+    (checked before), never text from the input."""
     parts = []
     namespace: dict[str, Any] = {"_enc": encode_basestring, "_str": _string}
     for i, key in enumerate(fields):
@@ -119,8 +120,12 @@ def _line_maker(fields: tuple[str, ...]) -> Any:
             namespace[f"_f{i}"] = _FIELD_JSON[key]
             expression = f"_f{i}(r, n)"
         parts.append(prefix + "{" + expression + "}")
-    source = "def line(r, n=None):\n    return f'" + "".join(parts) + "}}'\n" if parts else \
-        "def line(r, n=None):\n    return '{}'\n"
+    line = "f'" + "".join(parts) + "}}'" if parts else "'{}'"
+    if write is not None:
+        namespace["_write"] = write
+        source = f"def line(r, n=None):\n    _write({line[:-1]}\\n{line[-1]})\n"
+    else:
+        source = f"def line(r, n=None):\n    return {line}\n"
     exec(compile(source, "<urisift fields>", "exec"), namespace)  # noqa: S102 - keys of the contract only
     return namespace["line"]
 
@@ -133,6 +138,11 @@ class FieldLines:
 
     def __init__(self, fields: tuple[str, ...]) -> None:
         self._line = _line_maker(fields)
+
+    @staticmethod
+    def writer(fields: tuple[str, ...], write: Any) -> Any:
+        """A function of (record, normalized) writing the line of ``fields`` with ``write``."""
+        return _line_maker(fields, write)
 
     def __call__(self, record: Record, normalized: str | None = None) -> str:
         line: str = self._line(record, normalized)

@@ -165,12 +165,8 @@ class JsonlWriter(Writer):
 
             self.record = record  # type: ignore[method-assign]
         else:
-            fields, write = FieldLines(layout.columns()), out.write
-
-            def chosen(record: Record, normalized: str | None = None) -> None:
-                write(fields(record, normalized) + "\n")
-
-            self.record = chosen  # type: ignore[method-assign]
+            # one function made for the keys: the line made and written in one call
+            self.record = FieldLines.writer(layout.columns(), out.write)  # type: ignore[method-assign]
 
     def record(self, record: Record, normalized: str | None = None) -> None:
         self.out.write(json.dumps(self.layout.row(record, normalized), ensure_ascii=False) + "\n")

@@ -38,7 +38,11 @@ KNOWN_DTDS = frozenset({
     # SVG's own, whose entities are none a link needs
     "-//W3C//DTD SVG 1.1//EN", "-//W3C//DTD SVG 1.0//EN", "-//W3C//DTD SVG 1.1 Basic//EN",
     "-//W3C//DTD SVG 1.1 Tiny//EN",
+    # RSS 0.91 (Netscape's, the DOCTYPE of a great many old feeds): HTML's Latin-1 entities
+    "-//Netscape Communications//DTD RSS 0.91//EN",
 })
+#: the known DTDs whose entities are HTML's named character references
+_HTML_ENTITIES = ("XHTML", "RSS 0.91")
 #: external entities and DTDs named, at most, one defect each
 _NAMED = 20
 #: characters one text's entity references may expand to
@@ -102,7 +106,7 @@ class Parsed:
         info = root.getroottree().docinfo
         public, system = info.public_id, info.system_url
         if public in KNOWN_DTDS:
-            self.html_entities = public is not None and "XHTML" in public
+            self.html_entities = public is not None and any(name in public for name in _HTML_ENTITIES)
         elif system is not None or public is not None:
             yield self._defect(f"its DOCTYPE names an external DTD ({_named(public, system)}), which is never read: "
                                "what it declares is not known here")
