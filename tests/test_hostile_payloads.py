@@ -588,3 +588,18 @@ def test_an_archive_carrying_each_class_gives_the_same_with_one_or_two_jobs(tmp_
     assert uris.count("http://after.example/") == 10
     assert runs[0][0] == 0
 
+
+
+def test_the_budgets_are_the_commands_to_set(tmp_path: Path) -> None:
+    path = tmp_path / "a.docx"
+    rows = _relationships("http://first.example/")
+    path.write_bytes(_docx(("word/_rels/document.xml.rels", rows)))
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--inflate-budget", "100", str(path)], stdout=out, stderr=err) == 0
+    assert (out.getvalue(), err.getvalue()) == ("", (
+        f"urisift: {path}: bomb: member word/_rels/document.xml.rels would inflate {len(rows)} bytes, past what is "
+        "left of the document's inflate budget (100 of 100, --inflate-budget): not read\n"))
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--inflate-budget", "1K", "--time-budget", "30", str(path)], stdout=out, stderr=err) == 0
+    assert (out.getvalue(), err.getvalue()) == ("http://first.example/\n", "")
+    assert main(["--time-budget", "0", str(path)], stdout=out, stderr=err) == 2

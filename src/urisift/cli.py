@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import IO, Any, BinaryIO, cast
 
 from .cli_parser import inapplicable, parser, unknown_schemes
+from .containment import Limits
 from .errors import ExitCode, RunError, UsageError
 from .listing import listed
 from .model import Defect, Kind, Record
@@ -158,6 +159,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                                       strict=args.strict, comments=args.comments,
                                       content_location=args.content_location_base, context=args.context,
                                       browser=browser, timeout=args.timeout,
+                                      limits=Limits(seconds=args.time_budget, inflated=args.inflate_budget),
                                       locations=args.format == "text" and location,
                                       fields=written_keys(args, layout)))
     except UsageError as exc:

@@ -10,6 +10,7 @@ import re
 from typing import NoReturn
 
 from . import __version__
+from .containment import DOCUMENT_INFLATED, DOCUMENT_SECONDS
 from .errors import ExitCode
 from .model import Kind
 from .output.choice import RESOLUTIONS
@@ -141,6 +142,14 @@ def parser() -> argparse.ArgumentParser:
     read.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
                       help="remote inputs: the most to wait to connect, for an answer, and (HTTP) for each stretch "
                            "of a body that brings less than 1 KB (default 30); then a retry, then an unreadable defect")
+    read.add_argument("--time-budget", type=_seconds, default=DOCUMENT_SECONDS, metavar="SECONDS",
+                      help="the most time one document may take (a page, a feed, a PDF, an office file, a part or "
+                           f"a record's payload; default {DOCUMENT_SECONDS:g}): past it, a bomb defect says what "
+                           "was left unread, and the next document is read")
+    read.add_argument("--inflate-budget", type=_size, default=DOCUMENT_INFLATED, metavar="SIZE",
+                      help="the most bytes one document may inflate out of its compressed parts (an office file's "
+                           f"members, a PDF's streams; default {DOCUMENT_INFLATED >> 20}M; K, M, G suffixes): past "
+                           "it, a bomb defect names what was not read")
     read.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
     run_ = p.add_argument_group("running")
     run_.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1, metavar="N",
@@ -218,6 +227,16 @@ def _jobs(value: str) -> int:
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more: {value!r}")
     return jobs
+
+
+def _size(value: str) -> int:
+    """A number of bytes, with an optional K, M or G (binary multiples)."""
+    text = value.strip().upper().removesuffix("B")
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+    digits = text[:-1] if scale > 1 else text
+    if not digits.isdigit() or int(digits) <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of bytes above 0 (K, M, G suffixes): {value!r}")
+    return int(digits) * scale
 
 
 def _seconds(value: str) -> float:
