@@ -1,6 +1,6 @@
 """The build (issue 36): urisift is pure Python, and its hottest modules --
-the HTML walk, the position search, the depth guard's pass, the record
-step -- are also compiled by mypyc from the same ``.py`` files where the
+the HTML walk, the position search, the depth guard's passes, the
+record step -- are also compiled by mypyc from the same ``.py`` files where the
 build finds what that takes (mypyc, a C compiler, Python's headers): 1.3 to
 1.4 times the speed of the walk alone, measured on the 130 shared pages
 (``python bench/bench.py speed``).  Where something is missing, the package
@@ -31,8 +31,9 @@ COMPILED = [
     "src/urisift/html/guard.py",
     "src/urisift/html/tokens.py",
     "src/urisift/found_to_record.py",
-    "src/urisift/resolve.py",
 ]
+# (not the public functions' modules, resolve.py among them: a compiled function checks its
+# arguments' types itself, with mypyc's words, before the library's door says which is wrong)
 
 
 def _note(why: str) -> None:

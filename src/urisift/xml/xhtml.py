@@ -67,22 +67,24 @@ class XhtmlReading:
         self.url_tail: Tail | None = None
         # an XHTML document's records wait for its <base> until its head is over
         self.waiting = document
-        self.held: list[tuple[Found, int | None, Frame]] = []
+        self.held: list[tuple[Found, int | None, Frame, Tail | None]] = []
         self.based = False
 
     # -- records ----------------------------------------------------------------------------------
 
-    def _emit(self, frame: Frame, found: Found, line: int | None) -> Iterator[Record]:
+    def _emit(self, frame: Frame, found: Found, line: int | None, tail: Tail | None = None) -> Iterator[Record]:
+        """The record of ``found`` (by ``tail``, else its frame's), or held
+        while the head may still set the base: records keep tree order."""
         if self.waiting and len(self.held) < _HELD:
-            self.held.append((found, line, frame))
+            self.held.append((found, line, frame, tail))
             return
-        yield self.walk.tail(frame)(found, None, line, None)
+        yield (tail or self.walk.tail(frame))(found, None, line, None)
 
     def _release(self) -> Iterator[Record]:
         self.waiting = False
         held, self.held = self.held, []
-        for found, line, frame in held:
-            yield self.walk.tail(frame)(found, None, line, None)
+        for found, line, frame, tail in held:
+            yield (tail or self.walk.tail(frame))(found, None, line, None)
 
     def _url_tail(self) -> Tail:
         if self.url_tail is None:
@@ -114,7 +116,7 @@ class XhtmlReading:
             if name[:1] == "{":
                 continue  # xlink:href and the like: the walk's own rows, below
             by_element = HTML_ATTRIBUTES.get(name)
-            if by_element is None or local == "base":
+            if by_element is None:
                 continue
             rule = by_element.get(local) or by_element.get(ANY)
             if rule is None:
@@ -153,16 +155,15 @@ class XhtmlReading:
         if local in LINKS and name == "href":
             rel_value = element.get("rel")
             rel = tuple(rel_value.lower().split()) if rel_value is not None else None
-        document_url = rule.against is Against.DOCUMENT_URL or (rule.against is Against.FORM and not value.strip())
+        # a <base href> resolves against the document's own URL, as the form's empty action does
+        document_url = rule.against is Against.DOCUMENT_URL or (rule.against is Against.FORM and not value.strip()) \
+            or local == "base"
         place = self._place(local, name, rel)
         style = _STYLE[syntax]
         for url, marks in pieces:
             if syntax is Syntax.URL or url:
                 found = new_found(url, None, None, style, marks, (), None, place)
-                if document_url:
-                    yield self._url_tail()(found, None, line, None)
-                else:
-                    yield from self._emit(frame, found, line)
+                yield from self._emit(frame, found, line, self._url_tail() if document_url else None)
 
     def _meta(self, element: Any, frame: Frame) -> Iterator[Record]:
         content = element.get("content") or ""
@@ -211,7 +212,7 @@ class XhtmlReading:
         for frame in self.walk.frames:
             if frame.layer is old:
                 frame.layer, frame.tail = layer, None
-        for _, _, frame in self.held:
+        for _, _, frame, _ in self.held:
             if frame.layer is old:
                 frame.layer, frame.tail = layer, None
 
