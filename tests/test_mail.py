@@ -362,8 +362,8 @@ def test_points_to_comes_last_but_for_the_browser_target() -> None:
     assert record_line(record).endswith(', "points_to": "1.2", "browser_target": "cid:logo%2B1@Example.org", '
                                         '"unwrapped": null, "wrapper": [], "effective_target": null, '
                                         '"effective_hops": null, "effective_status": null, "effective_loop": null, '
-                                        '"page": null, "member": null}')
-    assert list(record_json(record))[-4:] == ["effective_status", "effective_loop", "page", "member"]
+                                        '"page": null, "member": null, "region": "main"}')
+    assert list(record_json(record))[-4:] == ["effective_loop", "page", "member", "region"]
 
 
 # -- uuencoded files in text parts --------------------------------------------------------------

@@ -43,7 +43,7 @@ def test_key_order_is_the_contract() -> None:
         "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
         "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
         "points_to", "browser_target", "unwrapped", "wrapper", "effective_target", "effective_hops", "effective_status",
-        "effective_loop", "page", "member")
+        "effective_loop", "page", "member", "region")
     assert DEFECT_KEYS == ("defect", "detail", "file", "position", "unit", "message", "part", "message_id",
                            "offset", "warc_record_id")
 

@@ -19,7 +19,8 @@ RISKS = "risks"  # the invalid flag, RFC 3986 §7, differs, deceptive text, brok
 UNWRAP = "unwrap"  # the URL behind a wrapper
 ANCHOR = "anchor"  # an HTML link's visible text
 POINTS_TO = "points-to"  # the part of a message a target names (mail)
-EVERYTHING = frozenset({POSITIONS, BROWSER, RISKS, UNWRAP, ANCHOR, POINTS_TO})
+REGION = "region"  # where on an HTML page a link stands (issue 39: a walk of the whole tree)
+EVERYTHING = frozenset({POSITIONS, BROWSER, RISKS, UNWRAP, ANCHOR, POINTS_TO, REGION})
 
 #: the keys of a record (urisift.output.RECORD_KEYS, which a test holds equal) and
 #: those a run may add, in output order
@@ -28,7 +29,7 @@ KEYS = (
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
     "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
     "points_to", "browser_target", "unwrapped", "wrapper", "effective_target", "effective_hops", "effective_status",
-    "effective_loop", "page", "member", "context", "normalized",
+    "effective_loop", "page", "member", "region", "context", "normalized",
 )
 #: key -> what writing it needs done (the other keys need nothing beyond the scan itself)
 KEY_NEEDS: dict[str, frozenset[str]] = {
@@ -40,6 +41,7 @@ KEY_NEEDS: dict[str, frozenset[str]] = {
     "unwrapped": frozenset({UNWRAP}), "wrapper": frozenset({UNWRAP}),
     "text": frozenset({ANCHOR}),
     "points_to": frozenset({POINTS_TO}),
+    "region": frozenset({REGION}),
 }
 
 
@@ -50,5 +52,5 @@ def needs_of(fields: frozenset[str] | None) -> frozenset[str]:
     return frozenset().union(*(KEY_NEEDS.get(key, frozenset()) for key in fields))
 
 
-__all__ = ["ANCHOR", "BROWSER", "EVERYTHING", "KEYS", "KEY_NEEDS", "POINTS_TO", "POSITIONS", "RISKS", "UNWRAP",
-           "needs_of"]
+__all__ = ["ANCHOR", "BROWSER", "EVERYTHING", "KEYS", "KEY_NEEDS", "POINTS_TO", "POSITIONS", "REGION", "RISKS",
+           "UNWRAP", "needs_of"]

@@ -26,47 +26,58 @@ contents are not on the page: ``other``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
-from .content import Page, collect
+from .content import content
 from .hints import MAIN, OTHER, REGION_NAMES
+from .page import Page, lexbor_page, soup_page
+from .tree import LexborTree
 
 __all__ = ["REGION_NAMES", "PageRegions", "page_regions"]
 
+_mem_id = attrgetter("mem_id")
+
 
 class PageRegions:
-    """The region of each element of one parsed page, looked up by its lexbor node."""
+    """The region of each element of one parsed page, looked up by its node."""
 
-    __slots__ = ("_index", "_codes")
+    __slots__ = ("_index", "_codes", "_key")
 
-    def __init__(self, index: dict[int, int], codes: Sequence[int]) -> None:
+    def __init__(self, index: dict[int, int], codes: bytearray, key: Callable[[Any], int]) -> None:
         self._index = index
         self._codes = codes
+        self._key = key
 
     def of(self, node: Any) -> str:
-        """The region of ``node`` (an element of the page: its own, or its parent's for a text node)."""
+        """The region of ``node``, an element of the page (for a text, its
+        parent; for a comment at the top, none: other)."""
         if node is None:
             return REGION_NAMES[OTHER]
-        i = self._index.get(node.mem_id)
+        i = self._index.get(self._key(node))
         return REGION_NAMES[OTHER if i is None else self._codes[i]]
 
 
-def page_regions(root: Any) -> PageRegions:
-    """The regions of the page whose lexbor root node is ``root``."""
-    page = collect(root)
-    return PageRegions(page.index, assign(page))
+def page_regions(tree: Any) -> PageRegions:
+    """The regions of a parsed page (:class:`~.tree.LexborTree` or :class:`~.tree.SoupTree`)."""
+    if isinstance(tree, LexborTree):
+        root = tree.parser.root
+        page = lexbor_page(root) if root is not None else Page()
+        return PageRegions(page.index, assign(page), _mem_id)
+    page = soup_page(tree.soup)
+    return PageRegions(page.index, assign(page), id)
 
 
 def assign(page: Page) -> bytearray:
     """Each element's region code, in tree order: main where the page's
-    content is (:meth:`.content.Page.content`), else the innermost landmark's
-    or zone's region, else other."""
-    inside = page.content()  # per element: 1 in the page's content, 0 not
+    content is (:func:`.content.content`), else the innermost landmark's or
+    zone's region, else other."""
+    inside = content(page)
     codes = bytearray(page.zone)
-    for i, content in enumerate(inside):
-        if content:
+    for i, held in enumerate(inside):
+        if held:
             codes[i] = MAIN
-        elif codes[i] == MAIN:  # in a <main> the scorer left out (a link list, a hidden block)
+        elif codes[i] == MAIN:  # in a <main> but left out by the scorer (a link list, a hidden block)
             codes[i] = OTHER
     return codes

@@ -66,6 +66,9 @@ class Place:
     page: int | None = None
     # office files: the member of the ZIP package (``word/_rels/document.xml.rels``)
     member: str | None = None
+    # HTML: where on the page the element stands (issue 39): main, nav, header,
+    # footer, aside, comments or other; None outside HTML, False where not asked for
+    region: str | None | Literal[False] = None
 
 
 #: the place of every reference found in plain text
@@ -165,7 +168,7 @@ class Record(NamedTuple):
     ``False``, never a None or an empty tuple that would read as "none":
     ``span``, ``line`` and ``column`` without positions, ``risks``,
     ``browser_target``, ``unwrapped`` and ``wrapper``, ``points_to``, and an
-    HTML link's ``text``.
+    HTML link's ``text`` and ``region``.
 
     The flat names of the JSON contract (``uri``, ``file``, ``charset`` ...)
     are properties, so that a record reads the way its JSON line does.
@@ -246,6 +249,10 @@ class Record(NamedTuple):
     @property
     def text(self) -> str | None | Literal[False]:
         return self.found.place.text
+
+    @property
+    def region(self) -> str | None | Literal[False]:
+        return self.found.place.region
 
     @property
     def base(self) -> str | None:

@@ -12,9 +12,9 @@ parser fails); since issue 23, ``unwrapped`` and ``wrapper`` (the URL behind
 a link-protection service's or an archive's wrapping, and the wrappers),
 and ``effective_target``, ``effective_hops``, ``effective_status``,
 ``effective_loop`` (where the target ends in a crawl's captures, with
-``--effective``; null otherwise);
-since issue 21, ``page`` (PDF) and ``member`` (the part of an office file's
-ZIP package), last; and a defect line also
+``--effective``; null otherwise); since issue 21, ``page`` (PDF) and
+``member`` (the part of an office file's ZIP package); since issue 39,
+``region`` (where on an HTML page it stands), last; and a defect line also
 carries ``message_id``, ``offset`` and ``warc_record_id``.
 
 JSON lines are written by :func:`record_line`, which gives exactly
@@ -37,7 +37,7 @@ RECORD_KEYS = (
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
     "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
     "points_to", "browser_target", "unwrapped", "wrapper", "effective_target", "effective_hops", "effective_status",
-    "effective_loop", "page", "member",
+    "effective_loop", "page", "member", "region",
 )
 #: JSON keys of a defect line, in output order.
 DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",
@@ -66,6 +66,8 @@ def _not_computed(record: Record) -> str | None:
         return "points_to"
     if record.found.place.text is False:
         return "text"
+    if record.found.place.region is False:
+        return "region"
     return None
 
 
@@ -111,6 +113,7 @@ def record_json(record: Record) -> dict[str, Any]:
     out["effective_loop"] = None if effective is None else effective.loop
     out["page"] = place.page
     out["member"] = place.member
+    out["region"] = place.region
     return out
 
 
@@ -182,7 +185,7 @@ class _Fragments:
             f'"where": {encode_basestring(place.where.value)}, "element": {_string(place.element)}, '
             f'"attribute": {_string(place.attribute)}, "header": {_string(place.header)}',
             f'"rel": {rel}, "text": {_string(place.text)}',
-            f'"page": {_number(place.page)}, "member": {_string(place.member)}')
+            f'"page": {_number(place.page)}, "member": {_string(place.member)}, "region": {_string(place.region)}')
 
 
 def _list(values: tuple[str, ...]) -> str:
@@ -219,8 +222,8 @@ class RecordLines:
         style = found.style
         changed = style is not self._style
         if place is not shared.place:
-            if place.text is False:
-                raise NotComputed("text")
+            if place.text is False or place.region is False:
+                raise NotComputed("text" if place.text is False else "region")
             shared.take_place(place)
             changed = True
         origin = record.origin
@@ -321,7 +324,7 @@ _FIELD_JSON: dict[str, Any] = {
     "base_source": lambda r, n: "null" if r.base_layer is None else encode_basestring(r.base_layer.source.value),
     "style": lambda r, n: encode_basestring(r.found.style.value),
     "where": lambda r, n: encode_basestring(r.found.place.where.value),
-    **{key: _place_part(key) for key in ("element", "attribute", "header", "text", "page", "member")},
+    **{key: _place_part(key) for key in ("element", "attribute", "header", "text", "page", "member", "region")},
     **{key: _origin_part(key) for key in _ORIGIN_KEYS},
     "rel": lambda r, n: "null" if r.found.place.rel is None else _list(r.found.place.rel),
     "span": lambda r, n: "null" if r.span is None else f"[{r.span[0]}, {r.span[1]}]",
@@ -351,7 +354,7 @@ def _asked(key: str, text: Any) -> Any:
                  "unwrapped": "unwrapped", "wrapper": "wrapper"}.get(key)
 
     def checked(record: Record, normalized: str | None) -> str:
-        value = getattr(record, attribute) if attribute is not None else record.found.place.text
+        value = getattr(record, attribute) if attribute is not None else getattr(record.found.place, key)
         if value is False:
             raise NotComputed(key)
         return text(record, normalized)  # type: ignore[no-any-return]
@@ -359,7 +362,7 @@ def _asked(key: str, text: Any) -> Any:
     return checked
 
 
-for _key in ("span", "line", "column", "risks", "points_to", "unwrapped", "wrapper", "text"):
+for _key in ("span", "line", "column", "risks", "points_to", "unwrapped", "wrapper", "text", "region"):
     _FIELD_JSON[_key] = _asked(_key, _FIELD_JSON[_key])
 
 
