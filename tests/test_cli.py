@@ -234,10 +234,10 @@ def test_csv_risks_and_normalized_columns() -> None:
     code, out, _ = run(["--format", "csv", "--normalize", "syntax"], b"http://u:p@H/%7e\n")
     header, row = out.splitlines()
     assert header.endswith(",charset_source,risks,points_to,browser_target,unwrapped,wrapper,effective_target,"
-                           "effective_hops,effective_status,effective_loop,page,member,normalized")
+                           "effective_hops,effective_status,effective_loop,page,member,region,normalized")
     assert row.endswith(',"[{""flag"": ""userinfo"", ""section"": ""7.5"", ""detail"": ""\'u:p\' stands before \'@\'; '
                         'the host is \'H\'""}, {""flag"": ""password"", ""section"": ""7.4"", ""detail"": ""user \'u\' '
-                        'has a password in the URI""}]",,http://u:p@h/%7e,,[],,,,,,,http://u:p@h/~')
+                        'has a password in the URI""}]",,http://u:p@h/%7e,,[],,,,,,,,http://u:p@h/~')
 
 
 @pytest.mark.parametrize("argv", [["--normalize", "deep"], ["--scheme", ","]])

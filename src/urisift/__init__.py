@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         Origin,
         Place,
         Record,
+        Region,
         Risk,
         Span,
         Style,
@@ -66,6 +67,7 @@ _HOME = {
     "Origin": "model",
     "Place": "model",
     "Record": "model",
+    "Region": "model",
     "Risk": "model",
     "ScanOptions": "scan",
     "Span": "model",
@@ -116,7 +118,7 @@ __all__ = [
     "equivalent", "normalize", "Urn", "UrnError", "urn_equivalent", "Risk", "risks", "registered_schemes",
     # the pipeline's vocabulary
     "Base", "BaseSource", "Charset", "CharsetSource", "Defect", "DefectKind", "Flag", "Found", "Kind", "Origin",
-    "Place", "Record", "Span", "Style", "Where", "BaseLayer",
+    "Place", "Record", "Region", "Span", "Style", "Where", "BaseLayer",
     # scanning
     "ScanOptions", "find_references", "iter_input", "scan_html", "scan_mbox", "scan_message", "scan_path",
     "scan_stream", "scan_text",

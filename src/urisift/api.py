@@ -7,13 +7,14 @@ the input itself says, or stay unresolved."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .base import retrieval_layers
 from .html import DocumentWalk, tree_of
 from .model import Content, Defect, Kind, Origin, Record
+from .options import checked
 from .scan import ScanOptions, iter_input, scan_content
 from .sources import Input
 
@@ -62,7 +63,7 @@ def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None =
 
 def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str | None = None,
               declared: str | None = None, abbreviated: bool = True, comments: bool = False,
-              positions: bool = True) -> Iterator[Record | Defect]:
+              positions: bool = True, fields: Iterable[str] | None = None) -> Iterator[Record | Defect]:
     """Yield a record for every URI reference in an HTML document (issue 9).
 
     ``document`` is the page's bytes (decoded by the chain: BOM, then
@@ -74,17 +75,22 @@ def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str
     scans the text of comments too.  ``positions=False`` leaves ``span``,
     ``line`` and ``column`` out (None), which saves a fifth of the time:
     the tree keeps no source positions, so they are searched for.
+    ``fields``: the record keys the caller reads (None: every key); what
+    no key asks for is not computed, and reads False (``region`` costs a
+    walk of the whole page, issue 39; see :data:`urisift.needs.KEY_NEEDS`).
     """
+    options = ScanOptions(base=base, kind=Kind.HTML, abbreviated=abbreviated, comments=comments,
+                          positions=positions, fields=None if fields is None else frozenset(fields))
+    checked(ScanOptions(fields=options.fields))  # a key that is not one: UsageError (the base is a defect below)
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
-    options = ScanOptions(base=base, kind=Kind.HTML, abbreviated=abbreviated, comments=comments, positions=positions)
     if isinstance(document, (bytes, bytearray, str)):
         yield from scan_content(Content(bytes(document) if isinstance(document, bytearray) else document,
                                         Kind.HTML, origin, layer, declared), options)
         return
     yield from DocumentWalk(tree_of(document), layer, origin, None, locator=None, abbreviated=abbreviated,
-                            comments=comments)
+                            comments=comments, needs=options.needs)
 
 
 def scan_message(message: bytes | Message, *, base: str | None = None, file: str | None = None,

@@ -17,7 +17,7 @@ from typing import IO, Any, BinaryIO, NoReturn, cast
 
 from . import __version__
 from .errors import ExitCode, RunError, UsageError
-from .model import Defect, Kind, Record
+from .model import Defect, Kind, Record, Region
 from .output.choice import RESOLUTIONS
 from .output.stats import Stats
 from .output.writers import FIELDS, WRITERS, CsvWriter, EdgeWriter, Layout, Writer
@@ -38,6 +38,7 @@ examples:
   urisift --format parquet -o links.parquet crawl.warc.gz    a crawl's links for an indexer
   urisift --format edges crawl.warc.gz | sort -u             a link graph: page<TAB>target
   urisift --scheme http,https --unique --normalize syntax notes/   distinct web links
+  urisift --region main --format edges crawl.warc.gz         a link graph of the pages' own content only
   urisift --kind mbox --charset latin-1 < old.mbox           standard input, its kind and charset given
   tail -f app.log | urisift --with-location  links as log lines arrive, with file:line:column
   urisift -0 docs/ | xargs -0 -n1 echo       NUL-terminated, for xargs -0
@@ -89,6 +90,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="only the first record per normalized target (level: --normalize, else syntax)")
     out.add_argument("--scheme", metavar="LIST", type=_scheme_list,
                      help="only targets with these schemes, comma-separated (http,https,mailto)")
+    out.add_argument("--region", metavar="LIST", type=_region_list,
+                     help="HTML: only links in these regions of the page, comma-separated: main (the page's own "
+                          "content), nav, header, footer, aside, comments, other; text output, --unique and edges "
+                          "too (records of other inputs have no region: left out)")
     out.add_argument("--flags", action="store_true", help="text: the RFC 3986 §7 risk flags after a tab")
     out.add_argument("--unwrap", action="store_true",
                      help="text output, --scheme, --normalize, --unique and edges use the URL behind a link-protection "
@@ -160,6 +165,16 @@ def _fields(value: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(f"unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)}"
                                          if unknown else "expected a comma-separated list of keys")
     return fields
+
+
+def _region_list(value: str) -> frozenset[str]:
+    regions = frozenset(r.strip().lower() for r in value.split(",") if r.strip())
+    names = [r.value for r in Region]
+    unknown = sorted(regions - set(names))
+    if not regions or unknown:
+        raise argparse.ArgumentTypeError(f"no region {unknown[0]!r}; the regions are {', '.join(names)}"
+                                         if unknown else "expected a comma-separated list of regions")
+    return regions
 
 
 def _scheme_list(value: str) -> frozenset[str]:
@@ -301,7 +316,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code
-    select = Select(args.scheme, args.normalize, args.unique, args.resolve, args.unwrap, args.effective)
+    select = Select(args.scheme, args.normalize, args.unique, args.resolve, args.unwrap, args.effective, args.region)
     stats = Stats() if args.stats else None
     status: int = ExitCode.OK
     try:

@@ -14,9 +14,12 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-#: region codes, indexes into REGION_NAMES
+from ..model import Region
+
+#: region codes, indexes into REGION_NAMES (the ``region`` key's values)
 MAIN, NAV, HEADER, FOOTER, ASIDE, COMMENTS, OTHER = range(7)
-REGION_NAMES = ("main", "nav", "header", "footer", "aside", "comments", "other")
+REGION_NAMES: tuple[str, ...] = tuple(region.value for region in Region)
+assert REGION_NAMES[OTHER] == "other" and REGION_NAMES[MAIN] == "main"
 #: no landmark or zone of its own
 NONE = 255
 

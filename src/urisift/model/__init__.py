@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from .enums import BaseSource, CharsetSource, DefectKind, Flag, Kind, Style, Unit, Where
+from .enums import BaseSource, CharsetSource, DefectKind, Flag, Kind, Region, Style, Unit, Where
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,5 +363,5 @@ from .build import new_found, new_place, new_record, origin_with  # noqa: E402
 from .events import Content, Rendered, Tally  # noqa: E402
 
 __all__ = ["NOWHERE", "TEXT", "Base", "BaseSource", "Charset", "CharsetSource", "Content", "Defect", "DefectKind",
-           "Effective", "Flag", "Found", "Kind", "Origin", "Place", "Record", "Rendered", "Risk", "Span", "Style",
-           "Tally", "Unit", "Where", "new_found", "new_place", "new_record", "origin_with"]
+           "Effective", "Flag", "Found", "Kind", "Origin", "Place", "Record", "Region", "Rendered", "Risk", "Span",
+           "Style", "Tally", "Unit", "Where", "new_found", "new_place", "new_record", "origin_with"]
