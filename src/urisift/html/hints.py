@@ -95,24 +95,43 @@ _CONTENT = re.compile(r"article|content|entry|\bpost|story|\bbody|\btext\b|\bmai
 _DOUBTFUL = re.compile(r"\bmeta\b|byline|author|date|caption|credit|hidden|\bhid\b|media|contact|scroll")
 
 
-def zone_of(names: str) -> int:
-    """The region a block's class and id words place it in (NONE: none)."""
-    m = _ZONES.search(names)
-    if m is None or _CONTENT.search(names) is not None:
-        return NONE
-    return int(m.lastgroup[1:])  # type: ignore[index]
+def _words(value: str) -> tuple[int, bool, int]:
+    """What one class or id value says: the zone its words name (NONE:
+    none), whether they name content, and their weight (+25 content, -25
+    furniture or doubtful, both: 0)."""
+    names = value.lower().replace("_", "-")
+    zone = _ZONES.search(names)
+    content = _CONTENT.search(names) is not None
+    weight = (25 if content else 0) - (25 if zone is not None or _DOUBTFUL.search(names) is not None else 0)
+    return (NONE if zone is None else int(zone.lastgroup[1:])), content, weight  # type: ignore[index]
 
 
-def weight_of(names: str) -> int:
-    """How much a block's class and id words say it holds the page's content (negative: furniture)."""
-    weight = 0
-    if _CONTENT.search(names) is not None:
-        weight += 25
-    if _ZONES.search(names) is not None or _DOUBTFUL.search(names) is not None:
-        weight -= 25
-    return weight
+#: what each class or id value seen says: a page repeats its class values
+#: many times (every menu item, every paragraph), so each is read once
+_SEEN: dict[str, tuple[int, bool, int]] = {}
+_SEEN_LIMIT = 8192
+
+
+def hints_of(classes: str | None, ident: str | None) -> tuple[int, int]:
+    """The zone an element's class and id words place it in (NONE: none,
+    or they name content too: a block named for both is given the benefit
+    of the doubt) and how much they say it holds the page's content
+    (negative: furniture), each value counting for itself."""
+    zone, content, weight = NONE, False, 0
+    for value in (classes, ident):
+        if value:
+            said = _SEEN.get(value)
+            if said is None:
+                if len(_SEEN) >= _SEEN_LIMIT:
+                    _SEEN.clear()
+                said = _SEEN[value] = _words(value)
+            if zone == NONE:
+                zone = said[0]
+            content = content or said[1]
+            weight += said[2]
+    return (NONE if content else zone), weight
 
 
 __all__ = ["ASIDE", "BLOCKS", "COMMENTS", "FIRST_ELEMENT_ID", "FOOTER", "FURNITURE_ROLES", "HEADER", "MAIN",
            "NAV", "NONE", "OTHER", "PARAGRAPHS", "PRIOR", "REGION_NAMES", "ROLES", "SECTIONING", "TAG", "TEXT_ID",
-           "UNRENDERED", "weight_of", "zone_of"]
+           "UNRENDERED", "hints_of"]

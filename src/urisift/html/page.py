@@ -36,8 +36,7 @@ from .hints import (
     TAG,
     TEXT_ID,
     UNRENDERED,
-    weight_of,
-    zone_of,
+    hints_of,
 )
 
 # element flags
@@ -103,7 +102,7 @@ class Page:
         self.tag.append(tag)
         inherited = flags[p] & _INHERITED if p >= 0 else 0
         mine = NONE  # the element's own landmark or zone
-        names = ""
+        named = NONE  # the zone its class and id words name
         weight = 0
         if tag in UNRENDERED:
             inherited |= SKIP
@@ -114,8 +113,7 @@ class Page:
             if role:  # an explicit role overrides the element's own (WAI-ARIA 1.2 §4.1)
                 mine = _role_region(role)
             if "class" in attributes or "id" in attributes:
-                names = f"{attributes.get('class') or ''} {attributes.get('id') or ''}".lower().replace("_", "-")
-                weight = weight_of(names)
+                named, weight = hints_of(attributes.get("class"), attributes.get("id"))
             if tag == _A:
                 href = attributes.get("href")
                 if href is not None:
@@ -128,8 +126,8 @@ class Page:
                 # own: the element says which, whatever its class words (HTML-AAM)
                 if not inherited & SECTIONED:
                     mine = HEADER if tag == _HEADER else FOOTER
-            elif names:
-                mine = zone_of(names)
+            else:
+                mine = named
         if tag in SECTIONING:
             inherited |= SECTIONED
         if tag == _BODY and self.body < 0:
