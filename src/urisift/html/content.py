@@ -41,6 +41,8 @@ FURNITURE_NAMED = 0.5
 PROSE_COMMAS = 10
 
 _P = TAG["p"]
+#: the whole page is no candidate: it is what is left when none is found
+_WHOLE = frozenset({TAG["body"], TAG["html"]})
 _CONTAINERS = frozenset(TAG[t] for t in ["div", "section", "form", "fieldset"])
 
 
@@ -87,9 +89,9 @@ def _roots(page: Page) -> list[int]:
     and its siblings that read as prose."""
     best: list[tuple[float, int]] = []
     zoned: list[tuple[float, int]] = []  # the same, inside furniture zones
-    zone, flags, score = page.zone, page.flags, page.score
+    zone, flags, score, tag = page.zone, page.flags, page.score, page.tag
     for i in range(len(page.parent)):
-        if score[i] <= 0 or flags[i] & SKIP:
+        if score[i] <= 0 or flags[i] & SKIP or tag[i] in _WHOLE:
             continue
         c = candidate(page, i)
         ranking = best if zone[i] == OTHER or zone[i] == MAIN else zoned

@@ -90,7 +90,9 @@ _ZONE_WORDS = (
 )
 _ZONES = re.compile("|".join(f"(?P<z{code}>{words})" for code, words in _ZONE_WORDS))
 #: words naming a block of content: a block named for both is given the benefit of the doubt
-_CONTENT = re.compile(r"article|content|entry|\bpost|story|\bbody|\btext\b|\bmain\b|hentry|h-entry|blog")
+#: ("main" is not one of them: "main-menu", "main-nav" are the site's main navigation)
+_CONTENT = re.compile(r"article|content|entry|\bpost|story|\bbody|\btext\b|hentry|h-entry|blog")
+_MAIN = re.compile(r"\bmain\b")
 #: words that lower a block's score as the page's content, short of naming it furniture
 _DOUBTFUL = re.compile(r"\bmeta\b|byline|author|date|caption|credit|hidden|\bhid\b|media|contact|scroll")
 
@@ -102,7 +104,8 @@ def _words(value: str) -> tuple[int, bool, int]:
     names = value.lower().replace("_", "-")
     zone = _ZONES.search(names)
     content = _CONTENT.search(names) is not None
-    weight = (25 if content else 0) - (25 if zone is not None or _DOUBTFUL.search(names) is not None else 0)
+    furniture = zone is not None or _DOUBTFUL.search(names) is not None
+    weight = (25 if content or _MAIN.search(names) else 0) - (25 if furniture else 0)
     return (NONE if zone is None else int(zone.lastgroup[1:])), content, weight  # type: ignore[index]
 
 
