@@ -25,6 +25,9 @@ from __future__ import annotations
 from .hints import MAIN, NONE, OTHER, PRIOR, TAG
 from .page import BLOCKY, SKIP, Page
 
+#: a best candidate scoring less than this is little prose (a landing page, a list of products):
+#: the ``<main>`` around it, where there is one, says more of the page's content than the scorer
+WEAK = 20.0
 #: candidates compared with the best
 RUNNERS_UP = 5
 #: a runner-up this close to the best counts towards gathering them under a parent ...
@@ -40,7 +43,7 @@ FURNITURE_NAMED = 0.5
 #: ... unless it has this many commas (prose)
 PROSE_COMMAS = 10
 
-_P = TAG["p"]
+_P, _TABLE = TAG["p"], TAG["table"]
 #: the whole page is no candidate: it is what is left when none is found
 _WHOLE = frozenset({TAG["body"], TAG["html"]})
 _CONTAINERS = frozenset(TAG[t] for t in ["div", "section", "form", "fieldset"])
@@ -55,16 +58,19 @@ def content(page: Page) -> bytearray:
     """Per element in tree order, 1 where it is part of the page's content."""
     n = len(page.parent)
     inside = bytearray(n)
+    tabled = bytearray(n)  # inside a table: its cells are data, links often, never furniture
     roots = set(_roots(page))
-    parent, own, flags = page.parent, page.own, page.flags
+    parent, own, flags, tag = page.parent, page.own, page.flags, page.tag
     for i in range(n):
+        p = parent[i]
+        if p >= 0 and (tabled[p] or tag[p] == _TABLE):
+            tabled[i] = 1
         if i in roots:
             inside[i] = 1
             continue
-        p = parent[i]
         if p < 0 or not inside[p]:
             continue
-        if flags[i] & SKIP or (own[i] != NONE and own[i] != MAIN) or _furniture(page, i):
+        if flags[i] & SKIP or (own[i] != NONE and own[i] != MAIN) or (not tabled[i] and _furniture(page, i)):
             continue
         inside[i] = 1
     return inside
@@ -101,11 +107,18 @@ def _roots(page: Page) -> list[int]:
             del ranking[RUNNERS_UP:]
     if zoned and (not best or zoned[0][0] > MISNAMED * best[0][0]):
         best = zoned
-    if not best:
-        return [page.body] if page.body >= 0 else []
+    if not best:  # no prose at all: the author's <main>, else the whole page
+        landmark = next((i for i, region in enumerate(page.own) if region == MAIN and not flags[i] & SKIP), -1)
+        return [landmark] if landmark >= 0 else [page.body] if page.body >= 0 else []
     top_score, top = best[0]
     top = _gathering(page, top, [i for c, i in best[1:] if c >= CLOSE * top_score])
     top = _climb(page, top)
+    if top_score < WEAK:  # little prose anywhere: the author's <main>, if it holds the best
+        a = top
+        while a >= 0:
+            if page.own[a] == MAIN:
+                return [a]
+            a = page.parent[a]
     return _with_siblings(page, top)
 
 

@@ -43,7 +43,8 @@ TAG = _ids(
     "a main nav header footer aside article section body html head p div pre td th blockquote dd dt li ul ol dl "
     "table tbody thead tfoot tr form fieldset h1 h2 h3 h4 h5 h6 script style noscript template title textarea "
     "select option optgroup datalist iframe object embed svg math button input img picture figure figcaption "
-    "address center details summary dialog hgroup hr menu caption br canvas video audio code label"
+    "address center details summary dialog hgroup hr menu caption br canvas video audio code label abbr b bdi "
+    "bdo cite data dfn em i kbd mark q s samp small span strong sub sup time u var wbr font"
 )
 _TEXT_PARSER = LexborHTMLParser("<p>x</p>")
 #: the id lexbor gives text nodes, and the first id of an element (lexbor
@@ -65,6 +66,9 @@ UNRENDERED = _tags("head script style noscript template title textarea select op
                    "button canvas")
 #: elements whose inline text is scored as a paragraph (a list item is not: lists are most often menus)
 PARAGRAPHS = _tags("p pre td blockquote dd h2 h3 h4 h5 h6 div section article main center")
+#: phrasing elements: their class words name a link or a word ("headerlink", "share-count"), not a block
+INLINE = _tags("a abbr b bdi bdo br cite code data dfn em i img kbd label mark q s samp small span strong sub sup "
+               "time u var wbr font picture svg button input select")
 #: sectioning content and main: a header or footer inside one is its section's, not the page's
 SECTIONING = _tags("article aside main nav section")
 #: a prior for the block holding the page's content, by its element (prose sits in divs and
@@ -135,6 +139,6 @@ def hints_of(classes: str | None, ident: str | None) -> tuple[int, int]:
     return (NONE if content else zone), weight
 
 
-__all__ = ["ASIDE", "BLOCKS", "COMMENTS", "FIRST_ELEMENT_ID", "FOOTER", "FURNITURE_ROLES", "HEADER", "MAIN",
-           "NAV", "NONE", "OTHER", "PARAGRAPHS", "PRIOR", "REGION_NAMES", "ROLES", "SECTIONING", "TAG", "TEXT_ID",
-           "UNRENDERED", "hints_of"]
+__all__ = ["ASIDE", "BLOCKS", "COMMENTS", "FIRST_ELEMENT_ID", "FOOTER", "FURNITURE_ROLES", "HEADER", "INLINE",
+           "MAIN", "NAV", "NONE", "OTHER", "PARAGRAPHS", "PRIOR", "REGION_NAMES", "ROLES", "SECTIONING", "TAG",
+           "TEXT_ID", "UNRENDERED", "hints_of"]

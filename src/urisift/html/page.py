@@ -28,6 +28,7 @@ from .hints import (
     FOOTER,
     FURNITURE_ROLES,
     HEADER,
+    INLINE,
     NONE,
     OTHER,
     PARAGRAPHS,
@@ -126,7 +127,7 @@ class Page:
                 # own: the element says which, whatever its class words (HTML-AAM)
                 if not inherited & SECTIONED:
                     mine = HEADER if tag == _HEADER else FOOTER
-            else:
+            elif tag not in INLINE:  # a block of furniture, not a word of it
                 mine = named
         if tag in SECTIONING:
             inherited |= SECTIONED
