@@ -22,12 +22,15 @@ the content is marked in one pass forwards.
 
 from __future__ import annotations
 
-from .hints import MAIN, NONE, OTHER, PRIOR, TAG
-from .page import BLOCKY, SKIP, Page
+from .hints import COMMENTS, MAIN, NONE, OTHER, PRIOR, TAG
+from .page import BLOCKY, NAMED, SKIP, Page
 
 #: a best candidate scoring less than this is little prose (a landing page, a list of products):
 #: the ``<main>`` around it, where there is one, says more of the page's content than the scorer
 WEAK = 20.0
+#: a block named furniture by its class words scoring this much with less link text than this is prose
+PROSE_SCORE = 20.0
+PROSE_LINKS = 0.2
 #: candidates compared with the best
 RUNNERS_UP = 5
 #: a runner-up this close to the best counts towards gathering them under a parent ...
@@ -70,10 +73,20 @@ def content(page: Page) -> bytearray:
             continue
         if p < 0 or not inside[p]:
             continue
-        if flags[i] & SKIP or (own[i] != NONE and own[i] != MAIN) or (not tabled[i] and _furniture(page, i)):
+        if flags[i] & SKIP or (own[i] != NONE and own[i] != MAIN and not _prose(page, i)) or (
+                not tabled[i] and _furniture(page, i)):
             continue
         inside[i] = 1
     return inside
+
+
+def _prose(page: Page, i: int) -> bool:
+    """Whether a block its class words call furniture holds prose all the
+    same: several paragraphs, few links (a section whose id is its heading's
+    words, "sharing-with-a-team").  A comment thread is prose by nature: it
+    stays a thread."""
+    return (page.flags[i] & NAMED and page.own[i] != COMMENTS and page.score[i] >= PROSE_SCORE
+            and page.link_density(i) < PROSE_LINKS) != 0
 
 
 def _furniture(page: Page, i: int) -> bool:

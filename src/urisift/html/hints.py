@@ -114,9 +114,11 @@ def _words(value: str) -> tuple[int, bool, int]:
 
 
 #: what each class or id value seen says: a page repeats its class values
-#: many times (every menu item, every paragraph), so each is read once
+#: many times (every menu item, every paragraph), so each is read once; kept
+#: for values of a usual length only, so that it holds a megabyte at most
 _SEEN: dict[str, tuple[int, bool, int]] = {}
 _SEEN_LIMIT = 8192
+_SEEN_LENGTH = 128
 
 
 def hints_of(classes: str | None, ident: str | None) -> tuple[int, int]:
@@ -129,9 +131,11 @@ def hints_of(classes: str | None, ident: str | None) -> tuple[int, int]:
         if value:
             said = _SEEN.get(value)
             if said is None:
-                if len(_SEEN) >= _SEEN_LIMIT:
-                    _SEEN.clear()
-                said = _SEEN[value] = _words(value)
+                said = _words(value)
+                if len(value) <= _SEEN_LENGTH:
+                    if len(_SEEN) >= _SEEN_LIMIT:
+                        _SEEN.clear()
+                    _SEEN[value] = said
             if zone == NONE:
                 zone = said[0]
             content = content or said[1]

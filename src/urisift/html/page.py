@@ -46,6 +46,7 @@ LINK = 2  # inside a link (inherited)
 HASH = 4  # inside a link to a place in the page (inherited)
 SECTIONED = 8  # inside sectioning content or main (inherited)
 BLOCKY = 16  # has a block child
+NAMED = 32  # its own zone is named by its class or id words, not by its element or role
 _INHERITED = SKIP | LINK | HASH | SECTIONED
 
 #: a paragraph has this many characters at least
@@ -127,8 +128,9 @@ class Page:
                 # own: the element says which, whatever its class words (HTML-AAM)
                 if not inherited & SECTIONED:
                     mine = HEADER if tag == _HEADER else FOOTER
-            elif tag not in INLINE:  # a block of furniture, not a word of it
+            elif tag not in INLINE and named != NONE:  # a block of furniture, not a word of it
                 mine = named
+                inherited |= NAMED
         if tag in SECTIONING:
             inherited |= SECTIONED
         if tag == _BODY and self.body < 0:
