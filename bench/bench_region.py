@@ -32,7 +32,6 @@ import importlib
 import os
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -201,19 +200,9 @@ def _trafilatura(sources: list[bytes]) -> Callable[[], object] | None:
     return run
 
 
-def _median(fn: Callable[[], object], rounds: int) -> float:
-    fn()
-    times = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return sorted(times)[len(times) // 2]
-
-
-def cost(sources: list[bytes], rounds: int,
-         table: Callable[[str, str, float, list[tuple[str, float | None, str]], str], None] | None = None,
-         timeit: Callable[[Callable[[], object], int], float] = _median) -> dict[str, float | None]:
+def cost(sources: list[bytes], rounds: int, table: Callable[[str, str, float, list[tuple[str, float | None, str]], str],
+                                                           None],
+         timeit: Callable[[Callable[[], object], int], float]) -> dict[str, float | None]:
     """Print the cost rows: scan_html with region, without it, the regions alone, trafilatura."""
     without = tuple(k for k in RECORD_KEYS if k != "region")
     times: dict[str, float | None] = {
@@ -224,16 +213,9 @@ def cost(sources: list[bytes], rounds: int,
     peer = _trafilatura(sources)
     times["trafilatura extract(include_links=True)"] = None if peer is None else timeit(peer, max(1, rounds // 2))
     size = sum(map(len, sources)) / 1e6
-    if table is not None:
-        table(f"region: cost on {len(sources)} pages ({size:.1f} MB)", "MB", size,
-              [(name, t, "" if t is not None else "pip install --target bench/.peers trafilatura")
-               for name, t in times.items()], "scan_html, every key")
-    else:
-        print(f"\n## region: cost on {len(sources)} pages ({size:.1f} MB)\n")
-        print("| contender | median s | MB/s |")
-        print("|---|---:|---:|")
-        for name, t in times.items():
-            print(f"| {name} | {'—' if t is None else f'{t:.3f}'} | {'—' if t is None else f'{size / t:.1f}'} |")
+    table(f"region: cost on {len(sources)} pages ({size:.1f} MB)", "MB", size,
+          [(name, t, "" if t is not None else "bench.py --install-peers (trafilatura, lxml_html_clean)")
+           for name, t in times.items()], "scan_html, every key")
     with_region, without_region = times["scan_html, every key"], times["scan_html, every key but region"]
     peer_time = times["trafilatura extract(include_links=True)"]
     assert with_region is not None and without_region is not None
@@ -245,8 +227,8 @@ def cost(sources: list[bytes], rounds: int,
     return times
 
 
-def bench_region(rounds: int, shared: Path, readability: Path | None, worst: int = 12, table: Any = None,
-                 timeit: Any = _median) -> None:
+def bench_region(rounds: int, shared: Path, readability: Path | None, table: Any, timeit: Any, worst: int = 12
+                 ) -> None:
     """The case: agreement (when Readability's expected pages are at hand) and cost."""
     sources = pages(shared)
     if not sources:
@@ -275,7 +257,9 @@ def main(argv: list[str] | None = None) -> int:
         sources = pages(SHARED)
         agreement(sources, expected_pages(readability, list(sources)), args.worst)
         return 0
-    bench_region(args.rounds, SHARED, readability, args.worst)
+    from bench import table, timeit  # the tables and timing of every case
+
+    bench_region(args.rounds, SHARED, readability, table, timeit, args.worst)
     return 0
 
 
