@@ -357,6 +357,7 @@ def test_record_json_has_every_contract_key() -> None:
         "unwrapped": None, "wrapper": [],  # issue 23's: what a wrapped link wraps, where a target ends
         "effective_target": None, "effective_hops": None, "effective_status": None, "effective_loop": None,
         "page": None, "member": None,  # issue 21's: a PDF's page, an office package's member
+        "region": None,  # issue 39's: where on an HTML page
     }
 
 

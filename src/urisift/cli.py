@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import IO, Any, BinaryIO, NoReturn, cast
 
@@ -90,10 +91,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="only the first record per normalized target (level: --normalize, else syntax)")
     out.add_argument("--scheme", metavar="LIST", type=_scheme_list,
                      help="only targets with these schemes, comma-separated (http,https,mailto)")
-    out.add_argument("--region", metavar="LIST", type=_region_list,
-                     help="HTML: only links in these regions of the page, comma-separated: main (the page's own "
-                          "content), nav, header, footer, aside, comments, other; text output, --unique and edges "
-                          "too (records of other inputs have no region: left out)")
+    out.add_argument("--region", metavar="LIST", type=_region_list, help="HTML: only links in these regions of the "
+                     "page: main (its own content), nav, header, footer, aside, comments, other (others: none)")
     out.add_argument("--flags", action="store_true", help="text: the RFC 3986 §7 risk flags after a tab")
     out.add_argument("--unwrap", action="store_true",
                      help="text output, --scheme, --normalize, --unique and edges use the URL behind a link-protection "
@@ -167,21 +166,19 @@ def _fields(value: str) -> tuple[str, ...]:
     return fields
 
 
-def _region_list(value: str) -> frozenset[str]:
-    regions = frozenset(r.strip().lower() for r in value.split(",") if r.strip())
-    names = [r.value for r in Region]
-    unknown = sorted(regions - set(names))
-    if not regions or unknown:
-        raise argparse.ArgumentTypeError(f"no region {unknown[0]!r}; the regions are {', '.join(names)}"
-                                         if unknown else "expected a comma-separated list of regions")
-    return regions
+def _listed(what: str, known: tuple[str, ...] = ()) -> Callable[[str], frozenset[str]]:
+    def names(value: str) -> frozenset[str]:  # a comma-separated list of ``what`` (one of ``known``, if given)
+        listed = frozenset(s.strip().lower() for s in value.split(",") if s.strip())
+        unknown = sorted(listed - set(known)) if known else []
+        if not listed or unknown:
+            raise argparse.ArgumentTypeError(f"no {what} {unknown[0]!r}; the {what}s are {', '.join(known)}"
+                                             if unknown else f"expected a comma-separated list of {what}s")
+        return listed
+    return names
 
 
-def _scheme_list(value: str) -> frozenset[str]:
-    schemes = frozenset(s.strip().lower() for s in value.split(",") if s.strip())
-    if not schemes:
-        raise argparse.ArgumentTypeError("expected a comma-separated list of schemes")
-    return schemes
+_scheme_list = _listed("scheme")
+_region_list = _listed("region", tuple(r.value for r in Region))
 
 
 @dataclass(frozen=True)
