@@ -7,6 +7,7 @@
     python bench/bench.py normalize          # normalize vs rfc3986's normalize()
     python bench/bench.py records            # link-dense input through the whole CLI vs a bare floor
     python bench/bench.py html               # scan_html vs lxml (and parse-only rows) on 130 real pages
+    python bench/bench.py region --readability PATH   # region == main against Readability's article; its cost
     python bench/bench.py mail               # scan_mbox vs urlscan and a stdlib floor on 30 MB of linux-mips
     python bench/bench.py warc               # a 50 MB WARC of saved pages vs warcio + lxml
     python bench/bench.py stream             # peak RSS, first record, | head -1 on 123 MB text, 1 GB mbox and WARC
@@ -43,9 +44,10 @@ ROOT = HERE.parent
 PEERS_DIR = HERE / ".peers"
 SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
 # (orjson and msgspec: the JSON encoders the speed case measures against the record writer)
-# (fastwarc and selectolax: the Common Crawl user's script of the archive rows, ../shared/bench)
+# (fastwarc and selectolax: the Common Crawl user's script of the archive rows, ../shared/bench; trafilatura and
+# lxml_html_clean: the content extractor the region case measures against)
 PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract", "lxml", "html5lib", "urlscan", "orjson", "msgspec",
-                 "fastwarc", "selectolax"]
+                 "fastwarc", "selectolax", "trafilatura", "lxml_html_clean"]
 
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))  # the adversarial inputs the tests use
@@ -371,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
                                          "warc", "parallel", "stream", "hostile", "browser", "payloads", "remote",
-                                         "speed", "all"])
+                                         "region", "speed", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -383,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", default="",
                         help="speed: only these rows (comma-separated: html,records,text,fields,mail,parallel,"
                              "encoders)")
+    parser.add_argument("--readability", default=os.environ.get("URISIFT_READABILITY"),
+                        help="region: a checkout of mozilla/readability or its git directory, for its test pages' "
+                             "expected articles (env URISIFT_READABILITY; without it, the cost rows only)")
     parser.add_argument("--install-peers", action="store_true", help="pip-install the peers into bench/.peers first")
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON document on standard output (the tables go to stderr)")
@@ -412,6 +417,11 @@ def main(argv: list[str] | None = None) -> int:
             from bench_html import bench_html
 
             bench_html(args.rounds, SHARED, ROOT, timeit, table)
+        elif case == "region":
+            from bench_region import bench_region
+
+            bench_region(args.rounds, SHARED, Path(args.readability) if args.readability else None,
+                         table=table, timeit=timeit)
         elif case == "browser":
             from bench_browser import bench_browser
 

@@ -12,6 +12,8 @@ PUBLIC = {
     "scan_text", "scan_html", "scan_message", "scan_mbox", "scan_stream", "scan_path", "find_references",
     "registered_schemes", "Found",
     "Record", "Defect", "Style", "Where", "Flag", "BaseSource", "CharsetSource",
+    # issue 39: where on a page a link stands
+    "Region",
     # normalization, URNs, risks
     "normalize", "equivalent", "Urn", "UrnError", "urn_equivalent", "risks", "Risk",
     # issue 7: the pipeline's vocabulary, bases, inputs and the record contract

@@ -121,4 +121,4 @@ def test_help_of_the_package_opens_with_the_map_of_its_public_names() -> None:
     # the enums and the errors list what they define, not every method of str or Exception
     assert "capitalize" not in text and "with_traceback" not in text
     assert dir(urisift.Kind)[:3] == ["AUTO", "CSS", "HTML"]
-    assert len(text.splitlines()) < 2400  # (5,459 before issue 37)
+    assert len(text.splitlines()) < 2500  # (5,459 before issue 37; the fields and Region of issues 36 and 39 since)

@@ -77,7 +77,8 @@ def _corpus_records() -> list[Record]:
     and a few with the keys no sample fills (effective, context, a browser
     failure), in input order: runs of records that share parts, and changes."""
     records = [r for path in sorted((ROOT / "corpora").rglob("*")) if path.is_file() and path.suffix != ".py"
-               for r in scan_path(path, base="https://corpus.example/x") if isinstance(r, Record)]
+               for r in scan_path(path, base="https://corpus.example/x", fields=(*RECORD_KEYS, "region"))
+               if isinstance(r, Record)]
     first = records[0]
     records += [first._replace(effective=Effective("https://e.example/\u00e9", 2, None, True), context="c\n"),
                 first._replace(effective=Effective("https://e.example/", 0, 301, False), browser_target=None),

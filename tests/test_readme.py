@@ -37,4 +37,4 @@ def test_the_readme_lists_the_record_keys_in_the_order_the_output_has_them() -> 
     table = text.split("## Records", 1)[1].split("\nDefect lines", 1)[0]
     rows = re.findall(r"^\| ((?:`\w+`(?:, )?)+) \|", table, re.M)
     listed = [key for row in rows for key in re.findall(r"`(\w+)`", row)]
-    assert listed == [*RECORD_KEYS, "context", "normalized"]
+    assert listed == [*RECORD_KEYS, "region", "context", "normalized"]

@@ -25,7 +25,7 @@ The URI core (no I/O):
     registered_schemes         IANA's URI schemes
 
 The vocabulary of records: Record, Found, Place, Span, Origin, Base, BaseSource, BaseLayer, Charset,
-CharsetSource, Defect, DefectKind, Flag, Kind, Style, Where.
+CharsetSource, Defect, DefectKind, Flag, Kind, Style, Where, Region (where on an HTML page a link stands).
 Errors: UriError, UriSyntaxError, BaseUriError, UrnError (bad URIs); InputError, UsageError (a run).
 
 The names load their modules when first used (PEP 562), so that ``import
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         Origin,
         Place,
         Record,
+        Region,
         Risk,
         Span,
         Style,
@@ -93,6 +94,7 @@ _HOME = {
     "Origin": "model",
     "Place": "model",
     "Record": "model",
+    "Region": "model",
     "Risk": "model",
     "ScanOptions": "scan",
     "Span": "model",
@@ -143,7 +145,7 @@ __all__ = [
     "equivalent", "normalize", "Urn", "UrnError", "urn_equivalent", "Risk", "risks", "registered_schemes",
     # the pipeline's vocabulary
     "Base", "BaseSource", "Charset", "CharsetSource", "Defect", "DefectKind", "Flag", "Found", "Kind", "Origin",
-    "Place", "Record", "Span", "Style", "Where", "BaseLayer",
+    "Place", "Record", "Region", "Span", "Style", "Where", "BaseLayer",
     # scanning
     "ScanOptions", "find_references", "iter_input", "scan_html", "scan_mbox", "scan_message", "scan_path",
     "scan_stream", "scan_text",

@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         len(paths) > 1 or any(os.path.isdir(p) for p in paths if p != "-"))
     layout = Layout(args.format, normalized=args.normalize != "none", flags=args.flags, location=location,
                     null=args.null, fields=args.fields, context=args.context > 0, resolution=args.resolve,
-                    unwrap=args.unwrap, effective=args.effective)
+                    unwrap=args.unwrap, effective=args.effective, region=args.region is not None)
     if args.format in ("edges", "graphml", "gexf") and args.resolve == "both":
         return _usage(err, f"--format {args.format} draws one graph: give --resolve rfc or --resolve browser")
     # text and mail compute what a browser fetches where it is asked for, whatever the format (CSV
@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code
-    select = Select(args.scheme, args.normalize, args.unique, args.resolve, args.unwrap, args.effective)
+    select = Select(args.scheme, args.normalize, args.unique, args.resolve, args.unwrap, args.effective, args.region)
     stats = Stats() if args.stats else None
     status: int = ExitCode.OK
     try:
@@ -242,7 +242,7 @@ def written_keys(args: argparse.Namespace, layout: Layout) -> frozenset[str] | N
     if args.pick:
         return None
     if args.format in ("jsonl", "csv", "parquet"):
-        if args.fields is None:
+        if args.fields is None and args.region is None:
             return None
         keys = set(layout.columns())
     elif args.format == "text":
@@ -259,6 +259,8 @@ def written_keys(args: argparse.Namespace, layout: Layout) -> frozenset[str] | N
         keys |= {"unwrapped", "wrapper"}
     if args.context:
         keys.add("context")
+    if args.region is not None:
+        keys.add("region")
     return frozenset(keys)
 
 

@@ -26,6 +26,7 @@ examples:
   urisift --format parquet -o links.parquet crawl.warc.gz    a crawl's links for an indexer
   urisift --format edges crawl.warc.gz | sort -u             a link graph: page<TAB>target
   urisift --scheme http,https --unique --normalize syntax notes/   distinct web links
+  urisift --region main --format edges crawl.warc.gz         a link graph of the pages' own content only
   urisift --kind mbox --charset latin-1 < old.mbox           standard input, its kind and charset given
   tail -f app.log | urisift --with-location  links as log lines arrive, with file:line:column
   urisift -0 docs/ | xargs -0 -n1 curl -sI  NUL-terminated URLs, for xargs -0
@@ -104,6 +105,10 @@ def parser() -> argparse.ArgumentParser:
                      help="only the first record per normalized target (level: --normalize, else syntax)")
     out.add_argument("--scheme", metavar="LIST", type=_scheme_list,
                      help="only targets with these schemes, comma-separated (http,https,mailto)")
+    out.add_argument("--region", metavar="LIST", type=_region_list,
+                     help="HTML: only links in these regions of the page: main (its own content), nav, header, "
+                          "footer, aside, comments, other; records then carry the 'region' key (the other inputs' "
+                          "records have none, and are left out)")
     out.add_argument("--flags", action="store_true", help="text: the RFC 3986 §7 risk flags after a tab")
     out.add_argument("--unwrap", action="store_true",
                      help="text output, --scheme, --normalize, --unique and edges use the URL behind a link-protection "
@@ -262,6 +267,19 @@ def _fields(value: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(f"unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)}"
                                          if unknown else "expected a comma-separated list of keys")
     return fields
+
+
+def _region_list(value: str) -> frozenset[str]:
+    """A comma-separated list of regions of a page (issue 39)."""
+    from .model import Region
+
+    known = [r.value for r in Region]
+    regions = frozenset(s.strip().lower() for s in value.split(",") if s.strip())
+    unknown = sorted(regions - set(known))
+    if not regions or unknown:
+        raise argparse.ArgumentTypeError(f"no region {unknown[0]!r}; the regions are {', '.join(known)}" if unknown
+                                         else "expected a comma-separated list of regions")
+    return regions
 
 
 def _scheme_list(value: str) -> frozenset[str]:

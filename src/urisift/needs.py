@@ -19,6 +19,9 @@ RISKS = "risks"  # the invalid flag, RFC 3986 §7, differs, deceptive text, brok
 UNWRAP = "unwrap"  # the URL behind a wrapper
 ANCHOR = "anchor"  # an HTML link's visible text
 POINTS_TO = "points-to"  # the part of a message a target names (mail)
+REGION = "region"  # where on an HTML page a link stands (issue 39: a walk of the whole tree)
+#: what every key of the contract needs; ``region``, like ``context`` and ``normalized``,
+#: is a key a run adds when asked (--fields naming it, --region), never by default
 EVERYTHING = frozenset({POSITIONS, BROWSER, RISKS, UNWRAP, ANCHOR, POINTS_TO})
 
 #: the keys of a record (urisift.output.RECORD_KEYS, which a test holds equal) and
@@ -28,7 +31,7 @@ KEYS = (
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
     "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
     "points_to", "browser_target", "unwrapped", "wrapper", "effective_target", "effective_hops", "effective_status",
-    "effective_loop", "page", "member", "context", "normalized",
+    "effective_loop", "page", "member", "region", "context", "normalized",
 )
 #: key -> what writing it needs done (the other keys need nothing beyond the scan itself)
 KEY_NEEDS: dict[str, frozenset[str]] = {
@@ -40,15 +43,17 @@ KEY_NEEDS: dict[str, frozenset[str]] = {
     "unwrapped": frozenset({UNWRAP}), "wrapper": frozenset({UNWRAP}),
     "text": frozenset({ANCHOR}),
     "points_to": frozenset({POINTS_TO}),
+    "region": frozenset({REGION}),
 }
 
 
 def needs_of(fields: frozenset[str] | None) -> frozenset[str]:
-    """What a record must have computed for the keys ``fields`` (None: every key)."""
+    """What a record must have computed for the keys ``fields`` (None: every
+    key of the contract, not the ones a run adds: region, context, normalized)."""
     if fields is None:
         return EVERYTHING
     return frozenset().union(*(KEY_NEEDS.get(key, frozenset()) for key in fields))
 
 
-__all__ = ["ANCHOR", "BROWSER", "EVERYTHING", "KEYS", "KEY_NEEDS", "POINTS_TO", "POSITIONS", "RISKS", "UNWRAP",
-           "needs_of"]
+__all__ = ["ANCHOR", "BROWSER", "EVERYTHING", "KEYS", "KEY_NEEDS", "POINTS_TO", "POSITIONS", "REGION", "RISKS",
+           "UNWRAP", "needs_of"]

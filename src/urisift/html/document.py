@@ -36,9 +36,10 @@ from ..model import (
     new_found,
     new_place,
 )
-from ..needs import ANCHOR, EVERYTHING
+from ..needs import ANCHOR, EVERYTHING, REGION
 from .locate import Locator, Position, Whole
 from .refresh import refresh_url
+from .region import page_regions
 from .srcdoc import srcdoc_records
 from .srcset import parse_srcset
 from .table import (
@@ -100,12 +101,14 @@ class DocumentWalk:
         self.comments = comments
         self.extra = flags
         self.depth = depth
-        self.places: dict[tuple[str, str | None, Where], Place] = {}
+        self.places: dict[tuple[str, str | None, Where, str | Literal[False]], Place] = {}
         # the layers with the document's base on top: known already for a piece
         # of a page after its first (:mod:`.segments`), else found by the walk
         self.based = based
         self.needs = needs  # what the output asks for (issue 36)
         self.anchors = ANCHOR in needs
+        # where on the page the item being read stands (issue 39): False when not asked for
+        self.here: str | Literal[False] = False
 
     def __iter__(self) -> Iterator[Record | Defect]:
         items = list(self.tree.items(NAMES, self.comments))
@@ -141,7 +144,10 @@ class DocumentWalk:
         out: list[Record | Defect] = []
         self.out = out
         element, text = self._element, self._text
+        regions = page_regions(self.tree) if REGION in self.needs else None
         for item in items:
+            if regions is not None:
+                self.here = regions.of(item.node)
             if type(item) is Element:
                 element(item)
             else:
@@ -216,7 +222,7 @@ class DocumentWalk:
             if tag in LINKS and name == "href":
                 rel_value = attributes.get("rel")
                 rel = tuple(rel_value.lower().split()) if rel_value is not None else None
-                place = new_place(_HTML, tag, name, None, rel, self._anchor_text(element))
+                place = new_place(_HTML, tag, name, None, rel, self._anchor_text(element), self.here)
             else:
                 place = self._place(tag, name, _HTML)
             found = new_found(url, None, None, _ATTRIBUTE, flags, (), None, place)
@@ -330,10 +336,10 @@ class DocumentWalk:
             self.out.extend(srcdoc_records(self, document))
 
     def _place(self, tag: str | None, name: str | None, where: Where) -> Place:
-        key = (tag or "", name, where)
+        key = (tag or "", name, where, self.here)
         place = self.places.get(key)
         if place is None:
-            place = self.places[key] = Place(where, tag, name)
+            place = self.places[key] = Place(where, tag, name, region=self.here)
         return place
 
     def _one(self, url: str, tag: str, name: str | None, style: Style, tail: Tail,
@@ -343,7 +349,7 @@ class DocumentWalk:
         if rel is None and text is None:
             place = self._place(tag, name, Where.HTML)
         else:
-            place = new_place(_HTML, tag, name, None, rel, text)
+            place = new_place(_HTML, tag, name, None, rel, text, self.here)
         if self.extra:
             flags = ordered({*flags, *self.extra})
         found = new_found(url, None, None, style, flags, (), None, place)

@@ -8,12 +8,14 @@ in the page's source only as an escaped attribute value)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..base import BaseLayer
 from ..containment import contained
 from ..delimit.chars import ordered
 from ..model import Defect, DefectKind, Flag, Record
+from ..needs import REGION
 
 if TYPE_CHECKING:
     from .document import DocumentWalk
@@ -38,9 +40,16 @@ def _inner(walk: DocumentWalk, document: str) -> Iterator[Record | Defect]:
     tree, capped = parse(document)
     if capped is not None:
         yield Defect(DefectKind.DEEP_NESTING, f"iframe srcdoc: {capped}", walk.origin, None)
-    yield from type(walk)(tree, BaseLayer.holding(walk.document_base), walk.origin, walk.decoding, locator=None,
-                          abbreviated=walk.abbreviated, comments=walk.comments,
-                          flags=ordered({*walk.extra, Flag.SRCDOC}), depth=walk.depth + 1, needs=walk.needs)
+    # its records stand where the iframe stands on the page (issue 39), not where they stand in it
+    here = walk.here
+    inner = type(walk)(tree, BaseLayer.holding(walk.document_base), walk.origin, walk.decoding, locator=None,
+                       abbreviated=walk.abbreviated, comments=walk.comments,
+                       flags=ordered({*walk.extra, Flag.SRCDOC}), depth=walk.depth + 1, needs=walk.needs - {REGION})
+    for item in inner:
+        if here is not False and type(item) is Record:
+            found = item.found  # type: ignore[union-attr]
+            item = item._replace(found=found._replace(place=replace(found.place, region=here)))  # type: ignore[union-attr]
+        yield item
 
 
 __all__ = ["SRCDOC_DEPTH", "srcdoc_records"]

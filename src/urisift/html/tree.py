@@ -50,13 +50,15 @@ class Element(NamedTuple):
 
 class Text(NamedTuple):
     """A text node that may hold a reference (or a style sheet): its text,
-    its parent element's tag ("" at the top), whether it is a comment, and
-    the href of the ``<a>`` around it (None when there is none)."""
+    its parent element's tag ("" at the top), whether it is a comment, the
+    href of the ``<a>`` around it (None when there is none), and its parent
+    node (where on the page it stands: :mod:`.region`)."""
 
     text: str
     parent: str
     comment: bool
     link: str | None
+    node: Any = None
 
 
 _HTML_INTEGRATION = frozenset({"foreignobject", "desc", "title"})
@@ -179,15 +181,15 @@ class LexborTree:
                     parent_tag = parent.tag if parent is not None else None  # a fragment's tag is None
                     parent_tag = parent_tag.lower() if parent_tag and parent_tag[0] != "-" else ""
                     if parent_tag == "style":
-                        append(Text(text, parent_tag, False, None))
+                        append(Text(text, parent_tag, False, None, parent))
                     elif holds and parent_tag not in RAW:
-                        append(Text(text, parent_tag, False, _link_around(parent)))
+                        append(Text(text, parent_tag, False, _link_around(parent), parent))
                     continue
                 if tag_id < _FIRST_ELEMENT_ID:  # a comment, the document, a template's fragment
                     if tag_id == _COMMENT_ID and comments:
                         text = node.comment_content or ""
                         if may_hold_reference(text):
-                            append(Text(text, "", True, None))
+                            append(Text(text, "", True, None, node.parent))
                     continue
                 if tag_id in svg_math and node.mem_id not in foreign:
                     self._mark_foreign(node, foreign)
@@ -251,12 +253,12 @@ class SoupTree:
                     yield Element(tag, attributes, namespace, in_template, node)
             elif isinstance(node, Comment):
                 if comments and may_hold_reference(node):
-                    yield Text(str(node), "", True, None)
+                    yield Text(str(node), "", True, None, node.parent)
             elif isinstance(node, NavigableString) and not isinstance(node, PreformattedString):
                 parent = node.parent
                 parent_tag = (parent.name or "").lower() if parent is not None and parent is not self.soup else ""
                 if parent_tag == "style" or (parent_tag not in RAW and may_hold_reference(node)):
-                    yield Text(str(node), parent_tag, False, _soup_link_around(parent))
+                    yield Text(str(node), parent_tag, False, _soup_link_around(parent), parent)
 
     @staticmethod
     def anchor_text(node: Any) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from .enums import BaseSource, CharsetSource, DefectKind, Flag, Kind, Style, Unit, Where
+from .enums import BaseSource, CharsetSource, DefectKind, Flag, Kind, Region, Style, Unit, Where
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,9 @@ class Place:
     page: int | None = None
     # office files: the member of the ZIP package (``word/_rels/document.xml.rels``)
     member: str | None = None
+    # HTML: where on the page the element stands (issue 39): main, nav, header,
+    # footer, aside, comments or other; None outside HTML, False where not asked for
+    region: str | None | Literal[False] = None
 
 
 #: the place of every reference found in plain text
@@ -169,7 +172,7 @@ class Record(NamedTuple):
     ``False``, never a None or an empty tuple that would read as "none":
     ``span``, ``line`` and ``column`` without positions, ``risks``,
     ``browser_target``, ``unwrapped`` and ``wrapper``, ``points_to``, and an
-    HTML link's ``text``.
+    HTML link's ``text`` and ``region``.
 
     The flat names of the JSON contract (``uri``, ``file``, ``charset`` ...)
     are properties, so that a record reads the way its JSON line does.
@@ -254,6 +257,10 @@ class Record(NamedTuple):
     @property
     def text(self) -> str | None | Literal[False]:
         return self.found.place.text
+
+    @property
+    def region(self) -> str | None | Literal[False]:
+        return self.found.place.region
 
     @property
     def base(self) -> str | None:
@@ -364,5 +371,5 @@ from .build import new_found, new_place, new_record, origin_with  # noqa: E402
 from .events import Content, Rendered, Tally  # noqa: E402
 
 __all__ = ["NOWHERE", "TEXT", "Base", "BaseSource", "Charset", "CharsetSource", "Content", "Defect", "DefectKind",
-           "Effective", "Flag", "Found", "Kind", "Origin", "Place", "Record", "Rendered", "Risk", "Span", "Style",
-           "Tally", "Unit", "Where", "new_found", "new_place", "new_record", "origin_with"]
+           "Effective", "Flag", "Found", "Kind", "Origin", "Place", "Record", "Region", "Rendered", "Risk", "Span",
+           "Style", "Tally", "Unit", "Where", "new_found", "new_place", "new_record", "origin_with"]

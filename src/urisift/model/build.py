@@ -12,7 +12,7 @@ from . import Base, Charset, Flag, Found, Origin, Place, Record, Risk, Span, Sty
 
 _new = object.__new__
 _tuple_new = tuple.__new__
-_p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text, _p_page, _p_member = (
+_p_where, _p_element, _p_attribute, _p_header, _p_rel, _p_text, _p_page, _p_member, _p_region = (
     getattr(Place, f.name).__set__ for f in fields(Place))
 # The generated __init__ of a frozen dataclass sets each field through
 # object.__setattr__ (its frozen check): 0.15-0.28 µs a field.  Setting the
@@ -37,8 +37,9 @@ def origin_with(origin: Origin, **changes: str | int | None) -> Origin:
 
 
 def new_place(where: Where, element: str | None, attribute: str | None, header: str | None,
-              rel: tuple[str, ...] | None, text: str | None | Literal[False]) -> Place:
-    """``Place(...)`` with every field given, in order (one per HTML link: its rel and text)."""
+              rel: tuple[str, ...] | None, text: str | None | Literal[False],
+              region: str | None | Literal[False] = None) -> Place:
+    """``Place(...)`` with every field given, in order (one per HTML link: its rel, text and region)."""
     place: Place = _new(Place)
     _p_where(place, where)
     _p_element(place, element)
@@ -48,6 +49,7 @@ def new_place(where: Where, element: str | None, attribute: str | None, header: 
     _p_text(place, text)
     _p_page(place, None)
     _p_member(place, None)
+    _p_region(place, region)
     return place
 
 

@@ -139,6 +139,18 @@ class Kind(_Enum):
     OFFICE = "office"  # OOXML (.docx, .xlsx, .pptx) and ODF (.odt, .ods, .odp)
 
 
+class Region(_Enum):
+    """Where on an HTML page a reference stands (issue 39, the ``region`` key)."""
+
+    MAIN = "main"  # the page's own content
+    NAV = "nav"  # its navigation
+    HEADER = "header"  # its banner (a header inside an article is the article's: main)
+    FOOTER = "footer"  # its contentinfo
+    ASIDE = "aside"  # content beside the main one: a sidebar, related stories
+    COMMENTS = "comments"  # a comment thread
+    OTHER = "other"  # none of these: the head, a share bar, a hidden block
+
+
 class Unit(_Enum):
     """What a defect's ``position`` counts."""
 

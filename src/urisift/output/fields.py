@@ -47,7 +47,7 @@ _FIELD_JSON: dict[str, Any] = {
     "base_source": lambda r, n: "null" if r.base_layer is None else encode_basestring(r.base_layer.source.value),
     "style": lambda r, n: encode_basestring(r.found.style.value),
     "where": lambda r, n: encode_basestring(r.found.place.where.value),
-    **{key: _place_part(key) for key in ("element", "attribute", "header", "text", "page", "member")},
+    **{key: _place_part(key) for key in ("element", "attribute", "header", "text", "page", "member", "region")},
     **{key: _origin_part(key) for key in _ORIGIN_KEYS},
     "rel": lambda r, n: "null" if r.found.place.rel is None else _list(r.found.place.rel),
     "span": lambda r, n: "null" if r.span is None else f"[{r.span[0]}, {r.span[1]}]",
@@ -77,7 +77,7 @@ def _asked(key: str, text: Any) -> Any:
                  "unwrapped": "unwrapped", "wrapper": "wrapper"}.get(key)
 
     def checked(record: Record, normalized: str | None) -> str:
-        value = getattr(record, attribute) if attribute is not None else record.found.place.text
+        value = getattr(record, attribute) if attribute is not None else getattr(record.found.place, key)
         if value is False:
             raise NotComputed(key)
         return text(record, normalized)  # type: ignore[no-any-return]
@@ -85,7 +85,7 @@ def _asked(key: str, text: Any) -> Any:
     return checked
 
 
-for _key in ("span", "line", "column", "risks", "points_to", "unwrapped", "wrapper", "text"):
+for _key in ("span", "line", "column", "risks", "points_to", "unwrapped", "wrapper", "text", "region"):
     _FIELD_JSON[_key] = _asked(_key, _FIELD_JSON[_key])
 
 

@@ -12,10 +12,12 @@ parser fails); since issue 23, ``unwrapped`` and ``wrapper`` (the URL behind
 a link-protection service's or an archive's wrapping, and the wrappers),
 and ``effective_target``, ``effective_hops``, ``effective_status``,
 ``effective_loop`` (where the target ends in a crawl's captures, with
-``--effective``; null otherwise);
-since issue 21, ``page`` (PDF) and ``member`` (the part of an office file's
-ZIP package), last; and a defect line also
-carries ``message_id``, ``offset`` and ``warc_record_id``.
+``--effective``; null otherwise); since issue 21, ``page`` (PDF) and
+``member`` (the part of an office file's ZIP package), last; and a defect
+line also carries ``message_id``, ``offset`` and ``warc_record_id``.  A run
+adds keys when asked (:data:`EXTRA_KEYS`): ``region`` (issue 39: where on
+an HTML page it stands: --fields naming it, --region), ``context``,
+``normalized``.
 
 JSON lines are written by :func:`record_line`, which gives exactly
 ``json.dumps(record_json(record), ensure_ascii=False)`` (a test holds it to
@@ -41,6 +43,8 @@ RECORD_KEYS = (
     "points_to", "browser_target", "unwrapped", "wrapper", "effective_target", "effective_hops", "effective_status",
     "effective_loop", "page", "member",
 )
+#: keys a run adds when asked, after the contract's, in this order (urisift.needs.KEYS)
+EXTRA_KEYS = ("region", "context", "normalized")
 #: JSON keys of a defect line, in output order.
 DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",
                "warc_record_id")
@@ -63,6 +67,8 @@ def _not_computed(record: Record, keys: Collection[str] | None = None) -> str | 
                        ("points_to", record.points_to), ("text", record.found.place.text)):
         if value is False and (keys is None or key in keys):
             return key
+    if keys is not None and "region" in keys and record.found.place.region is False:
+        return "region"  # (a key added when asked: not one of every record's)
     return None
 
 
@@ -111,6 +117,8 @@ def record_json(record: Record, keys: Collection[str] | None = None) -> dict[str
     out["effective_loop"] = None if effective is None else effective.loop
     out["page"] = place.page
     out["member"] = place.member
+    if keys is not None and "region" in keys:
+        out["region"] = place.region  # a key added when asked (EXTRA_KEYS)
     return out
 
 

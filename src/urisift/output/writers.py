@@ -28,7 +28,7 @@ from typing import IO, Any
 from ..model import Defect, Record, Where
 from .choice import browser_column, chosen_target
 from .fields import FieldLines
-from .records import RECORD_KEYS, RecordLines, defect_line, record_json
+from .records import EXTRA_KEYS, RECORD_KEYS, RecordLines, defect_line, record_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +45,18 @@ class Layout:
     resolution: str = "rfc"  # --resolve: which URL text and edges use (output.choice)
     unwrap: bool = False  # --unwrap: the URL behind a wrapper, where there is one
     effective: bool = False  # --effective: where the target ends in a crawl's captures
+    region: bool = False  # --region: the region key added (issue 39), after the contract's keys
 
     def columns(self) -> tuple[str, ...]:
         if self.fields is not None:
             return self.fields
-        return RECORD_KEYS + (("context",) if self.context else ()) + (("normalized",) if self.normalized else ())
+        return RECORD_KEYS + (("region",) if self.region else ()) + (("context",) if self.context else ()) + (
+            ("normalized",) if self.normalized else ())
 
     def row(self, record: Record, normalized: str | None) -> dict[str, Any]:
         """The record as a JSON object with this layout's keys."""
         row = record_json(record, self.columns())
+        row["region"] = record.found.place.region
         row["context"] = record.context
         row["normalized"] = normalized
         # a key not computed (browser_target) is null in a row: CSV and Parquet have no absent value
@@ -64,7 +67,7 @@ class Layout:
 PLAIN = Layout()
 
 #: every key --fields may name
-FIELDS = RECORD_KEYS + ("context", "normalized")
+FIELDS = RECORD_KEYS + EXTRA_KEYS
 
 
 class Writer:
@@ -156,7 +159,7 @@ class JsonlWriter(Writer):
     def __init__(self, out: IO[str], layout: Layout = PLAIN) -> None:
         super().__init__(out, layout)
         self._line = RecordLines()
-        if layout.fields is None and not layout.context and not layout.normalized:
+        if layout.fields is None and not layout.context and not layout.normalized and not layout.region:
             # the contract's keys: the fast line builder, one call less a record
             line, write = self._line, out.write
 

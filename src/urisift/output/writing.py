@@ -22,22 +22,25 @@ from .writers import Writer
 
 
 class Select:
-    """--scheme, --normalize and --unique, applied to records as they stream by,
-    on the URL --resolve picks (:func:`~.choice.chosen_target`)."""
+    """--region, --scheme, --normalize and --unique, applied to records as they
+    stream by, on the URL --resolve picks (:func:`~.choice.chosen_target`)."""
 
     def __init__(self, schemes: frozenset[str] | None, level: str, unique: bool, resolution: str = "rfc",
-                 unwrap: bool = False, effective: bool = False) -> None:
+                 unwrap: bool = False, effective: bool = False, regions: frozenset[str] | None = None) -> None:
         self.schemes = schemes
+        self.regions = regions
         self.effective = effective
         self.resolution = resolution
         self.unwrap = unwrap
         self.level = level
         self.unique = unique
         self.seen: set[str] = set()
-        self.passthrough = schemes is None and level == "none" and not unique
+        self.passthrough = schemes is None and level == "none" and not unique and regions is None
 
     def __call__(self, record: Record) -> tuple[bool, str | None]:
         """Whether to keep the record, and its normalized target (or None)."""
+        if self.regions is not None and record.found.place.region not in self.regions:
+            return False, None  # (before --unique: a target seen first in the menu still counts in the article)
         target = chosen_target(record, self.resolution, self.unwrap, self.effective)
         if self.schemes is not None:
             scheme = target.partition(":")[0].lower() if target and ":" in target else None
