@@ -3,7 +3,10 @@ the HTML walk, the position search, the depth guard's passes, the
 record step -- are also compiled by mypyc from the same ``.py`` files where the
 build finds what that takes (mypyc, a C compiler, Python's headers): 1.3 to
 1.4 times the speed of the walk alone, measured on the 130 shared pages
-(``python bench/bench.py speed``).  Where something is missing, the package
+(``python bench/bench.py speed``).  One small kernel is C of its own: the
+depth guard's first pass over a page's bytes (src/urisift/html/shallow_kernel.c),
+five times its pure-Python twin (``tokens.shallow_twin``), which a
+hypothesis test holds equal to it.  Where something is missing, the package
 is the pure one, and a one-line note says why; ``urisift --version`` says
 which build a machine has.
 
@@ -20,7 +23,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 #: the modules compiled, each a pure function of its inputs (no monkeypatching, no
 #: attribute set on a function or class from outside: mypyc's native classes refuse it)
@@ -64,18 +67,21 @@ def extensions() -> list[object]:
     if why is not None:
         _note(why)
         return []
+    # optional: should the compiler fail on it, setuptools says so in a line and builds on without it
+    kernel = [Extension("urisift.html.shallow_kernel", ["src/urisift/html/shallow_kernel.c"], optional=True)]
     try:
         from mypyc.build import mypycify
     except ImportError:
         _note("mypyc is not installed in the build environment")
-        return []
+        return kernel
     try:
         # the third-party libraries are not in the build environment: their types are
         # Any here, as mypy's own run (pyproject.toml) checks them against their stubs
-        return list(mypycify(["--ignore-missing-imports", "--follow-imports=silent", *COMPILED], opt_level="3"))
+        return [*kernel, *mypycify(["--ignore-missing-imports", "--follow-imports=silent", *COMPILED],
+                                   opt_level="3")]
     except Exception as exc:  # noqa: BLE001 - any failure of the compiler: the pure package still installs
         _note(f"mypyc failed: {type(exc).__name__}: {exc}")
-        return []
+        return kernel
 
 
 setup(ext_modules=extensions())

@@ -49,7 +49,10 @@ SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
 PEER_PACKAGES = ["rfc3986", "linkify-it-py", "urlextract", "lxml", "html5lib", "urlscan", "orjson", "msgspec",
                  "fastwarc", "selectolax", "trafilatura", "lxml_html_clean"]
 
-sys.path.insert(0, str(ROOT / "src"))
+# the tree's src/ (the pure package of an editable install), unless the build installed in this
+# interpreter is the one measured (URISIFT_BENCH_INSTALLED=1: a wheel's, compiled where it could be)
+if os.environ.get("URISIFT_BENCH_INSTALLED") != "1":
+    sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))  # the adversarial inputs the tests use
 sys.path.insert(0, str(HERE))
 if PEERS_DIR.is_dir():
@@ -383,8 +386,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the large inputs of 'stream' (built once in bench/.data: 123 MB of text, "
                              "1 GB mbox, 1 GB WARC)")
     parser.add_argument("--rows", default="",
-                        help="speed: only these rows (comma-separated: html,records,text,fields,mail,parallel,"
-                             "encoders)")
+                        help="speed: only these rows (comma-separated: archive,html,records,text,fields,mail,"
+                             "parallel,encoders)")
     parser.add_argument("--readability", default=os.environ.get("URISIFT_READABILITY"),
                         help="region: a checkout of mozilla/readability or its git directory, for its test pages' "
                              "expected articles (env URISIFT_READABILITY; without it, the cost rows only)")

@@ -151,8 +151,9 @@ def _archive_rows(rounds: int, shared: Path) -> dict[str, tuple[float, float]]:
     writes (both from ../shared/bench; the WARC built once in bench/.data)."""
     import os
 
-    script, maker = shared.parent / "bench" / "peer_fastwarc_lexbor.py", shared.parent / "bench" / "make_pages_warc.py"
-    if not script.exists() or not (shared / "html-readability-pages").exists():
+    script, maker = shared / "bench" / "peer_fastwarc_lexbor.py", shared / "bench" / "make_pages_warc.py"
+    if not script.exists() or not (shared / "corpora" / "html-readability-pages").exists():
+        print("archive rows: skipped (no peer script or pages under the shared folder)", file=sys.stderr)
         return {}
     data = Path(__file__).resolve().parent / ".data"
     data.mkdir(exist_ok=True)

@@ -60,14 +60,16 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build() -> str:
-    """Which build this is (setup.py): its hot modules compiled by mypyc, or pure Python."""
+    """Which build this is (setup.py): its hot modules compiled by mypyc and the
+    guard's first pass in C, either, or pure Python."""
     import importlib.util
 
     spec = importlib.util.find_spec("urisift.found_to_record")
     origin = spec.origin if spec is not None else None
-    if origin is not None and not origin.endswith(".py"):
-        return "compiled with mypyc"
-    return "pure Python"
+    compiled = [name for name, there in (
+        ("mypyc", origin is not None and not origin.endswith(".py")),
+        ("C", importlib.util.find_spec("urisift.html.shallow_kernel") is not None)) if there]
+    return f"compiled with {' and '.join(compiled)}" if compiled else "pure Python"
 
 def parser() -> argparse.ArgumentParser:
     """The command's options (DESIGN §2), in the groups --help shows."""

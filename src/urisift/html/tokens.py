@@ -155,6 +155,14 @@ _FAST_SETS = {str: _sets(str, VOID, BREAKOUT | {"font"}, _INTEGRATION, _SAME_CLO
 
 
 def shallow(markup: str | bytes, syntax: Syntax, end: int | None = None) -> bool | None:
+    """The first pass (:func:`shallow_twin`), in C for bytes where the build compiled it."""
+    if _kernel is not None and type(markup) is bytes:
+        answer: bool | None = _kernel(markup, end)
+        return answer
+    return shallow_twin(markup, syntax, end)
+
+
+def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) -> bool | None:
     """Whether the markup surely needs no cap: a model of the stack that pops
     only on an end tag naming the current node (and on the commonest
     implied ends) stays within ``MAX_DEPTH``, no tag has over ``_ITEMS``
@@ -223,6 +231,21 @@ def shallow(markup: str | bytes, syntax: Syntax, end: int | None = None) -> bool
         elif cut or (other and other[:1] == bang and len(other) > 1 and foreign):
             return unsure
     return True if end is None else None
+
+
+def _load_kernel() -> Callable[[bytes, int | None], bool | None] | None:
+    """shallow_kernel.c's pass, when this build has it (a compiler was found) and it
+    agrees with this module on the caps; else None, and the twin runs."""
+    try:
+        from . import shallow_kernel
+    except ImportError:
+        return None
+    if (shallow_kernel.MAX_DEPTH, shallow_kernel.ITEMS) != (MAX_DEPTH, _ITEMS):
+        return None
+    return shallow_kernel.shallow
+
+
+_kernel = _load_kernel()
 
 
 def script_end(markup: Any, pos: int, syntax: Syntax) -> int:

@@ -1,0 +1,6 @@
+"""The depth guard's first pass in C (shallow_kernel.c): :func:`urisift.html.tokens.shallow_twin` for bytes."""
+
+MAX_DEPTH: int
+ITEMS: int
+
+def shallow(markup: bytes, end: int | None = None, /) -> bool | None: ...
