@@ -34,7 +34,10 @@ def test_the_readme_lists_the_record_keys_in_the_order_the_output_has_them() -> 
     from urisift.output.records import RECORD_KEYS
 
     text = (ROOT / "README.md").read_text("utf-8")
-    table = text.split("## Records", 1)[1].split("\nDefect lines", 1)[0]
+    # the section's text up to its first subheading (or the next section)
+    section = re.search(r"^## Records and their keys\n(.*?)^#", text, re.S | re.M)
+    assert section is not None
+    table = section.group(1)
     rows = re.findall(r"^\| ((?:`\w+`(?:, )?)+) \|", table, re.M)
     listed = [key for row in rows for key in re.findall(r"`(\w+)`", row)]
     assert listed == [*RECORD_KEYS, "region", "context", "normalized"]
