@@ -95,3 +95,31 @@ def test_the_ascii_fast_path_decodes_as_the_whole_chain_does(declared: str | Non
     monkeypatch.setattr(urisift.charset, "reads_ascii_as_itself", lambda codec: False)
     slow = [decode(data, declared=declared), decode(data, declared=declared, sniff=prescan)]
     assert fast == slow
+
+
+def test_a_whatwg_label_python_lacks_is_its_encoding() -> None:
+    # x-gbk, iso-8859-8-i, x-mac-roman: labels of the Encoding Standard, which mail and web readers
+    # decode with; Python has the codec under another name
+    from urisift import scan_message
+
+    for label, name, body in (("x-gbk", "gbk", "链接".encode("gbk")), ("iso-8859-8-i", "iso-8859-8", b"\xf9\xec"),
+                              ("x-mac-roman", "macintosh", b"caf\x8e")):
+        message = (f"Content-Type: text/plain; charset={label}\n\n".encode() + body
+                   + b" http://w.example/" + body + b"\n")
+        items = list(scan_message(message))
+        assert [(r.uri, r.charset, r.charset_source) for r in items] == [  # type: ignore[union-attr]
+            ("http://w.example/" + body.decode(codecs.lookup(name).name), name, CharsetSource.DECLARED)], label
+
+
+def test_an_html_documents_declared_label_is_read_as_a_browser_reads_it() -> None:
+    # HTTP and MIME labels of HTML as its <meta>: ISO-8859-1 and US-ASCII mean windows-1252 (0x92 is ’);
+    # a text/plain part's US-ASCII stays US-ASCII (its 8-bit bytes a defect each)
+    from urisift import scan_message
+
+    html = b"Content-Type: text/html; charset=iso-8859-1\n\n<a href='http://h.example/it\x92s'>x</a>\n"
+    plain = b"Content-Type: text/plain; charset=us-ascii\n\nsee http://p.example/ it\x92s\n"
+    assert [(r.target, r.charset) for r in scan_message(html)] == [  # type: ignore[union-attr]
+        ("http://h.example/it’s", "windows-1252")]
+    items = list(scan_message(plain))
+    assert [type(i).__name__ for i in items] == ["Defect", "Record"]
+    assert (items[0].kind, items[1].charset) == (DefectKind.UNDECODABLE_BYTES, "us-ascii")  # type: ignore[union-attr]

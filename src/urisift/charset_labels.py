@@ -27,7 +27,13 @@ def normalize_label(label: str) -> str | None:
     try:
         info = codecs.lookup(label)
     except (LookupError, ValueError):  # ValueError: a NUL in the label (RFC 2231 lets one through)
-        return None
+        # a label of the WHATWG Encoding Standard's that Python does not know
+        # (x-gbk, iso-8859-8-i, x-mac-roman ...): what a browser or a mail
+        # reader built on one decodes with, where Python has that codec
+        whatwg = whatwg_codec(label)
+        if whatwg is None:
+            return None
+        info = codecs.lookup(whatwg)
     if not getattr(info, "_is_text_encoding", True):
         return None  # a codec that is no charset (base64, quopri, hex, rot13, zlib): bytes.decode refuses it
     name = info.name
@@ -42,6 +48,21 @@ def normalize_label(label: str) -> str | None:
     if name[:2] == "cp" and name[2:].isdigit():
         return "ibm" + name[2:]  # cp437, cp855, cp866 ... are IBM code pages
     return name.replace("_", "-")
+
+
+def whatwg_codec(label: str) -> str | None:
+    """The Python codec of the WHATWG encoding a label names ("get an
+    encoding", Encoding Standard §4.2), or None (no such label, or an
+    encoding Python has no codec for: x-user-defined, replacement)."""
+    import webencodings
+
+    encoding = webencodings.lookup(label) if "\x00" not in label else None
+    if encoding is None:
+        return None
+    try:
+        return codecs.lookup(encoding.codec_info.name).name
+    except LookupError:
+        return None
 
 
 @lru_cache(maxsize=1024)

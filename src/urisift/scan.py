@@ -112,6 +112,7 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     decoding = None
     markup: str | bytes
     from .html import DocumentWalk, Locator, parse, prescan  # (imported by the first page: see _reader)
+    from .html.prescan import encoding_of
     from .html.segments import segments
 
     if is_message(body):
@@ -120,8 +121,13 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
         text = markup = body
     else:
         data = body if isinstance(body, bytes) else body.read()
-        text, choice, defects = decode(data, declared=content.declared or options.charset, sniff=prescan,
-                                       origin=content.origin)
+        declared = content.declared or options.charset
+        if declared:
+            # an HTML document's label, from HTTP or MIME as from its <meta>, means
+            # the WHATWG encoding a browser decodes it with (ISO-8859-1 and
+            # US-ASCII are windows-1252: 0x92 is U+2019, not a C1 control)
+            declared = encoding_of(declared) or declared
+        text, choice, defects = decode(data, declared=declared, sniff=prescan, origin=content.origin)
         decoding = Charset(choice.name, choice.source)
         # clean UTF-8 goes to the parser as it is: it reads the same text, and
         # is spared encoding it again (measured: a third of the parse time)
