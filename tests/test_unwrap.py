@@ -121,6 +121,12 @@ def test_records_carry_the_unwrapped_url_and_unwrap_uses_it() -> None:
 @pytest.mark.parametrize(("text", "host"), [
     ("www.paypal.com", "www.paypal.com"), ("https://Bank.example/login", "bank.example"),
     ("paypal.com/signin", "paypal.com"), ("Click here", None), ("v2.0", None), ("1.5 mm", None),
+    # a host name ends in a top-level domain: a person's initials, a file, a library are none
+    ("H.Moon", None), ("asm.js", None), ("Node.js", None), ("М.В.Николаевой", None), ("J.R.R.Tolkien", None),
+    ("Walmart.com", "walmart.com"), ("пример.рф", "пример.рф"), ("tickets.xn--p1ai", "tickets.xn--p1ai"),
+    ("www.bank.example", "www.bank.example"), ("intranet.internal/login", "intranet.internal"),
+    # (a URL names its host whatever it ends in)
+    ("http://intranet/login", "intranet"),
 ])
 def test_the_host_a_links_text_names(text: str, host: str | None) -> None:
     assert text_host(text) == host

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
+from importlib import resources
 from urllib.parse import unquote
 
 from .model import Risk
@@ -35,10 +37,21 @@ _TEXT_HOST = re.compile(rf"^((?:{_CHAR}(?:(?:{_CHAR}|-){{0,61}}{_CHAR})?\.)+"
 _AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)")
 
 
+@cache
+def top_level_domains() -> frozenset[str]:
+    """The top-level domains (``data/top-level-domains.txt``, from the Public
+    Suffix List's ICANN section), lower case, in Unicode and in ASCII form."""
+    text = resources.files("urisift").joinpath("data/top-level-domains.txt").read_text("utf-8")
+    return frozenset(name for line in text.splitlines() if line and not line.startswith("#")
+                     for name in line.split())
+
+
 def text_host(text: str) -> str | None:
     """The host a link's visible text names, when the text is a URL or a
     host name (``https://bank.example/login``, ``www.bank.example``,
-    ``bücher.example``); None for any other text."""
+    ``bücher.example``); None for any other text.  A text without a scheme
+    names a host only when its last label is a top-level domain: "H.Moon",
+    "asm.js" and "М.В.Николаевой" (initials) are a name, a file and a person."""
     text = text.strip()
     if not text.isascii():
         text = _DOTS.sub(".", text)
@@ -49,6 +62,8 @@ def text_host(text: str) -> str | None:
     if m is None:
         return None
     host = m.group(1)
+    if host.rpartition(".")[2].lower() not in top_level_domains():
+        return None
     # past ASCII, a host name's characters are letters, marks and digits (IDNA2008's PVALID
     # are of these): a text with symbols or punctuation in it ("【新竹】", "❤") names none
     if not host.isascii() and any(not c.isascii() and unicodedata.category(c)[0] not in "LMN" for c in host):
