@@ -34,9 +34,17 @@ COMPILED = [
     "src/urisift/html/guard.py",
     "src/urisift/html/tokens.py",
     "src/urisift/found_to_record.py",
+    # and the record's other steps: its value (model/build.py), what a browser fetches, the
+    # wrappers, style sheets' url()s, validity (issue 36)
+    "src/urisift/model/build.py",
+    "src/urisift/browser.py",
+    "src/urisift/unwrap.py",
+    "src/urisift/css/syntax.py",
+    "src/urisift/validity.py",
 ]
-# (not the public functions' modules, resolve.py among them: a compiled function checks its
-# arguments' types itself, with mypyc's words, before the library's door says which is wrong)
+# (not the public functions' modules, resolve.py, normalize.py and output/records.py among
+# them: a compiled function checks its arguments' types itself, with mypyc's words, before
+# the library's door says which is wrong)
 
 
 def _note(why: str) -> None:
@@ -79,8 +87,8 @@ def extensions() -> list[object]:
         # Any here, as mypy's own run (pyproject.toml) checks them against their stubs
         return [*kernel, *mypycify(["--ignore-missing-imports", "--follow-imports=silent", *COMPILED],
                                    opt_level="3")]
-    except Exception as exc:  # noqa: BLE001 - any failure of the compiler: the pure package still installs
-        _note(f"mypyc failed: {type(exc).__name__}: {exc}")
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of mypyc (its type errors exit):
+        _note(f"mypyc failed: {type(exc).__name__}: {exc}")  # the package still installs, pure but the kernel
         return kernel
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -198,12 +199,17 @@ print(json.dumps({{"mb": 0.0, "seconds": seconds, "cpu": cpu, "records": len(out
 """
 
 
+#: the package a child imports: the tree's src/ (pure), or, with URISIFT_BENCH_INSTALLED=1, the
+#: build installed in this interpreter (a wheel's, compiled where it could be: see bench.py)
+_SRC = "" if os.environ.get("URISIFT_BENCH_INSTALLED") == "1" else str(ROOT / "src")
+
+
 def run_remote(name: str) -> dict[str, float]:
     """One remote row: the command reads the hostile input, then a local file with one link."""
     with tempfile.TemporaryDirectory() as folder:
         local = Path(folder) / "local.txt"
         local.write_bytes(b"local http://local.example/\n")
-        code = _REMOTE_CHILD.format(src=str(ROOT / "src"), how=REMOTE[name], local=str(local))
+        code = _REMOTE_CHILD.format(src=_SRC, how=REMOTE[name], local=str(local))
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600)
     result: dict[str, float] = json.loads(done.stdout)
     return result
@@ -214,7 +220,7 @@ def run(name: str) -> dict[str, float]:
         return run_remote(name)
     kind, expr = ("html", SHAPES[name]) if name in SHAPES else ("mail", MAIL[name]) if name in MAIL else (
         "warc", WARC[name]) if name in WARC else PAYLOADS[name]
-    code = _CHILD.format(src=str(ROOT / "src"), bench=str(ROOT / "bench"), expr=expr, scan=_SCAN[kind])
+    code = _CHILD.format(src=_SRC, bench=str(ROOT / "bench"), expr=expr, scan=_SCAN[kind])
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600)
     result: dict[str, float] = json.loads(done.stdout)
     return result

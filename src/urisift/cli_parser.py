@@ -63,12 +63,17 @@ def build() -> str:
     """Which build this is (setup.py): its hot modules compiled by mypyc and the
     guard's first pass in C, either, or pure Python."""
     import importlib.util
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from pathlib import Path
 
     spec = importlib.util.find_spec("urisift.found_to_record")
     origin = spec.origin if spec is not None else None
+    # the kernel's file, looked for beside the package's html/ rather than found by
+    # importlib, which would import urisift.html (lexbor, ada-url) in every run
+    html = Path(__file__).parent / "html"
     compiled = [name for name, there in (
         ("mypyc", origin is not None and not origin.endswith(".py")),
-        ("C", importlib.util.find_spec("urisift.html.shallow_kernel") is not None)) if there]
+        ("C", any((html / f"shallow_kernel{suffix}").is_file() for suffix in EXTENSION_SUFFIXES))) if there]
     return f"compiled with {' and '.join(compiled)}" if compiled else "pure Python"
 
 def parser() -> argparse.ArgumentParser:

@@ -131,7 +131,7 @@ def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Write
     record = writer.record
     out = writer.out
     fast = select.passthrough and stats is None and not flush
-    batched = out if isinstance(out, Batched) else None
+    batched: Batched | None = out if isinstance(out, Batched) else None
     count = 0
     first = 0.0
     started = False
