@@ -29,6 +29,31 @@ class State:
         self.payload: Payload | None = None  # the last unit's payload
 
 
+class Fields:
+    """A header block in the shape of warcio's ``StatusAndHeaders``, made
+    of fields already split (by FastWARC, or the HTTP header's quick split):
+    the fields in order, the first of a name its value, as warcio reads them."""
+
+    __slots__ = ("headers", "statusline", "total_len", "first")
+
+    def __init__(self, headers: list[tuple[str, str]], statusline: str, total_len: int,
+                 first: dict[str, str] | None = None) -> None:
+        self.headers = headers
+        self.statusline = statusline
+        self.total_len = total_len  # (its length as read: warcio counts characters, ASCII here)
+        if first is None:
+            first = {}
+            for name, value in headers:
+                first.setdefault(name.lower(), value)
+        self.first = first
+
+    def get_header(self, name: str, default: str | None = None) -> str | None:
+        return self.first.get(name.lower(), default)
+
+    def get_statuscode(self) -> str:
+        return self.statusline.split(" ", 1)[0]
+
+
 def named(offset: int, record: Any) -> str:
     """The record at ``offset`` as a defect names it: its offset, ID (an ARC
     record has none: :func:`~.parsing.archive_iterator` drops the one warcio
@@ -66,22 +91,22 @@ def unit_of(record: Any, offset: int, state: State) -> WarcUnit | None:
         media, charset = media_type(headers.get_header("Content-Type"))
         status = None
     record_id = headers.get_header("WARC-Record-ID")  # (None for an ARC record: it has none)
-    unit = WarcUnit(record_type, record_id, headers.get_header("WARC-Target-URI"),
-                    headers.get_header("WARC-Date"), offset, headers.get_header("WARC-Truncated"), status,
-                    pairs, media, charset, None, None)
-    if media is not None and kind_of(media) is None:
-        return unit  # its payload is not read: no reader takes its type
-    stream, unknown = decoded(record)
-    payload = state.payload = Payload(stream)
-    if unknown is not None:
-        payload.problem = unknown
-    head = payload.read(4096) if media is None else b""
-    kind = kind_of(media) or sniffed(head)
-    if kind is Kind.TEXT and robots(unit.target_uri):
-        kind = Kind.ROBOTS
-    # the bytes read to sniff the kind are put back in front
-    body: Any = io.BufferedReader(Replay(head, cast(BinaryIO, payload)) if head else payload)
-    return replace(unit, kind=kind, payload=body)
+    target = headers.get_header("WARC-Target-URI")
+    kind: Kind | None = None
+    body: Any = None
+    if media is None or kind_of(media) is not None:  # (else its payload is not read: no reader takes its type)
+        stream, unknown = decoded(record)
+        payload = state.payload = Payload(stream)
+        if unknown is not None:
+            payload.problem = unknown
+        head = payload.read(4096) if media is None else b""
+        kind = kind_of(media) or sniffed(head)
+        if kind is Kind.TEXT and robots(target):
+            kind = Kind.ROBOTS
+        # the bytes read to sniff the kind are put back in front
+        body = io.BufferedReader(Replay(head, cast(BinaryIO, payload)) if head else payload)
+    return WarcUnit(record_type, record_id, target, headers.get_header("WARC-Date"), offset,
+                    headers.get_header("WARC-Truncated"), status, pairs, media, charset, kind, body)
 
 
 def placed(unit: WarcUnit, record: Any, offset: int, lines: FileLines) -> WarcUnit:

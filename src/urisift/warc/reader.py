@@ -13,6 +13,7 @@ from typing import Any, BinaryIO, cast
 
 from ..model import Defect, DefectKind, Origin
 from ..placing import FileLines
+from . import fast
 from .making import State, length_problem, named, placed, unit_of
 from .parsing import archive_iterator, quiet, readable
 from .resync import Growing, Rewind, end_of, member_cut_short, plain_at, record_start, rewound, seekable
@@ -63,9 +64,13 @@ class WarcReader:
     ``WARC/1.x`` header after the last record read (a Content-Length a
     little too long had the reader parse from inside the next record's
     header).  A forward-only stream (a pipe) is read through :class:`Rewind`,
-    so standard input resumes as a file does."""
+    so standard input resumes as a file does.
 
-    def __init__(self, stream: BinaryIO, origin: Origin, *, locations: bool = False) -> None:
+    A clean file's records are read by FastWARC where it applies (``fast``
+    and :mod:`.fast`), warcio reading on from the first that is not clean;
+    ``fast`` counts the records FastWARC read."""
+
+    def __init__(self, stream: BinaryIO, origin: Origin, *, locations: bool = False, fast: bool = True) -> None:
         self.stream = stream
         self.origin = origin
         # with locations, each record of a plain file says where it stands in it (issue 37)
@@ -73,6 +78,8 @@ class WarcReader:
         self.types: collections.Counter[str] = collections.Counter()
         # the bytes read after decompression (a .warc.gz's members inflated; a plain file's as they are)
         self.decompressed = 0
+        self.use_fast = fast
+        self.fast = 0
 
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         pipe = None if seekable(self.stream) else Rewind(self.stream)
@@ -94,6 +101,10 @@ class WarcReader:
                          f"resumed at byte {found}", self.origin, 0)
             file.seek(found)
             floor = found + 1
+        elif head and pipe is None and self.use_fast and fast.applies(file, head):
+            handover = yield from fast.read(self, file, head)
+            file.seek(handover.offset)
+            floor, state = handover.floor, handover.state
         iterator: Any = None
         try:
             while True:
