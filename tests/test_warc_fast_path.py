@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from urisift.model import Defect, Origin
@@ -153,6 +153,30 @@ def _hostile() -> dict[str, bytes]:
         "untargeted.warc": record(0) + untargeted + record(1),
         "broken-http-block.warc": _typed(0, b"response", broken_block) + record(1),
         "not-a-warc.warc": b"hello\r\n" + record(1),
+        # headers FastWARC reads otherwise than warcio, each as long as the fields written the one way
+        # (what they lack in one field, another has too much of): a form feed that warcio keeps in a
+        # name, a tab in a folded value that FastWARC makes a space
+        "same-length.warc": record(0) + _typed(1, b"response", PAGE).replace(
+            b"WARC-Type: response\r\n", b"WARC-Type\x0c: response\r\n").replace(b"Content-Length: ", b"Content-Length:")
+        + record(2),
+        "folded-target.warc": record(0) + _typed(1, b"response", PAGE, b"http://f.example/a").replace(
+            b"http://f.example/a\r\n", b"http://f.example/a\r\n\tb\r\n").replace(b"WARC-Type: ", b"WARC-Type:")
+        .replace(b"WARC-Record-ID: ", b"WARC-Record-ID:") + record(2),
+        # a line ended by LF alone (warcio ends it there, FastWARC reads on), a vertical tab warcio strips
+        "bare-lf.warc": record(0) + record(1).replace(b"WARC-Type: response\r\n", b"X: y\nWARC-Type: response\r\n")
+        + record(2),
+        "vertical-tab.warc": record(0) + record(1).replace(b"http://h1.example/", b"http://h1.example/\x0b")
+        + record(2),
+        "extra-blank-lines.warc": record(0) + b"\r\n\r\n" + record(1) + record(2),
+        "two-targets.warc": record(0) + _typed(1, b"response", PAGE, b"<http://t1.example/a b>").replace(
+            b"Content-Length", b"WARC-Target-URI: http://t2.example/\r\nContent-Length") + record(2),
+        "two-lengths.warc": record(0) + record(1).replace(b"Content-Length: %d\r\n" % len(PAGE), b"Content-Length: "
+                                                          b"%d\r\nContent-Length: %d\r\n" % (len(PAGE), len(PAGE) - 9))
+        + record(2),
+        "plus-length.warc": record(0) + record(1, length=b"+%d" % len(PAGE)) + record(2),
+        # a payload that breaks, then a record the fast path leaves to warcio: warcio says the break
+        "problem-then-unclean.warc": record(0, http(b"Content-Encoding: gzip\r\n", packed[:3000]))
+        + record(1).replace(b"WARC-Type: ", b"WARC-Type:") + record(2),
         "one-stream.warc.gz": gzip.compress(record(0) + record(1) + record(2), mtime=0),
         "empty.warc": b"",
     }
@@ -283,3 +307,37 @@ def test_damaged_warcs_read_the_same(tmp_path: Path, damaged: tuple[bytes, bool]
     path.write_bytes(data)
     same(path)
     same(path, locations=True, read=7)
+
+
+# -- the HTTP header's quick split ------------------------------------------------------------------
+
+_PLAIN = [b"HTTP/1.1 200 OK", b"HTTP/1.0", b" ", b"200", b"Content-Type", b":", b": ", b" :", b"::", b"text/html",
+          b"X", b"a,b", b"  ", b"Link: </a>; rel=x"]
+# a line of printable ASCII (the quick split's), or one of anything a parser may read otherwise
+_LINE = st.one_of(st.lists(st.sampled_from(_PLAIN), max_size=8),
+                  st.lists(st.sampled_from([*_PLAIN, b"\t", b"\r", b"\n", b"\r\n", b"\x0b", b"\x0c", b"\xc3\xa9",
+                                            b"\xff"]), max_size=8)).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_LINE, min_size=1, max_size=6), st.sampled_from([b"\r\n\r\n", b"\r\n", b"\n\n", b""]),
+       st.binary(max_size=20))
+@example([b"HTTP/1.1  301  Moved ", b"Location :/x  ", b"X:", b"no colon", b"Y::z"], b"\r\n\r\n", b"<a>")
+@example([b"HTTP/1.1 200 OK", b"X: a", b" folded"], b"\r\n\r\n", b"")
+@example([b"HTTP/1.1 200 OK", b"X: a", b"  "], b"\r\n\r\n", b"")
+def test_the_quick_split_of_an_http_header_is_warcios_parse(lines: list[bytes], end: bytes, body: bytes) -> None:
+    from urisift.warc.parsing import http_header, http_parser
+
+    data = b"\r\n".join(lines) + end + body
+    stream = io.BytesIO(data)
+    try:
+        expected = http_parser().parse(stream)
+    except EOFError:
+        with pytest.raises(EOFError):
+            http_header(data)
+        return
+    quick, where = http_header(data)
+    assert (quick.headers, quick.statusline, quick.total_len, quick.get_statuscode(), where) == (
+        expected.headers, expected.statusline, expected.total_len, expected.get_statuscode(), stream.tell())
+    assert [quick.get_header(name) for name, _ in expected.headers] == [
+        expected.get_header(name) for name, _ in expected.headers]

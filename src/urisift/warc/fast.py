@@ -178,8 +178,6 @@ class _Pass:
                 if not self._ends_at(pending, offset):
                     break
                 yield from self._give(pending)
-            elif offset != base:
-                break
             try:
                 pending = self._take(record, offset)
             except Exception:  # noqa: BLE001 - what FastWARC raises on a block it cannot read
@@ -210,11 +208,10 @@ class _Pass:
 
     def _ends_at(self, done: _Read, offset: int) -> bool:
         """Whether the record ``done`` ends where the next one, at ``offset``, starts."""
-        if offset <= done.offset:
-            return False  # (one gzip stream around many records)
-        if self.gzipped:
+        if self.gzipped:  # (in one gzip stream around many records, the stream's ISIZE is all of them)
             isize = int.from_bytes(self.peek(offset - 4, 4), "little")
             return isize == done.size & 0xFFFFFFFF
+        # (FastWARC 2 takes only blank lines there, as warcio does; this does not lean on it)
         trailer = self.peek(done.offset + done.size - 4, 4)
         return offset == done.offset + done.size and trailer == b"\r\n\r\n"
 
@@ -237,6 +234,7 @@ class _Pass:
             elif key == "warc-target-uri":
                 return None  # (warcio mends the last one, and then reads the first)
         length = first.get("content-length")
+        # (FastWARC 2 reads the first Content-Length, as warcio does; this does not lean on it)
         if length is None or _DIGITS.fullmatch(length) is None or int(length) != record.content_length:
             return None
         block = int(length)
