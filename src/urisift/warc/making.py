@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
@@ -36,7 +37,7 @@ class Fields:
 
     __slots__ = ("headers", "statusline", "total_len", "first")
 
-    def __init__(self, headers: list[tuple[str, str]], statusline: str, total_len: int,
+    def __init__(self, headers: Sequence[tuple[str, str]], statusline: str, total_len: int,
                  first: dict[str, str] | None = None) -> None:
         self.headers = headers
         self.statusline = statusline

@@ -103,6 +103,9 @@ class WarcReader:
             floor = found + 1
         elif head and pipe is None and self.use_fast and fast.applies(file, head):
             handover = yield from fast.read(self, file, head)
+            if handover.offset is None:  # (read to the end: what the loop says there of the last record)
+                yield from self._after(handover.state, file, end=True)
+                return
             file.seek(handover.offset)
             floor, state = handover.floor, handover.state
         iterator: Any = None
