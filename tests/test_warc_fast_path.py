@@ -47,7 +47,7 @@ def _items(path: Path, *, use_fast: bool, locations: bool = False, read: int | N
             assert isinstance(item, WarcUnit)
             body = None if item.payload is None or read is None else item.payload.read(read)
             out.append((dataclasses.replace(item, payload=None), body))
-        return out, dict(reader.types), reader.decompressed, reader.fast
+        return out, dict(reader.types), reader.decompressed, reader.fast_records
 
 
 def same(path: Path, **options: object) -> Items:

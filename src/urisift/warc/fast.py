@@ -206,7 +206,7 @@ class _Pass:
         reader = self.reader
         reader.types[done.record.rec_type or "unknown"] += 1
         reader.decompressed += done.size
-        reader.fast += 1
+        reader.fast_records += 1
         unit = unit_of(done.record, done.offset, state)
         if unit is not None and reader.lines is not None and not self.gzipped:
             unit = placed(unit, done.record, done.offset, reader.lines)

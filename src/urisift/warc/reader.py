@@ -68,7 +68,7 @@ class WarcReader:
 
     A clean file's records are read by FastWARC where it applies (``fast``
     and :mod:`.fast`), warcio reading on from the first that is not clean;
-    ``fast`` counts the records FastWARC read."""
+    ``fast_records`` counts the records FastWARC read."""
 
     def __init__(self, stream: BinaryIO, origin: Origin, *, locations: bool = False, fast: bool = True) -> None:
         self.stream = stream
@@ -79,7 +79,7 @@ class WarcReader:
         # the bytes read after decompression (a .warc.gz's members inflated; a plain file's as they are)
         self.decompressed = 0
         self.use_fast = fast
-        self.fast = 0
+        self.fast_records = 0  # (the records FastWARC read)
 
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         pipe = None if seekable(self.stream) else Rewind(self.stream)
