@@ -130,6 +130,11 @@ class Window(io.RawIOBase):
     def seekable(self) -> bool:
         return True
 
+    def fileno(self) -> int:
+        # the file's own: the WARC reader's fast path reads a range's record heads with
+        # os.pread, at the file's offsets, without moving it (a remote file has none)
+        return self.f.fileno()
+
     def close(self) -> None:
         if not self.closed:
             self.f.close()

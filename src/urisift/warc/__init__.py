@@ -4,7 +4,9 @@ Read with warcio, which reads WARC (ISO 28500) and ARC, record-by-record
 gzip or plain, strips the ``<…>`` that WARC 1.0 writers put around
 ``WARC-Target-URI``, and parses the HTTP status line and headers leniently
 (through a reader and a header parser of ours that stay linear on hostile
-header lines).  The payload's codings are undone here (RFC 9112 §6.1,
+header lines).  A file's clean records are read by FastWARC, several times
+as fast, and handed over to warcio at the first that is not (:mod:`.fast`
+says why both, and how the output stays warcio's).  The payload's codings are undone here (RFC 9112 §6.1,
 RFC 9110 §8.4): every Transfer-Encoding coding, last first (``gzip,
 chunked``), then the Content-Encoding's.
 
@@ -22,11 +24,12 @@ chunked``), then the Content-Encoding's.
   start), in a file or on standard input alike, so nothing after a broken
   record is lost.
 
-The modules: :mod:`.reader` (the reader and its defects), :mod:`.parsing`
-(warcio's iterator, linear on hostile header lines), :mod:`.codings` (the
-payload's codings), :mod:`.resync` (where records start, in a file or a
-pipe), :mod:`.headers` (references in HTTP headers), :mod:`.unit` (what a
-record hands the scan).
+The modules: :mod:`.reader` (the reader and its defects), :mod:`.fast`
+(FastWARC's reading of a clean file), :mod:`.parsing` (warcio's iterator,
+linear on hostile header lines), :mod:`.making` (a record made into a
+unit), :mod:`.codings` (the payload's codings), :mod:`.resync` (where
+records start, in a file or a pipe), :mod:`.headers` (references in HTTP
+headers), :mod:`.unit` (what a record hands the scan).
 """
 
 from __future__ import annotations

@@ -31,12 +31,12 @@ def decoded(record: Any) -> tuple[BinaryIO, str | None]:
     http = record.http_headers
     if http is None:
         return stream, None
-    from warcio.bufferedreaders import ChunkedDataReader
-
     steps = ([("Transfer-Encoding", c) for c in reversed(_codings(http.get_header("Transfer-Encoding")))]
              + [("Content-Encoding", c) for c in reversed(_codings(http.get_header("Content-Encoding")))])
     for name, coding in steps:
         if name == "Transfer-Encoding" and coding == "chunked":
+            from warcio.bufferedreaders import ChunkedDataReader  # (warcio: imported where it is needed)
+
             stream = ChunkedDataReader(stream)  # a body not chunked after all is read as it is (warcio)
         elif coding in _CODINGS and (coding != "br" or _brotli() is not None):
             stream = _Decoding(stream, _CODINGS[coding], name)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import re
 from collections.abc import Iterator
 from typing import Any, BinaryIO
+
+from .making import Fields
 
 
 class NoTarget(Exception):
@@ -14,60 +17,15 @@ class NoTarget(Exception):
 
 
 @functools.cache
-def iterator_class() -> Any:
-    """warcio's ``ArchiveIterator``, linear in the length of header lines
-    and their number: warcio's reader grows a line with ``+=`` a 16 kB block
-    at a time (a header line of 40 MB took 47 s, 10 MB 0.8 s), and its header
-    parser a folded field with ``+=`` a line at a time.  Built on first use:
-    warcio is a heavy import, needed only for WARC input."""
-    from warcio.archiveiterator import ArchiveIterator
-    from warcio.bufferedreaders import DecompressingBufferedReader
+def header_parser_class() -> Any:
+    """warcio's parser of a status line and its header fields, with
+    continuation lines (RFC 9112 §5.2 obs-fold) joined once, not with
+    ``+=`` each: 10 MB of them took ten minutes.  The WARC reader's, and
+    the fast path's for the HTTP headers of the records it reads (what it
+    reads is what warcio reads, field for field)."""
     from warcio.statusandheaders import StatusAndHeaders, StatusAndHeadersParser, StatusAndHeadersParserException
-    from warcio.utils import BUFF_SIZE
-
-    class LineReader(DecompressingBufferedReader):  # type: ignore[misc]
-        def readline(self, length: int | None = None) -> bytes:
-            if length == 0:
-                return b""
-            buff = self.buff
-            if buff is not None:
-                # the commonest line: whole in the block read already (a header
-                # field, a status line), given without a list or a join
-                first: bytes = buff.readline(length)
-                if first[-1:] == b"\n":
-                    return first
-                if first:
-                    if length:
-                        length -= len(first)
-                        if length <= 0:
-                            return first
-                    self._fillbuff()
-                    if self.empty():
-                        return first
-                    parts = [first, self.buff.readline(length)]
-                    return self._rest(parts, length)
-            self._fillbuff()
-            if self.empty():
-                return b""
-            return self._rest([self.buff.readline(length)], length)
-
-        def _rest(self, parts: list[bytes], length: int | None) -> bytes:
-            while not parts[-1].endswith(b"\n"):  # at the end of a block: the line goes on in the next
-                if length:
-                    length -= len(parts[-1])
-                    if length <= 0:
-                        break
-                self._fillbuff()
-                if self.empty():
-                    break
-                parts.append(self.buff.readline(length))
-            return b"".join(parts)
 
     class HeaderParser(StatusAndHeadersParser):  # type: ignore[misc]
-        """warcio's parser of a status line and its header fields, with
-        continuation lines (RFC 9112 §5.2 obs-fold) joined once, not with
-        ``+=`` each: 10 MB of them took ten minutes."""
-
         def parse(self, stream: Any, full_statusline: bytes | None = None) -> Any:
             total = 0  # what was read, counted as warcio counts it (decoded characters)
 
@@ -110,6 +68,94 @@ def iterator_class() -> Any:
                 current = following
             return StatusAndHeaders(statusline=protocol_status[1].strip() if len(protocol_status) > 1 else "",
                                     headers=headers, protocol=protocol_status[0], total_len=total)
+
+    return HeaderParser
+
+
+@functools.cache
+def http_parser() -> Any:
+    """A parser of an HTTP message's status line and header fields, as
+    warcio's loader has for a response record (``verify_http=False``)."""
+    from warcio.recordloader import ArcWarcRecordLoader
+
+    return header_parser_class()(ArcWarcRecordLoader.HTTP_TYPES, False)
+
+
+# an HTTP header whose every line is printable ASCII, none folded or blank (a line
+# starting with a space or tab would be folded, RFC 9112 §5.2; one of spaces ends it)
+_PLAIN_HEAD = re.compile(rb"[!-~][ -~]*(?:\r\n[!-~][ -~]*)*")
+
+
+def http_header(data: bytes) -> tuple[Any, int]:
+    """The status line and header fields at the start of a block, read as
+    :func:`http_parser` reads them (EOFError on an empty one), and where they
+    end.  The common header (printable ASCII lines, CRLF, none folded) is
+    split here at once; any other is read by that parser."""
+    end = data.find(b"\r\n\r\n", 0, 1 << 16)
+    if end > 0 and _PLAIN_HEAD.fullmatch(data, 0, end) is not None:
+        status, *lines = data[:end].decode("ascii").split("\r\n")
+        headers = []
+        for line in lines:
+            name, colon, value = line.rstrip().partition(":")
+            if colon:  # (a line without a colon is no field: left out)
+                headers.append((name.rstrip(" \t"), value.lstrip()))
+        # warcio's statusline is what follows the protocol (HTTP/1.1), stripped
+        protocol_status = status.rstrip().split(" ", 1)
+        return Fields(headers, protocol_status[1].strip() if len(protocol_status) > 1 else "", end + 4), end + 4
+    stream = io.BytesIO(data)
+    return http_parser().parse(stream), stream.tell()
+
+
+@functools.cache
+def iterator_class() -> Any:
+    """warcio's ``ArchiveIterator``, linear in the length of header lines
+    and their number: warcio's reader grows a line with ``+=`` a 16 kB block
+    at a time (a header line of 40 MB took 47 s, 10 MB 0.8 s), and its header
+    parser a folded field with ``+=`` a line at a time.  Built on first use:
+    warcio is a heavy import, needed only for WARC input."""
+    from warcio.archiveiterator import ArchiveIterator
+    from warcio.bufferedreaders import DecompressingBufferedReader
+    from warcio.utils import BUFF_SIZE
+
+    HeaderParser = header_parser_class()
+
+    class LineReader(DecompressingBufferedReader):  # type: ignore[misc]
+        def readline(self, length: int | None = None) -> bytes:
+            if length == 0:
+                return b""
+            buff = self.buff
+            if buff is not None:
+                # the commonest line: whole in the block read already (a header
+                # field, a status line), given without a list or a join
+                first: bytes = buff.readline(length)
+                if first[-1:] == b"\n":
+                    return first
+                if first:
+                    if length:
+                        length -= len(first)
+                        if length <= 0:
+                            return first
+                    self._fillbuff()
+                    if self.empty():
+                        return first
+                    parts = [first, self.buff.readline(length)]
+                    return self._rest(parts, length)
+            self._fillbuff()
+            if self.empty():
+                return b""
+            return self._rest([self.buff.readline(length)], length)
+
+        def _rest(self, parts: list[bytes], length: int | None) -> bytes:
+            while not parts[-1].endswith(b"\n"):  # at the end of a block: the line goes on in the next
+                if length:
+                    length -= len(parts[-1])
+                    if length <= 0:
+                        break
+                self._fillbuff()
+                if self.empty():
+                    break
+                parts.append(self.buff.readline(length))
+            return b"".join(parts)
 
     class Iterator(ArchiveIterator):  # type: ignore[misc]
         def __init__(self, stream: BinaryIO) -> None:

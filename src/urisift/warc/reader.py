@@ -5,22 +5,19 @@ from __future__ import annotations
 
 import collections
 import gzip
-import io
 import logging
-import re
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
-from ..media import kind_of, robots
-from ..model import Defect, DefectKind, Kind, Origin
+from ..model import Defect, DefectKind, Origin
 from ..placing import FileLines
-from ..sources import Replay
-from .codings import Payload, decoded
+from . import fast
+from .making import State, length_problem, named, placed, unit_of
 from .parsing import archive_iterator, quiet, readable
 from .resync import Growing, Rewind, end_of, member_cut_short, plain_at, record_start, rewound, seekable
-from .unit import UNIT_TYPES, WarcUnit, media_type, printable, sniffed
+from .unit import WarcUnit, printable
 
 # warcio logs a warning for each target URI with spaces: the record already
 # says what it holds; a library must not print on its own (the stdlib advice)
@@ -52,41 +49,9 @@ def _archive_start(head: bytes) -> bool:
     return len(fields) >= 5 and fields[-1].isdigit() and b":" in fields[0]
 
 
-def _named(offset: int, record: Any) -> str:
-    """The record at ``offset`` as a defect names it: its offset, ID (an ARC
-    record has none: :func:`~.parsing.archive_iterator` drops the one warcio
-    makes up) and target URI when known."""
-    fields = ("WARC-Record-ID", "WARC-Target-URI")
-    known = [v for v in map(record.rec_headers.get_header, fields) if v]
-    return f"the record at byte {offset}" + (f" ({', '.join(printable(v) for v in known)})" if known else "")
-
-
 #: how far before a plain record that could not be parsed the next one is looked for
 #: (a Content-Length too long ended the last record inside the next one's header)
 _BACK = 1 << 16
-
-# ISO 28500 §5.3 (WARC 1.1 §5.3): Content-Length is mandatory, "1*DIGIT"
-_LENGTH = re.compile(r"[0-9]{1,30}")
-
-
-def _length_problem(record: Any) -> str | None:
-    """What is wrong with a record's Content-Length, None when nothing."""
-    value = record.rec_headers.get_header("Content-Length")
-    if value is None:
-        # not one field of the WARC header: what follows "WARC/1.0" is junk, or lost
-        return "it has no Content-Length (ISO 28500 §5.3 requires one): where it ends is unknown"
-    if _LENGTH.fullmatch(value.strip()) is None:
-        return f"its Content-Length {printable(value)!r} is not a number of bytes (ISO 28500 §5.3)"
-    return None
-
-
-class _State:
-    """What the reader remembers across the records of one pass."""
-
-    def __init__(self) -> None:
-        self.last: tuple[int, Any] | None = None  # the last record read, and where it starts
-        self.reported: set[int] = set()  # records already said to be cut short
-        self.payload: Payload | None = None  # the last unit's payload
 
 
 class WarcReader:
@@ -99,9 +64,13 @@ class WarcReader:
     ``WARC/1.x`` header after the last record read (a Content-Length a
     little too long had the reader parse from inside the next record's
     header).  A forward-only stream (a pipe) is read through :class:`Rewind`,
-    so standard input resumes as a file does."""
+    so standard input resumes as a file does.
 
-    def __init__(self, stream: BinaryIO, origin: Origin, *, locations: bool = False) -> None:
+    A clean file's records are read by FastWARC where it applies (``fast``
+    and :mod:`.fast`), warcio reading on from the first that is not clean;
+    ``fast_records`` counts the records FastWARC read."""
+
+    def __init__(self, stream: BinaryIO, origin: Origin, *, locations: bool = False, fast: bool = True) -> None:
         self.stream = stream
         self.origin = origin
         # with locations, each record of a plain file says where it stands in it (issue 37)
@@ -109,13 +78,15 @@ class WarcReader:
         self.types: collections.Counter[str] = collections.Counter()
         # the bytes read after decompression (a .warc.gz's members inflated; a plain file's as they are)
         self.decompressed = 0
+        self.use_fast = fast
+        self.fast_records = 0  # (the records FastWARC read)
 
     def __iter__(self) -> Iterator[WarcUnit | Defect]:
         pipe = None if seekable(self.stream) else Rewind(self.stream)
         file = self.stream if pipe is None else cast(BinaryIO, pipe)
         stream = file  # what warcio reads: the file, or one gzip stream around it all
         size = end_of(file) if pipe is None else None
-        state = _State()
+        state = State()
         skip = 0  # records already read, when the file is read again from its start
         floor = 0  # a search for the next record starts here at least: it only goes forward
         head = _head(self.stream)
@@ -130,6 +101,13 @@ class WarcReader:
                          f"resumed at byte {found}", self.origin, 0)
             file.seek(found)
             floor = found + 1
+        elif head and pipe is None and self.use_fast and fast.applies(file, head):
+            handover = yield from fast.read(self, file, head)
+            if handover.offset is None:  # (read to the end: what the loop says there of the last record)
+                yield from self._after(handover.state, file, end=True)
+                return
+            file.seek(handover.offset)
+            floor, state = handover.floor, handover.state
         iterator: Any = None
         try:
             while True:
@@ -151,29 +129,29 @@ class WarcReader:
                         yield from self._after(state, file if direct else None)
                         if iterator.err_count > errors:
                             errors = iterator.err_count
-                            before = "the record before" if state.last is None else _named(*state.last)
+                            before = "the record before" if state.last is None else named(*state.last)
                             yield Defect(DefectKind.BROKEN_WARC, f"{before} was not followed by a blank line: its "
                                          f"Content-Length is likely wrong; the next record was found at byte {offset}",
                                          self.origin, offset if state.last is None else state.last[0])
                         state.last = (offset, record)
                         floor = max(floor, offset + 1)
                         self.types[record.rec_type or "unknown"] += 1
-                        problem = _length_problem(record)
+                        problem = length_problem(record)
                         if problem is not None and direct:
                             # read on, and warcio takes the rest of the file (or a wrong
                             # stretch of it) for this record: look for the next one instead
                             state.last = None
                             resume = self._resync(file, offset + 1)
                             tail = f"; resumed at byte {resume}" if resume is not None else ""
-                            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: {problem}; "
+                            yield Defect(DefectKind.BROKEN_WARC, f"{named(offset, record)}: {problem}; "
                                          f"its payload is not read{tail}", self.origin, offset)
                             break
                         if direct and size is not None and iterator.reader.decompressor is None:
                             yield from self._within(file, iterator, record, offset, size, state)
-                        unit = self._unit(record, offset, state)
+                        unit = unit_of(record, offset, state)
                         if isinstance(unit, WarcUnit) and self.lines is not None and direct \
                                 and plain_at(file, offset):
-                            unit = self._placed(unit, record, offset)
+                            unit = placed(unit, record, offset, self.lines)
                         if unit is not None:
                             yield unit
                     else:
@@ -186,7 +164,7 @@ class WarcReader:
                             resume = self._resync(file, last[0] + 1)
                         if resume is not None and ending and last is not None:
                             ending[-1] = replace(ending[-1], detail=(
-                                f"{_named(last[0], last[1])}: its Content-Length runs past the end of the "
+                                f"{named(last[0], last[1])}: its Content-Length runs past the end of the "
                                 f"input, and a record starts inside it, at byte {resume}: what it took in of the "
                                 "records after it was scanned as its payload too; resumed there"))
                         yield from ending
@@ -200,7 +178,7 @@ class WarcReader:
                                      "read whole, and offsets count in the decompressed data", self.origin, None)
                         stream = gzip.GzipFile(fileobj=file)  # type: ignore[assignment]
                         skip = seen
-                        state = _State()
+                        state = State()
                         continue
                     if state.payload is not None and state.payload.problem is not None and state.last is not None \
                             and state.last[0] == offset:
@@ -218,7 +196,7 @@ class WarcReader:
                             else "; nothing after it could be read")
                     if resume is not None and resume < offset and state.last is not None:
                         # the next record starts before where warcio looked for it
-                        tail += (f" ({_named(*state.last)} ran on into it: its Content-Length is likely "
+                        tail += (f" ({named(*state.last)} ran on into it: its Content-Length is likely "
                                  "too long)")
                     yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
                                  self.origin, offset)
@@ -226,7 +204,7 @@ class WarcReader:
                     return
                 skip = 0
                 floor = resume + 1
-                state = _State()
+                state = State()
                 file.seek(resume)
                 stream = file
         finally:
@@ -242,7 +220,7 @@ class WarcReader:
         except (OSError, ValueError):
             return None
 
-    def _after(self, state: _State, file: BinaryIO | None, end: bool = False) -> Iterator[Defect]:
+    def _after(self, state: State, file: BinaryIO | None, end: bool = False) -> Iterator[Defect]:
         """The defects of the last record, now that warcio has read past it:
         its payload could not be decoded, or it ended before its Content-Length
         did.  ``file`` is the file it was read from (None when that was through
@@ -252,7 +230,7 @@ class WarcReader:
             return
         offset, record = state.last
         if payload is not None and payload.problem is not None:
-            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: {payload.problem}",
+            yield Defect(DefectKind.BROKEN_WARC, f"{named(offset, record)}: {payload.problem}",
                          self.origin, offset)
         if offset in state.reported or file is None:
             return
@@ -271,10 +249,10 @@ class WarcReader:
         else:
             return
         state.reported.add(offset)
-        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)} is cut short: {detail}",
+        yield Defect(DefectKind.BROKEN_WARC, f"{named(offset, record)} is cut short: {detail}",
                      self.origin, offset)
 
-    def _within(self, file: BinaryIO, iterator: Any, record: Any, offset: int, size: int, state: _State
+    def _within(self, file: BinaryIO, iterator: Any, record: Any, offset: int, size: int, state: State
                 ) -> Iterator[Defect]:
         """In a plain WARC file, a record whose Content-Length runs past the
         end of the file: read up to the next record start inside that
@@ -300,52 +278,11 @@ class WarcReader:
             file.seek(here)
         declared = record.rec_headers.get_header("Content-Length")
         if after is None or after - blank < position:
-            yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)} is cut short: the file ends "
+            yield Defect(DefectKind.BROKEN_WARC, f"{named(offset, record)} is cut short: the file ends "
                          f"{position + missing - size} bytes before the end its Content-Length ({declared}) "
                          "gives (a truncated download?)", self.origin, offset)
             return
         limited.limit = after - blank - position
-        yield Defect(DefectKind.BROKEN_WARC, f"{_named(offset, record)}: its Content-Length ({declared}) "
+        yield Defect(DefectKind.BROKEN_WARC, f"{named(offset, record)}: its Content-Length ({declared}) "
                      f"runs past the end of the file ({size} bytes); read up to the next record, at byte {after}",
                      self.origin, offset)
-
-    def _placed(self, unit: WarcUnit, record: Any, offset: int) -> WarcUnit:
-        """``unit`` with where it stands in the plain file: its first line,
-        its bytes up to its payload, whether its payload stands as written."""
-        assert self.lines is not None
-        http = record.http_headers
-        size = record.rec_headers.total_len + (http.total_len if http is not None else 0)
-        written = http is None or not (http.get_header("Transfer-Encoding") or http.get_header("Content-Encoding"))
-        return replace(unit, line=self.lines.line_of(offset), head=self.lines.read(offset, offset + size),
-                       as_written=written)
-
-    def _unit(self, record: Any, offset: int, state: _State) -> WarcUnit | Defect | None:
-        record_type = record.rec_type or "unknown"
-        if record_type not in UNIT_TYPES:
-            return None
-        headers = record.rec_headers
-        http = record.http_headers
-        pairs: tuple[tuple[str, str], ...] = tuple(http.headers) if http is not None else ()
-        if http is not None and record_type != "resource":
-            media, charset = media_type(http.get_header("Content-Type"))
-            status = http.get_statuscode()
-        else:
-            media, charset = media_type(headers.get_header("Content-Type"))
-            status = None
-        record_id = headers.get_header("WARC-Record-ID")  # (None for an ARC record: it has none)
-        unit = WarcUnit(record_type, record_id, headers.get_header("WARC-Target-URI"),
-                        headers.get_header("WARC-Date"), offset, headers.get_header("WARC-Truncated"), status,
-                        pairs, media, charset, None, None)
-        if media is not None and kind_of(media) is None:
-            return unit  # its payload is not read: no reader takes its type
-        stream, unknown = decoded(record)
-        payload = state.payload = Payload(stream)
-        if unknown is not None:
-            payload.problem = unknown
-        head = payload.read(4096) if media is None else b""
-        kind = kind_of(media) or sniffed(head)
-        if kind is Kind.TEXT and robots(unit.target_uri):
-            kind = Kind.ROBOTS
-        # the bytes read to sniff the kind are put back in front
-        body: Any = io.BufferedReader(Replay(head, cast(BinaryIO, payload)) if head else payload)
-        return replace(unit, kind=kind, payload=body)
