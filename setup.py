@@ -35,12 +35,14 @@ COMPILED = [
     "src/urisift/html/tokens.py",
     "src/urisift/found_to_record.py",
     # and the record's other steps: its value (model/build.py), what a browser fetches, the
-    # wrappers, style sheets' url()s, validity (issue 36)
+    # wrappers, deceptive link text, style sheets' url()s, validity, its JSON line (issue 36)
     "src/urisift/model/build.py",
     "src/urisift/browser.py",
     "src/urisift/unwrap.py",
     "src/urisift/css/syntax.py",
     "src/urisift/validity.py",
+    "src/urisift/deceptive.py",
+    "src/urisift/output/lines.py",
 ]
 # (not the public functions' modules, resolve.py, normalize.py and output/records.py among
 # them: a compiled function checks its arguments' types itself, with mypyc's words, before

@@ -1,7 +1,7 @@
 """JSON lines of chosen keys (``--fields``, issue 36): each key's JSON text
 straight from the record, without the whole object being built first, by
 one function made for the keys a run writes; a key the scan was not asked
-to compute is refused (:class:`~.records.NotComputed`), never written as a
+to compute is refused (:class:`~.computed.NotComputed`), never written as a
 null that would read as "none"."""
 
 from __future__ import annotations
@@ -10,7 +10,12 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from ..model import Record
-from .records import _ORIGIN_KEYS, NotComputed, _dumps, _list, _number, _string
+from .computed import NotComputed
+from .lines import ORIGIN_KEYS as _ORIGIN_KEYS
+from .lines import dumps as _dumps
+from .lines import number as _number
+from .lines import string as _string
+from .lines import strings as _list
 
 
 def _value(value: object) -> str:
