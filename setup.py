@@ -43,6 +43,12 @@ COMPILED = [
     "src/urisift/validity.py",
     "src/urisift/deceptive.py",
     "src/urisift/output/lines.py",
+    # the text scanner (every text node, mail part and text file goes through it)
+    "src/urisift/delimit/scanner.py",
+    "src/urisift/delimit/bare.py",
+    "src/urisift/delimit/angle.py",
+    "src/urisift/delimit/chars.py",
+    "src/urisift/html/srcset.py",
 ]
 # (not the public functions' modules, resolve.py, normalize.py and output/records.py among
 # them: a compiled function checks its arguments' types itself, with mypyc's words, before
