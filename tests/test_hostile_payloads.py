@@ -383,6 +383,22 @@ print(last.target, last.line, last.text, last.span == (end, end + 7))""")
     assert peak < 200
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory read from /proc")
+def test_a_page_of_text_without_tags_is_cut_in_its_text() -> None:
+    # 20 MB of "<" (no tag anywhere) took lexbor 425 MB whole; cut in pieces of text it is
+    # bounded, and a URL in a long text run (paragraphs apart) is still found whole
+    out, peak = _peak("""
+from urisift import scan_html
+from urisift.html.segments import PIECE, segments
+page = '<p>' + '<' * 20_000_000 + '</p>'
+pieces = list(segments(page))
+print(len(pieces) > 1, max(map(len, pieces)) <= PIECE, ''.join(pieces) == page, list(scan_html(page)))
+text = '<pre>' + ('words ' * 99 + '\\n\\n') * 12_000 + 'see http://after.example/x and more</pre>'
+print([r.target for r in scan_html(text)])""")
+    assert out.splitlines() == ["True True True []", "['http://after.example/x']"]
+    assert peak < 200
+
+
 # -- time that grows without bound ------------------------------------------------------------------------------
 
 def test_pages_sharing_a_bomb_of_text_operators_end_fast_with_one_defect(tmp_path: Path) -> None:

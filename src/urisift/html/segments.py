@@ -33,20 +33,49 @@ PIECE = 1 << 20
 
 def segments(markup: str | bytes, size: int = PIECE, whole: int = SEGMENT) -> Iterator[str | bytes]:
     """``markup`` whole when it is not longer than ``whole``, else in pieces
-    of about ``size``, cut at tag starts."""
+    of about ``size``, cut at tag starts, or inside a run of text longer
+    than a piece (:func:`_text_cut`)."""
     if len(markup) <= whole:
         yield markup
         return
     tokens = (STR if isinstance(markup, str) else BYTES).fast.finditer(markup)
     start = 0
     target = size
+    text = 0  # where the text after the last token starts
     for m in tokens:
+        while text < target < m.start():  # a piece's worth of text: cut in it
+            cut = _text_cut(markup, max(text, start + 1), target)
+            yield markup[start:cut]
+            start, target = cut, cut + size
+        text = m.end()
         if m.start() < target or not (m.group("start") or m.group("end")):
             continue
         yield markup[start:m.start()]
         start = m.start()
         target = start + size
+    while text < target < len(markup):
+        cut = _text_cut(markup, max(text, start + 1), target)
+        yield markup[start:cut]
+        start, target = cut, cut + size
     yield markup[start:]
+
+
+def _text_cut(markup: str | bytes, low: int, high: int) -> int:
+    """Where to cut a run of text (the tokenizer's data state, no tag in it)
+    between ``low`` and ``high``: after its last blank line, else its last
+    line break, else its last white space (no reference spans a blank line,
+    and few a line break or a space), else at ``high``: a megabyte without
+    a tag or a space (20 MB of "<", which lexbor holds at twenty times its
+    size) is no text a reference is found whole in anyway."""
+    blank, newline = ("\n\n", "\n") if isinstance(markup, str) else (b"\n\n", b"\n")
+    for mark in (blank, newline):
+        at = markup.rfind(mark, low, high)  # type: ignore[arg-type]
+        if at >= 0:
+            return at + len(mark)
+    for at in range(high - 1, max(low, high - 4096) - 1, -1):
+        if markup[at:at + 1].isspace():
+            return at + 1
+    return high
 
 
 __all__ = ["PIECE", "SEGMENT", "segments"]
