@@ -212,3 +212,16 @@ def test_seed_001_section_6_example() -> None:
     # "the URL <http://www.XEROX.com> is equivalent to <http://www.xerox.com>"
     assert equivalent("http://www.XEROX.com", "http://www.xerox.com")
     assert not equivalent("http://www.XEROX.com", "http://www.xerox.com", level="string")
+
+
+@pytest.mark.parametrize("uri, once", [
+    # a port that is not digits is not a port of §3.2.3: kept as written, never lowered,
+    # whether the authority holds an escape (parsed path) or not (the bare host[:port] path)
+    ("//%30:A", "//0:A"),
+    ("//0:A", "//0:A"),
+    ("HTTP://EX.com:8O/", "http://ex.com:8O/"),
+    ("http://U@EX.com:X/", "http://U@ex.com:X/"),
+])
+def test_a_port_of_letters_is_kept_as_written(uri: str, once: str) -> None:
+    assert normalize(uri) == once
+    assert normalize(once) == once

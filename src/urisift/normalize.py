@@ -170,8 +170,10 @@ def _syntax_authority(authority: str) -> str:
     """§6.2.2.1/§6.2.2.2 on an authority: host case and percent-encoding,
     userinfo percent-encoding; the port as written."""
     if "@" not in authority and "[" not in authority and "%" not in authority:
-        # a bare host[:port]: only its case can change
-        return _lower_ascii(authority)
+        # a bare host[:port]: only the host's case can change; a port is kept
+        # as written, digits or not, as the parsed path below keeps it
+        host, colon, port = authority.partition(":")
+        return _lower_ascii(host) + colon + port
     auth = Authority.parse(authority)
     host = _normalize_host(_pct_normalize(auth.host))
     userinfo = None if auth.userinfo is None else _pct_normalize(auth.userinfo)
