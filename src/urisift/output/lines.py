@@ -28,6 +28,8 @@ ORIGIN_KEYS = ("file", "message", "message_id", "part", "offset", "warc_record_i
                "warc_date")
 NO_EFFECTIVE = '"effective_target": null, "effective_hops": null, "effective_status": null, "effective_loop": null'
 _NO_PAGE = '"page": null, "member": null'
+#: a record resolved against no base (an absolute reference, or none in force)
+NO_BASE = '"base": null, "base_source": null'
 #: how many places' first parts (where, element, attribute, header) are remembered
 _HEADS = 256
 
@@ -73,7 +75,7 @@ class _Shared:
         self.origin_json = ""
         self.decoding: Charset | None | bool = False  # False: nothing seen yet (None is a value)
         self.decoding_json = ""
-        self.base: Base | None | bool = False
+        self.base: Base | None = None  # the last base a record had (None: none yet)
         self.base_json = ""
         self.place: Place | None = None
         self.place_head = ""  # where, element, attribute, header
@@ -94,10 +96,9 @@ class _Shared:
         self.decoding_json = fragment({"charset": None if decoding is None else decoding.name,
                                        "charset_source": None if decoding is None else decoding.source.value})
 
-    def take_base(self, base: Base | None) -> None:
+    def take_base(self, base: Base) -> None:
         self.base = base
-        self.base_json = fragment({"base": None if base is None else base.uri,
-                                   "base_source": None if base is None else base.source.value})
+        self.base_json = fragment({"base": base.uri, "base_source": base.source.value})
 
     def take_place(self, place: Place) -> None:
         self.place = place
@@ -130,9 +131,14 @@ class RecordLines:
 
     def __init__(self) -> None:
         self._shared = _Shared()
-        self._style: Style | None = None  # the style the middle part was joined for
-        self._head_for = ""  # the place head the middle part was joined for
-        self._middle = ""
+        self._style: Style | None = None  # the style the middle parts were joined for
+        self._head_for = ""  # the place head the middle parts were joined for
+        # the middle part (base, style, place head, origin) joined twice over: for
+        # the records with no base (absolute references) and for those with the
+        # base last seen, since the two alternate on a page; each slot remembers
+        # the base JSON it was joined for ("" for none yet)
+        self._middles = ["", ""]
+        self._middle_for = ["", ""]
         self._plain_before_for: Charset | None | bool = False  # the decoding _plain_before was joined for
         self._plain_before = ""
         self._plain_after_for = ""  # the page and member _plain_after was joined for
@@ -155,18 +161,24 @@ class RecordLines:
         if origin is not shared.origin:
             shared.take_origin(origin)
             changed = True
-        base = record.base_layer
-        if base is not shared.base:
-            shared.take_base(base)
-            changed = True
         decoding = record.decoding
         if decoding is not shared.decoding:
             shared.take_decoding(decoding)
         if changed:
             self._style = style
             self._head_for = shared.place_head
-            self._middle = (f'{shared.base_json}, "style": "{style._value_}", {shared.place_head}, '
-                            f'{shared.origin_json}')
+            self._middle_for = ["", ""]
+        base = record.base_layer
+        if base is None:
+            slot, base_json = 0, NO_BASE
+        else:
+            if base is not shared.base:
+                shared.take_base(base)
+            slot, base_json = 1, shared.base_json
+        if self._middle_for[slot] is not base_json:
+            self._middle_for[slot] = base_json
+            self._middles[slot] = f'{base_json}, "style": "{style._value_}", {shared.place_head}, {shared.origin_json}'
+        middle = self._middles[slot]
         reference = found.reference
         uri = encode_basestring(reference)
         target = record.target
@@ -177,7 +189,7 @@ class RecordLines:
         else:
             position = f'"span": [{span[0]}, {span[1]}], "line": {record.line}, "column": {record.column}'
         head = (f'{{"uri": {uri}, "target": {uri if target is reference else string(target)}, '
-                f'"alternatives": {strings(alternatives) if alternatives else "[]"}, {self._middle}, '
+                f'"alternatives": {strings(alternatives) if alternatives else "[]"}, {middle}, '
                 f'{shared.rel_text}, {position}, ')
         flags = found.flags
         risks = record.risks
