@@ -392,6 +392,13 @@ def test_foreign_content() -> None:
         ("image", "src", "fallback.png", None), ("a", "href", "h.html", ("x",))]
 
 
+def test_a_processing_instruction_in_foreign_content_is_passed_over() -> None:
+    # lexbor keeps "<?...>" inside SVG as a node with no tag name (found by the fuzzer)
+    html = '<svg><?pi xlink:href="no.html"><image href="i.svg"/></svg><p><a href="after.html">a</a></p>'
+    assert [(r.element, r.attribute, r.uri) for r in records(html)] == [
+        ("image", "href", "i.svg"), ("a", "href", "after.html")]
+
+
 def test_template_contents_are_read_but_their_base_is_not_used() -> None:
     html = '<template><base href="http://t.example/"><img src="t.png"></template>'
     assert [(r.element, r.target) for r in records(html)] == [

@@ -135,7 +135,10 @@ class LexborTree:
             tag = node.tag.lower()
             attributes = node.attributes if tag == "annotation-xml" else _NONE  # only its encoding matters
             for child in node.iter():
-                inner = child_namespace(namespace, tag, attributes, child.tag.lower())
+                name = child.tag
+                if name is None:
+                    continue  # a processing instruction in foreign content: lexbor's node of no name
+                inner = child_namespace(namespace, tag, attributes, name.lower())
                 if inner is not Namespace.HTML:
                     stack.append((child, inner))
 
