@@ -10,7 +10,7 @@ from urisift import BaseSource, Defect, DefectKind, Flag, Record, Style, Where, 
 from urisift.charset import decode
 from urisift.css.syntax import css_urls
 from urisift.html import prescan
-from urisift.html.locate import MISSES
+from urisift.html.locate import MISSES, WINDOW
 from urisift.html.refresh import refresh_url
 from urisift.html.srcset import Candidate, parse_srcset
 
@@ -489,6 +489,32 @@ def test_texts_not_found_whole_leave_their_urls_their_own_search() -> None:
     found = [(r.uri, r.span) for r in records(html)]
     assert len(found) == MISSES + 44
     assert all(span is not None and html[span[0]:span[1]] == uri for uri, span in found)
+
+
+def test_a_value_written_with_quot_is_found_and_its_url_within_it() -> None:
+    # a style attribute's url(&quot;...&quot;), as browsers' "save page" writes it: the value
+    # as the tree holds it has '"' where the source has "&quot;", and its URL "&" as "&amp;"
+    html = '<div style="background: url(&quot;/bg.png?a=1&amp;b=2&quot;)"></div><a href="n.html">n</a>'
+    assert [(r.uri, r.span, html[r.span[0]:r.span[1]]) for r in records(html)] == [  # type: ignore[index]
+        ("/bg.png?a=1&b=2", (34, 53), "/bg.png?a=1&amp;b=2"), ("n.html", (77, 83), "n.html")]
+    # more such values than a page's budget of values not found: each is found, and what follows too
+    html = "".join(f'<div style="background: url(&quot;/i{i}.png&quot;)"></div>' for i in range(MISSES + 44))
+    html += '<a href="n.html">n</a>'
+    found = [(r.uri, r.span) for r in records(html)]
+    assert len(found) == MISSES + 45
+    assert all(span is not None and html[span[0]:span[1]] == uri for uri, span in found)
+
+
+def test_values_past_a_long_script_are_found_after_values_that_are_nowhere() -> None:
+    # values written with numeric references are not in the source as the tree holds them,
+    # and each costs a search of the rest of the page; more of them than the old count of
+    # three far searches left every value past a script longer than the window unplaced
+    unfound = "".join(f'<a href="/p&#47;{i}">x</a>' for i in range(6))
+    html = unfound + "<script>" + "x" * (WINDOW + 10_000) + "</script>" + '<a href="/after.html">a</a>'
+    found = [(r.uri, r.span) for r in records(html)]
+    assert found[:6] == [(f"/p/{i}", None) for i in range(6)]
+    start = html.index("/after.html")
+    assert found[6] == ("/after.html", (start, start + len("/after.html")))
 
 
 def test_positions_can_be_left_out() -> None:

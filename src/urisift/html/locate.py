@@ -11,14 +11,19 @@ inside a start tag of that element (the nearest ``<`` before it opens
 one), so a URL that also stands earlier in a script, a comment or another
 element's attribute is not given that earlier span (issue 20: 66 of 29,485
 attribute records of the 130 corpus pages were).  A value written with
-character references the tree decoded (``&amp;`` aside) is not found, and
-its record has no position rather than a wrong one.
+character references the tree decoded (``&amp;``, and ``&quot;`` as a style
+attribute's ``url(&quot;...&quot;)`` writes it, aside) is not found, and its
+record has no position rather than a wrong one.
 
 A value is first looked for within ``WINDOW`` characters of the cursor;
-past a long inline script the rest of the text is searched, at most
-``FAR_SEARCHES`` times a document, so that a page of values that are not in
-its source (character references) costs a bounded number of passes over it:
-linear.  The cursor and the line count only move forward.
+past a long inline script the rest of the text is searched.  The far
+searches that find nothing are paid from a budget of ``FAR_PASSES`` times
+the text's length, each charged what it read: a page of values that are not
+in its source costs a bounded number of passes over it (linear), and the
+values past a long script after a few such values are still found, the
+budget being spent by what the failures read, not by their number (a count
+of three had left 243 of one real page's 544 records without a position).
+The cursor and the line count only move forward.
 """
 
 from __future__ import annotations
@@ -31,8 +36,8 @@ _span = tuple.__new__
 
 #: how far ahead of the last value found a value is looked for
 WINDOW = 64 * 1024
-#: how many times a document's values are looked for past the window and not found
-FAR_SEARCHES = 3
+#: how many passes over a document's text its far searches that find nothing may read, in all
+FAR_PASSES = 3
 #: how many values of a document may go unfound before the search gives up on
 #: it (the 130 real pages of the corpus miss 3 each on average; a page of
 #: nothing but character references would otherwise cost a window a value)
@@ -53,6 +58,19 @@ _NAME_END = frozenset("\t\n\x0c\r />")
 _WRITTEN_AS = {"img": ("img", "image")}
 
 Position = tuple[Span, int, int]
+
+
+def _written_forms(value: str) -> tuple[str, ...]:
+    """How an attribute value the tree holds may stand in the source: as it
+    is, with "&" written "&amp;", and with '"' written "&quot;" too (a style
+    attribute's ``url(&quot;...&quot;)``, a JSON value in a data attribute)."""
+    if "&" not in value and '"' not in value:
+        return (value,)
+    amp = value.replace("&", "&amp;")
+    forms = [value, amp] if "&" in value else [value]
+    if '"' in value:
+        forms.append(amp.replace('"', "&quot;"))
+    return tuple(forms)
 
 
 class Whole:
@@ -97,7 +115,7 @@ class Locator:
         self.upto = 0  # lines are counted up to here
         self.line = 1
         self.line_start = 0
-        self.far = FAR_SEARCHES  # far searches that found nothing, still allowed
+        self.far = FAR_PASSES * len(text)  # what far searches that find nothing may still read
         self.misses = MISSES  # values not found, still allowed before the search stops
         self.text_misses = MISSES  # likewise, texts (text_at)
         # and whole texts (enclosed, comment): apart, so that a page whose texts are
@@ -140,7 +158,7 @@ class Locator:
         the value written after "=" in a start tag of ``tag`` (``absent``: the
         value is nowhere in the window, which is then not searched again:
         a value written with "&amp;" is the commonest case here)."""
-        forms = (value, value.replace("&", "&amp;")) if "&" in value else (value,)
+        forms = _written_forms(value)
         # where each form's far search starts: past the window where the
         # near one saw no occurrence at all (the same first occurrence, for less)
         far_from = [self.cursor] * len(forms)
@@ -164,8 +182,8 @@ class Locator:
                     end = start + len(written)
                     self.cursor = end
                     return self._position(start, end)
-            if far:
-                self.far -= 1
+            if far:  # each form read from where its search began to the end
+                self.far -= sum(max(0, len(self.text) - start) for start in far_from)
         self.misses -= 1
         return None
 
@@ -306,5 +324,9 @@ class Locator:
         start = outer[0].start + offset
         if self.text.startswith(written, start):
             return self._position(start, start + len(written))
-        at = self.text.find(written, outer[0].start, outer[0].end)  # the value was written with &amp;
-        return None if at < 0 else self._position(at, at + len(written))
+        # the value was written with character references (&amp;, &quot;): so may this part of it be
+        for form in _written_forms(written):
+            at = self.text.find(form, outer[0].start, outer[0].end)
+            if at >= 0:
+                return self._position(at, at + len(form))
+        return None
