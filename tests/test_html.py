@@ -517,6 +517,14 @@ def test_values_past_a_long_script_are_found_after_values_that_are_nowhere() -> 
     assert found[6] == ("/after.html", (start, start + len("/after.html")))
 
 
+def test_a_short_value_is_found_past_many_copies_of_it_that_are_not_values() -> None:
+    # "/" stands in every closing tag: more of them before the value than the tries allowed
+    html = "<p>" + "<b>x</b>" * 40 + '</p><a class="logo" href="/">home</a><a href=\'#\'>top</a>'
+    start = html.index('href="/"') + len('href="')
+    top = html.index("href='#'") + len("href='")
+    assert [(r.uri, r.span) for r in records(html)] == [("/", (start, start + 1)), ("#", (top, top + 1))]
+
+
 def test_positions_can_be_left_out() -> None:
     # not asked for: not computed, False (issue 36), never a None that would read as "not found"
     assert {(r.span, r.line, r.column) for r in records('<a href="x">x</a>', positions=False)} == {

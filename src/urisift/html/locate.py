@@ -207,7 +207,8 @@ class Locator:
     def _after_equals(self, written: str, at: int, limit: int, tag: str | None = None) -> int | None:
         """Where ``written`` first stands after "=" (and a quote) in a start tag
         of ``tag``, from ``at`` to ``limit``; :data:`_NOWHERE` when it does not
-        occur there at all, None when no occurrence of the first few fits."""
+        occur there at all, None when no occurrence of the first few fits
+        nor any written in quotes."""
         text, find = self.text, self.text.find
         for tries in range(_TRIES):
             at = find(written, at, limit)
@@ -223,7 +224,23 @@ class Locator:
             if j >= 0 and text[j] == "=" and (tag is None or self._in_start_tag(at, tag)):
                 return at
             at += 1
-        return None
+        # a short value ("/", "#") stands in the text many times before it stands
+        # as an attribute's: past those, it is looked for written whole in quotes
+        # after "=", as nearly every value is (the first such one, if any fits)
+        best: int | None = None
+        for quote in "\"'":
+            quoted = "=" + quote + written + quote
+            start = at
+            for _ in range(_TRIES):
+                hit = find(quoted, start, limit + 3)
+                if hit < 0:
+                    break
+                if tag is None or self._in_start_tag(hit + 2, tag):
+                    if best is None or hit + 2 < best:
+                        best = hit + 2
+                    break
+                start = hit + 1
+        return best
 
     def text_at(self, written: str) -> Position | None:
         """The position of some text (a text node, a style sheet, a reference
