@@ -97,14 +97,20 @@ for _key in ("span", "line", "column", "risks", "points_to", "unwrapped", "wrapp
 #: the keys whose JSON text is one expression over the record ``r`` (a string or
 #: None), written inline in a line maker (:func:`_line_maker`): the commonest
 #: --fields keys, a function call less each
+def _nullable(expression: str) -> str:
+    # lines.string written out: a compiled function called from this generated
+    # (interpreted) code pays its argument parsing, five times a line
+    return f'"null" if (_v := {expression}) is None else _enc(_v)'
+
+
 _INLINE: dict[str, str] = {
     "uri": "_enc(r.found.reference)",
-    "target": "_str(r.target)",
-    "element": "_str(r.found.place.element)",
-    "attribute": "_str(r.found.place.attribute)",
-    "header": "_str(r.found.place.header)",
-    **{key: f"_str(r.origin.{key})" for key in ("file", "message_id", "warc_record_id", "warc_target_uri",
-                                                  "warc_date")},
+    "target": _nullable("r.target"),
+    "element": _nullable("r.found.place.element"),
+    "attribute": _nullable("r.found.place.attribute"),
+    "header": _nullable("r.found.place.header"),
+    **{key: _nullable(f"r.origin.{key}") for key in ("file", "message_id", "warc_record_id", "warc_target_uri",
+                                                       "warc_date")},
 }
 
 
@@ -115,7 +121,7 @@ def _line_maker(fields: tuple[str, ...], write: Any = None) -> Any:
     a call to :data:`_FIELD_JSON` otherwise.  The keys are the contract's
     (checked before), never text from the input."""
     parts = []
-    namespace: dict[str, Any] = {"_enc": encode_basestring, "_str": _string}
+    namespace: dict[str, Any] = {"_enc": encode_basestring}
     for i, key in enumerate(fields):
         if key not in _FIELD_JSON:
             raise ValueError(f"no record key {key!r}")
@@ -124,7 +130,7 @@ def _line_maker(fields: tuple[str, ...], write: Any = None) -> Any:
         if expression is None:
             namespace[f"_f{i}"] = _FIELD_JSON[key]
             expression = f"_f{i}(r, n)"
-        parts.append(prefix + "{" + expression + "}")
+        parts.append(prefix + "{(" + expression + ")}")
     line = "f'" + "".join(parts) + "}}'" if parts else "'{}'"
     if write is not None:
         namespace["_write"] = write
