@@ -34,6 +34,7 @@ COMPILED = [
     "src/urisift/html/guard.py",
     "src/urisift/html/tokens.py",
     "src/urisift/found_to_record.py",
+    "src/urisift/joiner.py",  # §5.2 against a page's base, each relative link
     # and the record's other steps: its value (model/build.py), what a browser fetches, the
     # wrappers, deceptive link text, style sheets' url()s, validity, its JSON line (issue 36)
     "src/urisift/model/build.py",

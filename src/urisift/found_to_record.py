@@ -13,10 +13,11 @@ from typing import Literal
 from .base import BaseLayer
 from .deceptive import deception
 from .delimit.chars import LEADING_SCHEME, ordered
+from .joiner import Joiner
 from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
 from .needs import BROWSER, EVERYTHING, POSITIONS, RISKS, UNWRAP
 from .reference import UriReference
-from .resolve import Joiner, resolve
+from .resolve import resolve
 from .risk import plainly_safe, risks
 from .unwrap import may_be_wrapped, unwrap
 from .validity import BAD_ESCAPE, BIDI_FORMATTING, PLAINLY_SAFE, PLAINLY_VALID, invalidity
