@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from urisift import BaseSource, Defect, DefectKind, Flag, Record, Style, Where, scan_html
+from urisift import BaseSource, Defect, DefectKind, Flag, Record, Risk, Style, Where, scan_html
 from urisift.charset import decode
 from urisift.css.syntax import css_urls
 from urisift.html import prescan
@@ -523,6 +523,18 @@ def test_a_short_value_is_found_past_many_copies_of_it_that_are_not_values() -> 
     start = html.index('href="/"') + len('href="')
     top = html.index("href='#'") + len("href='")
     assert [(r.uri, r.span) for r in records(html)] == [("/", (start, start + 1)), ("#", (top, top + 1))]
+
+
+def test_a_page_with_no_base_flags_its_relative_references_as_it_did() -> None:
+    # without a base, a reference with no ":" and no leading "//" is not parsed for the §7
+    # flags (it can raise none); one with an authority, or what Appendix B reads as a scheme, is
+    html = ('<a href="//0x7f.1/x">a</a><a href="/p1?q#f">b</a><a href="%20http://0x7f.1/">c</a>'
+            '<a href="../up">d</a>')
+    rare = Risk("rare-ip", "7.3", "host '0x7f.1' is the IPv4 address 127.0.0.1")
+    assert [(r.uri, r.target, r.risks) for r in records(html, base=None)] == [
+        ("//0x7f.1/x", None, (rare,)), ("/p1?q#f", None, ()),
+        ("%20http://0x7f.1/", None, (Risk("invalid", "3.1", "scheme: character '%' not allowed at position 0"), rare)),
+        ("../up", None, ())]
 
 
 def test_positions_can_be_left_out() -> None:

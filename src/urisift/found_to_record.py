@@ -102,7 +102,7 @@ class Tail:
             return target, None, target
         base = self._base
         if base is None:
-            return None, None, _parse(reference)
+            return None, None, reference  # relative, and no base: the flags look at the reference itself
         if self._joiner is None:
             self._joiner = _joiner(base.uri)
         target = self._joiner.join(reference)
@@ -160,7 +160,13 @@ class Tail:
                 target = _NOT_URI_CHARS.sub(_percent_encode, target)  # type: ignore[arg-type]
                 vetted = target
             if risky:
-                flags = risks(vetted)
+                # a relative reference with no base to resolve it against (a page
+                # read from a file): with no ":" and no "//" to start it, Appendix B
+                # gives it neither a scheme nor an authority, and every §7 flag is
+                # about one of those, so it is not parsed to be looked at
+                reference = found.reference
+                flags = () if target is None and ":" not in reference and not reference.startswith("//") \
+                    else risks(vetted)
         if flags is not False:
             # a reference that is its own target and plainly safe is valid too
             # (PLAINLY_SAFE narrows PLAINLY_VALID): the commonest absolute link is
