@@ -94,15 +94,15 @@ for _key in ("span", "line", "column", "risks", "points_to", "unwrapped", "wrapp
     _FIELD_JSON[_key] = _asked(_key, _FIELD_JSON[_key])
 
 
-#: the keys whose JSON text is one expression over the record ``r`` (a string or
-#: None), written inline in a line maker (:func:`_line_maker`): the commonest
-#: --fields keys, a function call less each
 def _nullable(expression: str) -> str:
     # lines.string written out: a compiled function called from this generated
     # (interpreted) code pays its argument parsing, five times a line
     return f'"null" if (_v := {expression}) is None else _enc(_v)'
 
 
+#: the keys whose JSON text is one expression over the record ``r`` (a string or
+#: None), written inline in a line maker (:func:`_line_maker`): the commonest
+#: --fields keys, a function call less each
 _INLINE: dict[str, str] = {
     "uri": "_enc(r.found.reference)",
     "target": _nullable("r.target"),

@@ -29,7 +29,7 @@ ORIGIN_KEYS = ("file", "message", "message_id", "part", "offset", "warc_record_i
 NO_EFFECTIVE = '"effective_target": null, "effective_hops": null, "effective_status": null, "effective_loop": null'
 _NO_PAGE = '"page": null, "member": null'
 #: a record resolved against no base (an absolute reference, or none in force)
-NO_BASE = '"base": null, "base_source": null'
+_NO_BASE = '"base": null, "base_source": null'
 #: how many places' first parts (where, element, attribute, header) are remembered
 _HEADS = 256
 
@@ -170,7 +170,7 @@ class RecordLines:
             self._middle_for = ["", ""]
         base = record.base_layer
         if base is None:
-            slot, base_json = 0, NO_BASE
+            slot, base_json = 0, _NO_BASE
         else:
             if base is not shared.base:
                 shared.take_base(base)
