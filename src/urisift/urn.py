@@ -42,7 +42,7 @@ _PCHAR = _ALNUM | frozenset("-._~!$&'()*+,;=:@")
 # RFC 2141 §2.2: <trans> without <reserved>, which §2.3 keeps out of NSSs
 _URN_CHARS_2141 = _ALNUM | frozenset("()+,-.:=@;$_!*'")
 # seed 003 §2.3: keywd = ALPHA *( ["-"] (ALPHA / DIGIT) )
-_KEYWD = re.compile(r"[A-Za-z](?:-?[A-Za-z0-9])*+")
+_KEYWD = re.compile(r"[A-Za-z](?>(?:-?[A-Za-z0-9])*)")
 # seed 003 §2.3: v-pchar = unreserved / pct-encoded / v-subdels ("&" excluded)
 _V_PCHAR = _ALNUM | frozenset("-._~!$'()*+,;=:@/?")
 _PCT = re.compile(r"%([0-9A-Fa-f]{2})")

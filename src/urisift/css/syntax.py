@@ -32,17 +32,19 @@ _ANCHORS = (
 )
 _SPACE = "\t\n\x0c\r "
 # a string token (§4.3.5): an unescaped line break ends it unclosed.  Every
-# repeat here is possessive ("*+", "++"): a repeat that may give back what it
-# took keeps a marker a character, and one 10 MB url() took 1.4 GB (issue 35)
-_STRING_PATTERN = r""""(?:[^"\\\n]++|\\.)*+"?|'(?:[^'\\\n]++|\\.)*+'?"""
+# repeat here gives nothing back: a class's is possessive ("*+", "++"), a
+# group's atomic ("(?>(?:...)*)": CPython before 3.11.5 matched a group's
+# possessive repeat wrongly).  A repeat that may give back what it took keeps
+# a marker a character, and one 10 MB url() took 1.4 GB
+_STRING_PATTERN = r""""(?>(?:[^"\\\n]++|\\.)*)"?|'(?>(?:[^'\\\n]++|\\.)*)'?"""
 _STRING_TOKEN = re.compile(_STRING_PATTERN, re.DOTALL)
 _STRING_ARGUMENT = re.compile(f"({_STRING_PATTERN})[\t\n\x0c\r ]*+", re.DOTALL)
 # the rest of url( when its argument is not a string: a url token (§4.3.6);
 # the optional tail always matches, so the engine never backtracks into the body
 _URL_TOKEN = re.compile(
-    r"((?:[^\"'()\\\t\n\x0c\r ]++|\\[0-9A-Fa-f]{1,6}[\t\n\x0c\r ]?|\\[^0-9A-Fa-f])*+)[\t\n\x0c\r ]*+(\))?", re.DOTALL)
+    r"((?>(?:[^\"'()\\\t\n\x0c\r ]++|\\[0-9A-Fa-f]{1,6}[\t\n\x0c\r ]?|\\[^0-9A-Fa-f])*))[\t\n\x0c\r ]*+(\))?", re.DOTALL)
 # inside image-set(): its strings, url()s, comments, and parentheses to find its end
-_IN_IMAGE_SET = re.compile(rf"/\*(?:[^*]++|\*(?!/))*+(?:\*/)?|({_STRING_PATTERN})"
+_IN_IMAGE_SET = re.compile(rf"/\*(?>(?:[^*]++|\*(?!/))*)(?:\*/)?|({_STRING_PATTERN})"
                            r"|([uU][rR][lL]\([\t\n\x0c\r ]*+)|(\()|(\))", re.DOTALL)
 _IMPORT_ARGUMENT = re.compile(r"[\t\n\x0c\r ]*+(?=[\"'])")
 _ESCAPE = re.compile(r"\\(?:([0-9A-Fa-f]{1,6})[\t\n\x0c\r ]?|(\n)|(.))", re.DOTALL)

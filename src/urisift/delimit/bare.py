@@ -11,8 +11,10 @@ abbreviated ``www.``/``ftp.`` forms (seed 002 Appendices E and F; seed 003
 - ``urn:``: the NSS ends at the first excluded character (seed 003 §2.5.3).
 - ``www.`` / ``ftp.``: abbreviated URIs, absolute by heuristic.
 
-Linear: a group under a repeat is possessive (``++``, ``*+``) or bounded,
-so the engine keeps no backtracking state per repetition.
+Linear: a character class under a repeat is possessive (``++``, ``*+``),
+a repeated group is atomic (``(?>(?:...)*)``, never ``(?:...)*+``, which
+CPython before 3.11.5 matched wrongly) or bounded, so nothing is given back
+and tried again in another split.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ _ENDS_SPECIALLY = TRIMMABLE | frozenset("*_~-")
 # the line break after a hyphen (or after "scheme://"), with the next line's
 # indent and margin marks: mail quote markers (">") and the change bars ("|")
 # of revised documents
-HYPHEN_BREAK = re.compile(r"[ \t]*+\r?\n(?:[ \t]*+[>|])*+[ \t]*+")
+HYPHEN_BREAK = re.compile(r"[ \t]*+\r?\n(?>(?:[ \t]*+[>|])*)[ \t]*+")
 MARGIN_MARKS = re.compile(r"[>|]")
 # a reference that starts at a given place: "scheme:" or "www."/"ftp."
 LEADING_REFERENCE = re.compile(rf"(?P<scheme>{SCHEME}):|(?:[Ww]{{3}}|[Ff][Tt][Pp])\.")
@@ -44,7 +46,7 @@ LEADING_REFERENCE = re.compile(rf"(?P<scheme>{SCHEME}):|(?:[Ww]{{3}}|[Ff][Tt][Pp
 #   NID = alphanum 0*31( alphanum / "-" ) ; NSS chars = URN chars or "%" HEXDIG HEXDIG
 #   (parentheses are taken by body_end's bracket rule, the rest by one class)
 URN = re.compile(r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,31}:")
-URN_NSS = re.compile(r"(?:[A-Za-z0-9+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})*+")  # possessive: no state per character
+URN_NSS = re.compile(r"(?>(?:[A-Za-z0-9+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})*)")  # atomic: nothing given back
 # after an NSS: the r-, q- and f-components ("?+", "?=", "#") of seed 003 / RFC 8141
 URN_COMPONENT = re.compile(r"[?#]")
 # characters that may not stand right before an abbreviated "www." (it would
@@ -52,9 +54,9 @@ URN_COMPONENT = re.compile(r"[?#]")
 ABBR_NOT_AFTER = frozenset(".@/:%+-_")
 # abbreviated host: "www." label ( "." label )+, then an optional port.  The
 # repetitions are bounded (a DNS name has at most 127 labels of 63 characters)
-# and possessive, so a megabyte of "www.www.www." costs one bounded pass and
+# and atomic, so a megabyte of "www.www.www." costs one bounded pass and
 # no backtracking state.
-ABBR_HOST = re.compile(r"[\w-]{1,63}+(?:\.[\w-]{1,63}+){1,126}+(?::[0-9]++)?+")
+ABBR_HOST = re.compile(r"[\w-]{1,63}+(?>(?:\.[\w-]{1,63}+){1,126})(?>(?::[0-9]++)?)")
 
 
 # the characters of an escape that code and JSON put before a scheme:

@@ -53,8 +53,10 @@ STOP = (
 # Printable ASCII but the stops and brackets is one small class, a bitmap test
 # per character; the large class of Unicode stops is consulted only for what
 # is not ASCII (measured: 0.4 µs against 1.2 µs for a 50-character URI as one
-# class).  Both branches are possessive and each step takes at least one
-# character: linear.  Brackets are taken one by one by :func:`body_end`.
+# class).  The ASCII branch is possessive, the repeat of the branches atomic
+# (a possessive repeat of a group, "(?:...)*+", loses its last character on
+# CPython before 3.11.5, Debian 12's among them), and each step takes at least
+# one character: linear.  Brackets are taken one by one by :func:`body_end`.
 #
 # The format characters among the stops end a URI (RFC 3987 §4.1: bidi
 # controls must not be in an IRI, and they are how a link is disguised), but
@@ -64,7 +66,7 @@ STOP = (
 # after a character that is not ASCII (a letter or a virama) and before
 # another URI character is kept.  Between ASCII letters it still ends the URI.
 _JOINER = r"(?<=[^\x00-\x7f" + STOP + r"])[\u200c\u200d](?=[^" + STOP + r"])"
-BODY = r"(?:[!#-'*-;=?-Z_a-z|~]++|[^\x00-\x7f" + STOP + r"]|" + _JOINER + r")*+"
+BODY = r"(?>(?:[!#-'*-;=?-Z_a-z|~]++|[^\x00-\x7f" + STOP + r"]|" + _JOINER + r")*)"
 _BODY = re.compile(BODY)
 # a URI with more brackets than this ends at the next one: no URI has so many,
 # and the bound keeps a megabyte of brackets from costing a Python step each

@@ -137,7 +137,7 @@ def header_text(value: object) -> str:
 #: parameter parser (see :func:`parameter`); real ones are under a kilobyte
 MAX_PARAMETERS_LENGTH = 8192
 # a Content-Type parameter, quoted or not; RFC 2231 forms (name*=) are left to the email package
-_PARAMETER = re.compile(r';\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*+)"|([^;\s"]*))')
+_PARAMETER = re.compile(r';\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"((?>(?:[^"\\]|\\.)*))"|([^;\s"]*))')
 
 
 def content_type(entity: Message) -> tuple[str, str | None]:

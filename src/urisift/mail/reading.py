@@ -29,7 +29,7 @@ _HEADER_LINE = re.compile(r"^(From |[\041-\071\073-\176]*:|[\t ])")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # a Content-Type parameter, its value quoted or not (RFC 2045 §5.1); possessive,
 # and a quote left open fails only its own match: linear
-_PARAMETER = re.compile(r';\s*+([A-Za-z0-9_.-]++)\s*+=\s*+("(?:[^"\\]|\\.)*+"|[^;\s"]*+)')
+_PARAMETER = re.compile(r';\s*+([A-Za-z0-9_.-]++)\s*+=\s*+("(?>(?:[^"\\]|\\.)*)"|[^;\s"]*+)')
 #: the parameters a Content-Type too long to parse keeps: the ones the parser
 #: (boundary) and urisift (charset, format, delsp) read
 KEPT_PARAMETERS = ("boundary", "charset", "format", "delsp")
