@@ -75,7 +75,7 @@ def test_the_audit_gives_the_scans_defects_and_exit_status(tmp_path: Path) -> No
         f"urisift: {cut} at byte 0: broken-warc: the record at byte 0 (<urn:uuid:00000000-0000-4000-8000-"
         "000000000001>, http://a.example/) is cut short: the file ends 100 bytes before the end its "
         "Content-Length (177) gives (a truncated download?)\n"
-        f"urisift: {notes} at byte 0: broken-warc: not a WARC or ARC file: it begins 'Notes: http://c.example/?'\n"
+        f"urisift: {notes}: cannot read: not a WARC or ARC file: it begins 'Notes: http://c.example/?'\n"
         f"urisift: {missing}: cannot read: No such file or directory\n"))
     # (both WARCs hold the same record of the same page: one page audited)
     assert out == ("pages audited: 1\n\n| kind | outlinks | captured | missing | captured % |\n"

@@ -67,4 +67,4 @@ def test_one_is_singular(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     assert main(["--stats", str(tmp_path / "one.eml")], stdout=out, stderr=err) == 0
     first = re.sub(r"; [0-9.]+ s, [0-9.]+ MB/s$", "; TIME", err.getvalue().splitlines()[0])
-    assert first == "urisift: 1 input, 0.0 MB, 1 message, 1 text part, 0 WARC/ARC records; 1 record; 0 defects; TIME"
+    assert first == "urisift: 1 input, 0.0 MB, 1 message, 1 text part; 1 record; 0 defects; TIME"

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
+import stat
 import sys
 from dataclasses import dataclass, replace
 from typing import IO, Any, BinaryIO, cast
 
 from .cli_parser import inapplicable, parser, unknown_schemes
 from .containment import Limits
-from .errors import ExitCode, RunError, UsageError
+from .errors import ExitCode, OutputError, RunError, UsageError
 from .listing import listed
 from .model import Defect, Kind, Record
 from .output.stats import Stats
@@ -25,9 +27,9 @@ from .output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
 from .output.writing import Batched, Reporter, Select, write_all, writing
 from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
-from .remote import configure, missing_backend
+from .remote import configure, is_remote, missing_backend
 from .scan import ScanOptions, checked, scan_serial
-from .sources import Input, file_size, interactive, read_too_often, walk
+from .sources import Input, file_size, interactive, printable_name, read_too_often, walk
 
 #: the work (bytes of input) below which no progress bar is shown: over in a second or two
 PROGRESS_MIN = 32 << 20
@@ -67,7 +69,10 @@ def _writer(args: argparse.Namespace, layout: Layout, out: IO[str], live: bool) 
 
         return ParquetWriter(out, layout, path=args.output), out
     to_file = args.output is not None and args.output != "-"  # ("-": standard output, as everywhere)
-    target = open(args.output, "w", encoding="utf-8", newline="") if to_file else out  # noqa: SIM115
+    try:
+        target = open(args.output, "w", encoding="utf-8", newline="") if to_file else out  # noqa: SIM115
+    except OSError as exc:  # the path named, not only what went wrong
+        raise OutputError(f"urisift: cannot write {args.output}: {exc.strerror or exc}") from exc
     if not live and not (hasattr(target, "isatty") and target.isatty()):
         writer, _ = _writer_to(args, layout, cast(IO[str], Batched(target)))
         return writer, target
@@ -99,7 +104,8 @@ def _progress(total: int, err: IO[str], quiet: bool) -> Any:
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=err, desc="urisift",
+    # bytes in MB of 10^6, as --stats counts them
+    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1000, file=err, desc="urisift",
                 dynamic_ncols=True, leave=False)
 
 
@@ -167,12 +173,19 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     configure(options.timeout)  # the walk lists remote inputs, the plan looks at their sizes
     for note in unknown_schemes(args.scheme, "--scheme") + unknown_schemes(args.pick_schemes, "--pick-schemes"):
         err.write(note + "\n")
+    if args.pick_schemes and not args.pick:
+        err.write("urisift: note: --pick-schemes chooses what --pick opens, and this run does not --pick\n")
     if args.pick:
         return _pick(args, options, paths, stdin, err)
     if kind is Kind.MAILDIR and (paths == ["-"] or not all(os.path.isdir(p) for p in paths)):
         return _usage(err, "--kind maildir names Maildir folders (with cur/ and new/); name a message's file "
                            "with --kind mail")
     live = paths == ["-"] and _live_stdin(stdin)
+    # an output that is also an input: refused before anything is opened for writing ("-o t.txt t.txt"
+    # would empty t.txt and read nothing), and skipped in a directory walk, as GNU grep does
+    output = _output_file(args.output, out)
+    if output is not None and (named := next((p for p in paths if _same_file(p, output)), None)) is not None:
+        return _usage(err, f"input file {printable_name(named)!r} is also the output")
     try:
         with writing():  # a CSV header on a full disk is a write error like any other
             writer, target = _writer(args, layout, out, live)
@@ -183,9 +196,15 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         return exc.exit_code
     select = Select(args.scheme, args.normalize, args.unique, args.resolve, args.unwrap, args.effective, args.region)
     stats = Stats() if args.stats else None
+    kinds: set[str] = set()  # the kinds of content the run read: the options none of them used are said
     status: int = ExitCode.OK
     try:
         sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR, follow=args.follow))
+        output = _output_file(args.output, out)  # made by opening it, if it was not there before
+        if output is not None:
+            for source in [s for s in sources if isinstance(s, Input) and _same_file(s.path, output)]:
+                sources.remove(source)
+                err.write(f"urisift: {source.name}: input file is also the output; skipped\n")
         if live and not args.quiet and stdin is None and sys.stdin is not None and sys.stdin.isatty():
             err.write("urisift: reading standard input (end with Ctrl-D; urisift --help for more)\n")
         bar = _progress(sum(file_size(s.path) for s in sources if isinstance(s, Input)), err, args.quiet)
@@ -213,7 +232,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
 
                 items = with_effective(items, index)
             status = write_all(items, writer, select, err, stats=stats, flush=flush,
-                               progress=bar.update if bar is not None else None, reporter=reporter)
+                               progress=bar.update if bar is not None else None, reporter=reporter, kinds=kinds)
         finally:
             if bar is not None:
                 bar.close()
@@ -228,9 +247,32 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         err.write(f"{exc}\n")
         return exc.exit_code
     reporter.close()
+    for note in unused_options(args, kinds):
+        err.write(note + "\n")
     if stats is not None:
+        stats.unprinted = getattr(writer, "empty", 0)
         stats.write(err, as_json=args.format == "jsonl")
     return status
+
+
+#: the options that apply to some kinds of content only: (attribute, option, the kinds, what they are)
+_READ_BY: tuple[tuple[str, str, frozenset[str], str], ...] = (
+    ("comments", "--comments", frozenset({"html"}), "HTML"),
+    ("region", "--region", frozenset({"html"}), "HTML"),
+    ("effective", "--effective", frozenset({"warc"}), "WARC or ARC"),
+    ("content_location_base", "--content-location-base", frozenset({"warc"}), "WARC or ARC"),
+)
+
+
+def unused_options(args: argparse.Namespace, kinds: set[str]) -> list[str]:
+    """A note for each option given that applied to none of the content the
+    run read (``--comments`` on text files), as for an unknown ``--scheme``:
+    the run is right, but the option did nothing."""
+    notes = []
+    for name, option, applies, what in _READ_BY:
+        if getattr(args, name) not in (None, False) and kinds and not kinds & applies:
+            notes.append(f"urisift: note: {option} applies to {what} content, and none was read")
+    return notes
 
 
 def written_keys(args: argparse.Namespace, layout: Layout) -> frozenset[str] | None:
@@ -273,10 +315,40 @@ def _pick(args: argparse.Namespace, options: ScanOptions, paths: list[str], stdi
         from .pick import DEFAULT_SCHEMES, links_of, run
     except ImportError:
         return _usage(err, "--pick needs urwid: pip install 'urisift[pick]'")
+    try:  # the list is drawn on, and read from, the terminal: there must be one (not cron, ssh -T, CI)
+        with open("/dev/tty"):
+            pass
+    except OSError as exc:
+        return _usage(err, f"--pick needs a terminal, and this run has none (/dev/tty: {exc.strerror or exc})")
     options = replace(options, context=options.context or 40)
     sources = list(walk(paths, hidden=args.hidden, follow=args.follow))
     records = [i for i in scan_serial(plan(sources, options), options, stdin=stdin) if type(i) is Record]
     return run(links_of(records), args.pick_schemes or DEFAULT_SCHEMES)
+
+
+def _output_file(path: str | None, out: IO[str]) -> tuple[int, int] | None:
+    """The (device, inode) of the file the run writes: ``--output``'s, or
+    standard output's when it is a regular file (``urisift . > links.txt``);
+    None when it is not a file there is (yet), a pipe or a terminal."""
+    try:
+        if path is not None and path != "-":
+            found = os.stat(path)
+        else:
+            found = os.fstat(out.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation, AttributeError):
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
+
+
+def _same_file(path: str, identity: tuple[int, int]) -> bool:
+    """Whether the local input ``path`` is the file ``identity`` names."""
+    if path == "-" or is_remote(path):
+        return False
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return (found.st_dev, found.st_ino) == identity
 
 
 def _live_stdin(stdin: BinaryIO | None) -> bool:

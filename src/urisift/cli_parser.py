@@ -7,11 +7,10 @@ from __future__ import annotations
 import argparse
 import os
 import re
-from typing import NoReturn
 
+from .usage import OneLineParser
 from . import __version__
 from .containment import DOCUMENT_INFLATED, DOCUMENT_SECONDS
-from .errors import ExitCode
 from .model import Kind
 from .output.choice import RESOLUTIONS
 from .output.writers import FIELDS
@@ -52,10 +51,7 @@ be read or the output not written; 2 the command line is wrong; 130 interrupted 
 
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # one line and a hint, not the whole usage (DESIGN §2: usage errors exit 2)
-        self.exit(ExitCode.USAGE, f"urisift: {message} (see urisift --help)\n")
+_Parser = OneLineParser
 
 
 
@@ -107,7 +103,8 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--context", type=_count, default=0, metavar="N",
                      help="add a 'context' key: N characters either side of the reference (jsonl/csv/parquet)")
     out.add_argument("--normalize", choices=("none", "syntax", "scheme"), default="none",
-                     help="add a 'normalized' key: the target normalized at this level (RFC 3986 §6.2)")
+                     help="add a 'normalized' key: the target normalized at this level (RFC 3986 §6.2); text "
+                          "output prints the normalized target")
     out.add_argument("--unique", action="store_true",
                      help="only the first record per normalized target (level: --normalize, else syntax)")
     out.add_argument("--scheme", metavar="LIST", type=_scheme_list,
@@ -116,7 +113,8 @@ def parser() -> argparse.ArgumentParser:
                      help="HTML: only links in these regions of the page: main (its own content), nav, header, "
                           "footer, aside, comments, other; records then carry the 'region' key (the other inputs' "
                           "records have none, and are left out)")
-    out.add_argument("--flags", action="store_true", help="text: the RFC 3986 §7 risk flags after a tab")
+    out.add_argument("--flags", action="store_true", help="text: the risk flags after a tab: invalid (not RFC 3986 syntax), RFC 3986 §7's, "
+                          "differs (a browser fetches another URL)")
     out.add_argument("--unwrap", action="store_true",
                      help="text output, --scheme, --normalize, --unique and edges use the URL behind a link-protection "
                           "service's, a redirector's or a web archive's wrapping (Safe Links, Proofpoint, Barracuda, "
@@ -165,7 +163,8 @@ def parser() -> argparse.ArgumentParser:
     read.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
     run_ = p.add_argument_group("running")
     run_.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1, metavar="N",
-                      help="worker processes (default: the cores); files, and ranges of a large mbox, in parallel; "
+                      help="worker processes (default: the cores); files, and ranges of a large mbox, WARC or text "
+                           "file, in parallel; "
                            "the output is --jobs 1's, in the same order")
     run_.add_argument("--stats", action="store_true",
                       help="counts at the end on standard error (inputs, messages, parts, records by style and base, "

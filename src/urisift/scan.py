@@ -63,6 +63,7 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                      f"this looks like {kind} content, which this version does not read yet; scanned as plain text",
                      content.origin, None)
         kind = Kind.TEXT
+    tally.kinds.add(kind.value)
     if content.budget is None and kind not in ARCHIVES:
         # each document its own account (issue 35); an archive is many documents
         content = replace(content, budget=options.limits.budget())

@@ -27,7 +27,6 @@ only when the job runs).
 
 from __future__ import annotations
 
-import argparse
 import glob
 import io
 import json
@@ -40,7 +39,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import ExitCode
+from .errors import ExitCode, UsageError
 from .listing import listed
 from .model import Defect, DefectKind, Kind, Record, Tally
 from .output.records import defect_line, record_line
@@ -50,15 +49,19 @@ from .remote import is_remote, local_path
 from .scan import ScanOptions, messages_in, scan_failed, scan_unit
 from .sources import walk
 from .units import Renumbering, WorkUnit
+from .usage import OneLineParser
 
 FORMATS = ("jsonl", "parquet", "edges", "edge-counts")
+
+
+_NEEDS_PYSPARK = "urisift-spark needs pyspark: pip install 'urisift[spark]' (and Java 17)"
 
 
 def _pyspark() -> Any:
     try:
         import pyspark
     except ImportError as exc:
-        raise SystemExit("urisift-spark needs pyspark: pip install 'urisift[spark]' (and Java 17)") from exc
+        raise UsageError(_NEEDS_PYSPARK) from exc
     return pyspark
 
 
@@ -295,7 +298,7 @@ def _spark_schema(arrow: Any) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="urisift-spark", description="urisift's scan as a PySpark job.")
+    p = OneLineParser(prog="urisift-spark", description="urisift's scan as a PySpark job.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files, directories or globs")
     p.add_argument("--from-list", "--input-list", dest="from_list", metavar="FILE",
                    help="read the inputs named in FILE too, one path or URL a line (gzip or not, local or remote: "
@@ -311,6 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--partition-by", choices=sorted(PARTITION_KEYS),
                    help="parquet: records/ partitioned by the input file, the target's host or the WARC date")
     args = p.parse_args(argv)
+    try:  # a missing extra: a usage error, as the command's, before any input is read
+        _pyspark()
+    except UsageError as exc:
+        print(exc, file=sys.stderr)
+        return ExitCode.USAGE
     try:
         paths = paths_of(args.paths, args.from_list)
     except OSError as exc:  # the command's words and exit status (a usage error, before any input is read)

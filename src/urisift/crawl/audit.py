@@ -17,7 +17,7 @@ The kinds, as a web archivist counts them:
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -32,6 +32,7 @@ from ..output.writing import report
 from ..plan import plan
 from ..scan import scan_serial
 from ..sources import read_too_often, walk
+from ..usage import OneLineParser
 from .captures import build_index
 from .index import CaptureIndex, capture_key, iso, seconds
 
@@ -139,14 +140,15 @@ def main(argv: list[str], out: IO[str], err: IO[str]) -> int:
     when an input could not be read; a broken or non-WARC input is a
     ``broken-warc`` defect on standard error, and a ``{"defect": ...}`` line
     with ``--format jsonl``)."""
-    parser = argparse.ArgumentParser(prog="urisift audit", description="What a crawl missed: each page's outlinks "
+    parser = OneLineParser(prog="urisift audit", description="What a crawl missed: each page's outlinks "
                                      "(link, embed, redirect) captured in the same WARCs or not.")
     parser.add_argument("paths", nargs="+", metavar="WARC", help="WARC or ARC files, or directories of them")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text",
                         help="text: the summary table (default); jsonl: one line a page, and defect lines")
     parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="processes for the first pass")
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     too_often = read_too_often(args.paths, "the audit reads the inputs twice (the captures first)")

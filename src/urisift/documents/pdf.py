@@ -93,7 +93,7 @@ def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
         from pypdf import PdfReader
         from pypdf.errors import LimitReachedError, PyPdfError
     except ImportError:
-        yield Defect(DefectKind.UNSUPPORTED_KIND, "reading PDF needs pypdf: pip install 'urisift[pdf]'",
+        yield Defect(DefectKind.MISSING_EXTRA, "reading PDF needs pypdf: pip install 'urisift[pdf]'",
                      content.origin, None)
         return
     body = content.body

@@ -111,6 +111,9 @@ class DefectKind(_Enum):
     NOT_A_FILE = "not-a-file"  # a FIFO, socket or device met while walking a directory
     CORRUPT_COMPRESSION = "corrupt-compression"  # a .gz/.bz2/.xz stream that ends badly
     UNSUPPORTED_KIND = "unsupported-kind"  # content of a kind this version cannot read yet
+    # content whose reader needs an extra that is not installed (a PDF without pypdf): said in every
+    # --defects mode, and the run exits 2, as a missing extra the options need does before any input is read
+    MISSING_EXTRA = "missing-extra"
     BROKEN_MIME = "broken-mime"  # a MIME structure or transfer encoding the parser had to repair
     DEEP_NESTING = "deep-nesting"  # HTML or MIME nested deeper than is parsed: capped, what is inside still read
     CHARSET_MISMATCH = "charset-mismatch"  # a <meta> charset the bytes are not in (they are UTF-8)

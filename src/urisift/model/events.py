@@ -95,6 +95,9 @@ class Tally:
     stored: int = 0
     decoded: int | None = 0
     size: int = 0  # the bytes of the unit, as planned (for a progress bar)
+    # the kinds of content read, nested ones too ("html" for a mail's HTML part): the options
+    # that apply to none of them are said to be unused at the end of a run
+    kinds: set[str] = field(default_factory=set)
 
     def add(self, other: Tally) -> None:
         self.inputs += other.inputs
@@ -105,6 +108,7 @@ class Tally:
         self.stored += other.stored
         self.decoded = None if self.decoded is None or other.decoded is None else self.decoded + other.decoded
         self.size += other.size
+        self.kinds |= other.kinds
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,8 @@ class Stats:
     styles: Counter[str] = field(default_factory=Counter)
     base_sources: Counter[str] = field(default_factory=Counter)
     defects: Counter[str] = field(default_factory=Counter)
+    #: records text output left out: a reference with no text to print (``href=""``, no base)
+    unprinted: int = 0
     started: float = field(default_factory=time.perf_counter)
 
     def record(self, record: Record) -> None:
@@ -52,7 +54,7 @@ class Stats:
             "messages": read.messages, "parts": read.parts, "warc_records": sum(read.warc_types.values()),
             "records": self.records, "styles": dict(self.styles), "base_sources": dict(self.base_sources),
             "defects": dict(self.defects), "warc_record_types": dict(read.warc_types),
-            "elapsed_s": round(elapsed, 3), "mb_per_s": rate(read.stored),
+            "unprinted": self.unprinted, "elapsed_s": round(elapsed, 3), "mb_per_s": rate(read.stored),
             "mb_per_s_decompressed": rate(read.decoded),
         }
 
@@ -70,9 +72,14 @@ class Stats:
             speed = f", {data['mb_per_s']} MB/s"
             if decompressed is not None and decompressed != data["bytes"]:
                 speed += f" ({data['mb_per_s_decompressed']} MB/s decompressed)"
-        read = [_count(data["inputs"], "input"), size, _count(data["messages"], "message"),
-                _count(data["parts"], "text part"), _count(data["warc_records"], "WARC/ARC record")]
-        err.write(f"urisift: {', '.join(read)}; {_count(data['records'], 'record')}; "
+        # the units a run of pages or text has none of are not counted ("0 messages" for HTML)
+        read = [_count(data["inputs"], "input"), size] + [
+            _count(data[key], what) for key, what in (("messages", "message"), ("parts", "text part"),
+                                                      ("warc_records", "WARC/ARC record")) if data[key]]
+        records = _count(data["records"], "record")
+        if self.unprinted:
+            records += f" ({self.unprinted} with no text to print left out of text output)"
+        err.write(f"urisift: {', '.join(read)}; {records}; "
                   f"{_count(sum(self.defects.values()), 'defect')}; {data['elapsed_s']} s{speed}\n")
         for title, counts in (("styles", self.styles), ("base sources", self.base_sources),
                               ("defects", self.defects), ("WARC/ARC records by type", self.read.warc_types)):

@@ -88,18 +88,26 @@ class Writer:
 
 
 class TextWriter(Writer):
-    """One target a line (the reference itself when it has none)."""
+    """One target a line (the reference itself when it has none).  A
+    reference with no text to print (``href=""`` and no base) is left out,
+    and counted in :attr:`empty`: a blank line would be an empty argument
+    to the next program (``-0 | xargs -0 curl``).  JSON lines and CSV keep it."""
 
     def __init__(self, out: IO[str], layout: Layout = PLAIN) -> None:
         super().__init__(out, layout)
         self.end = end = "\0" if layout.null else "\n"
+        self.empty = 0
         if layout == Layout(null=layout.null):
             # the RFC target a line and nothing else: the commonest text output,
             # one line without the choices below (a third of a link-dense run)
             write = out.write
 
             def record(record: Record, normalized: str | None = None) -> None:
-                write((record.target or record.found.reference) + end)
+                line = record.target or record.found.reference
+                if line:
+                    write(line + end)
+                else:
+                    self.empty += 1
 
             self.record = record  # type: ignore[method-assign]
 
@@ -108,6 +116,9 @@ class TextWriter(Writer):
         resolution = layout.resolution
         line = normalized if layout.normalized and normalized is not None else (
             chosen_target(record, resolution, layout.unwrap, layout.effective) or record.uri)
+        if not line:
+            self.empty += 1
+            return
         if resolution == "both":
             line += "\t" + browser_column(record)
         if layout.flags and record.risks:
@@ -115,6 +126,11 @@ class TextWriter(Writer):
         if layout.location:
             line = f"{location(record)}:{line}"
         self.out.write(line + self.end)
+
+
+#: a file name's control characters as ``\xNN`` in a text line: a line break in a name would
+#: cut the line in two (the bytes that are not UTF-8 are already ``\xNN``, by printable_name)
+_CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F)}
 
 
 def location(record: Record) -> str:
@@ -128,7 +144,7 @@ def location(record: Record) -> str:
     package's member); ``-`` where no line or column is known.  Always three
     fields."""
     origin = record.origin
-    name = origin.file or "-"
+    name = (origin.file or "-").translate(_CONTROLS)
     placed = record.in_file
     if placed is not None and origin.line is not None:
         return f"{name}:{origin.line + placed[0] - 1}:{placed[1]}"

@@ -91,7 +91,9 @@ class Reporter:
     """The defects on standard error, as ``--defects`` asks (issue 37): a
     line each (``lines``), or their counts in one line at the end
     (``count``), or nothing (``none``); an input that cannot be read at all
-    (``unreadable``, ``scan-failed``: exit status 1) is said in every mode.
+    (``unreadable``, ``scan-failed``: exit status 1) or that needs an extra
+    that is not installed (``missing-extra``: exit status 2, as a missing
+    extra the options need) is said in every mode.
     ``write`` writes a line (through the progress bar, on a terminal, so
     that the two never cut each other); :meth:`close` writes the counts."""
 
@@ -106,11 +108,12 @@ class Reporter:
     def __call__(self, defect: Defect) -> int:
         """Say ``defect`` (or count it); the exit status it calls for."""
         failed = defect.kind in (DefectKind.UNREADABLE, DefectKind.SCAN_FAILED)
-        if self.mode == "lines" or failed:
+        missing = defect.kind is DefectKind.MISSING_EXTRA
+        if self.mode == "lines" or failed or missing:
             self.write(line_of(defect, self.prog))
         else:
             self.counts[defect.kind.value] += 1
-        return ExitCode.INPUT if failed else ExitCode.OK
+        return ExitCode.USAGE if missing else ExitCode.INPUT if failed else ExitCode.OK
 
     def close(self) -> None:
         if self.mode == "count" and self.counts:
@@ -122,10 +125,11 @@ class Reporter:
 
 def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Writer, select: Select, err: IO[str], *,
               stats: Stats | None = None, flush: bool = False, progress: Any = None,
-              reporter: Reporter | None = None) -> int:
+              reporter: Reporter | None = None, kinds: set[str] | None = None) -> int:
     """Write the items; the exit status they call for (1 if an input could
     not be read).  ``flush``: after every record (a live input, a terminal);
-    ``reporter`` says the defects (default: a line each on ``err``)."""
+    ``reporter`` says the defects (default: a line each on ``err``);
+    ``kinds`` gathers the kinds of content the units read."""
     report = reporter if reporter is not None else Reporter(err)
     status: int = ExitCode.OK
     record = writer.record
@@ -178,6 +182,8 @@ def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Write
                     assert isinstance(item, Tally)
                     if stats is not None:
                         stats.tally(item)
+                    if kinds is not None:
+                        kinds |= item.kinds
                     if progress is not None:
                         progress(item.size)
                     continue

@@ -90,18 +90,22 @@ class WarcReader:
         skip = 0  # records already read, when the file is read again from its start
         floor = 0  # a search for the next record starts here at least: it only goes forward
         head = _head(self.stream)
-        if head and not _archive_start(head):
+        if not head:
+            # an input read as a crawl (--kind warc, the audit) that holds nothing: not read, as one of text is
+            yield Defect(DefectKind.UNREADABLE, "not a WARC or ARC file: it is empty", self.origin, None)
+            return
+        if not _archive_start(head):
             # not a WARC or ARC file (--kind warc, a .warc name) but for records further on, if any
             begins = printable(head[:40].decode("latin-1"))
             found = self._resync(file, 0)
-            if found is None:
-                yield Defect(DefectKind.BROKEN_WARC, f"not a WARC or ARC file: it begins {begins!r}", self.origin, 0)
+            if found is None:  # no record anywhere: the input could not be read as asked (exit status 1)
+                yield Defect(DefectKind.UNREADABLE, f"not a WARC or ARC file: it begins {begins!r}", self.origin, 0)
                 return
             yield Defect(DefectKind.BROKEN_WARC, f"not a WARC or ARC record at byte 0 (it begins {begins!r}); "
                          f"resumed at byte {found}", self.origin, 0)
             file.seek(found)
             floor = found + 1
-        elif head and pipe is None and self.use_fast and fast.applies(file, head):
+        elif pipe is None and self.use_fast and fast.applies(file, head):
             handover = yield from fast.read(self, file, head)
             if handover.offset is None:  # (read to the end: what the loop says there of the last record)
                 yield from self._after(handover.state, file, end=True)
