@@ -64,7 +64,7 @@ def test_an_envelope_line_has_rfc_4155s_shape(line: bytes, kind: Kind) -> None:
 MARKDOWN = b"<!-- generated: do not edit -->\n# Docs\n\nSee <https://md.example/guide> and <https://md.example/faq>.\n"
 
 
-def test_a_markdown_file_that_starts_with_an_html_comment_is_text(tmp_path: Path) -> None:
+def test_a_markdown_file_that_starts_with_an_html_comment_is_markdown(tmp_path: Path) -> None:
     page = tmp_path / "README.md"
     page.write_bytes(MARKDOWN)
     assert run(["-n", str(page)]) == (0, "https://md.example/guide\nhttps://md.example/faq\n", "")
@@ -74,7 +74,8 @@ def test_a_markdown_file_that_starts_with_an_html_comment_is_text(tmp_path: Path
 @pytest.mark.parametrize("head", [b"<!-- x -->\n", b"<p align=\"center\">", b"<a href=\"x\">", b"<div>",
                                   b"<svg width=\"1\">", b"body { color: red }", b"User-agent: *\n"])
 def test_weak_signs_of_another_kind_never_override_a_text_name(name: str, head: bytes) -> None:
-    assert sniff(head + b"\nhttp://a.example/\n", name) == (Kind.TEXT, None)
+    named = Kind.MARKDOWN if name.endswith((".md", ".markdown")) else Kind.TEXT
+    assert sniff(head + b"\nhttp://a.example/\n", name) == (named, None)
 
 
 @pytest.mark.parametrize("head, kind", [

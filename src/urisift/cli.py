@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         # a wrong --base or --charset is a usage error before any input is read
         options = checked(ScanOptions(base=args.base, kind=Kind.AUTO if kind is Kind.MAILDIR else kind,
                                       abbreviated=not args.no_abbreviated, charset=args.charset,
-                                      strict=args.strict, comments=args.comments,
+                                      strict=args.strict, comments=args.comments, code=args.code,
                                       content_location=args.content_location_base, context=args.context,
                                       browser=browser, timeout=args.timeout,
                                       limits=Limits(seconds=args.time_budget, inflated=args.inflate_budget),
@@ -199,7 +199,9 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     kinds: set[str] = set()  # the kinds of content the run read: the options none of them used are said
     status: int = ExitCode.OK
     try:
-        sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR, follow=args.follow))
+        binaries: list[str] = []  # binary files a directory walk passed over: --stats counts them
+        sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR, follow=args.follow,
+                            binary=binaries))
         output = _output_file(args.output, out)  # made by opening it, if it was not there before
         if output is not None:
             for source in [s for s in sources if isinstance(s, Input) and _same_file(s.path, output)]:
@@ -251,6 +253,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         err.write(note + "\n")
     if stats is not None:
         stats.unprinted = getattr(writer, "empty", 0)
+        stats.binary = len(binaries)
         stats.write(err, as_json=args.format == "jsonl")
     return status
 
@@ -272,6 +275,8 @@ def unused_options(args: argparse.Namespace, kinds: set[str]) -> list[str]:
     for name, option, applies, what in _READ_BY:
         if getattr(args, name) not in (None, False) and kinds and not kinds & applies:
             notes.append(f"urisift: note: {option} applies to {what} content, and none was read")
+    if not args.code and kinds and "markdown" not in kinds:
+        notes.append("urisift: note: --no-code applies to Markdown content, and none was read")
     return notes
 
 

@@ -15,6 +15,8 @@ KINDS: dict[str, Kind] = {
     # XHTML served as XML is parsed by a browser's XML parser (issue 38); served as text/html, it is HTML
     "text/html": Kind.HTML, "application/xhtml+xml": Kind.XML,
     "text/plain": Kind.TEXT,
+    # RFC 7763 (text/markdown); text/x-markdown before it
+    "text/markdown": Kind.MARKDOWN, "text/x-markdown": Kind.MARKDOWN,
     "text/css": Kind.CSS,
     "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,
     "application/rss+xml": Kind.XML, "application/rdf+xml": Kind.XML, "image/svg+xml": Kind.XML,

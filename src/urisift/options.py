@@ -48,6 +48,8 @@ class ScanOptions:
     # text output's location (issue 37): records in mail carry where they stand in the file
     # (Record.in_file, Origin.line): the parts are looked for in the message's bytes
     locations: bool = False
+    # URLs in code (a Markdown code span or block): found, with the code flag; False leaves them out
+    code: bool = True
 
     @property
     def needs(self) -> frozenset[str]:
@@ -88,7 +90,7 @@ class ScanOptions:
                 object.__setattr__(self, "fields", frozenset(self.fields))
 
 
-_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations")
+_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code")
 
 
 def checked(options: ScanOptions) -> ScanOptions:

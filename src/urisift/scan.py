@@ -36,7 +36,7 @@ from .charset import decode
 from .containment import contained
 from .delimit.chars import ordered
 from .errors import InputError, RunError
-from .model import Charset, Content, Defect, DefectKind, Flag, Kind, Origin, Record, Tally, origin_with
+from .model import Charset, Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
 from .remote import configure, is_remote
@@ -85,13 +85,15 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     container's reading goes on (issue 35)."""
     items = contained(scan_content(content, options if options.charset is None else replace(options, charset=None),
                                    tally), f"its {content.kind} content", content.origin)
-    flags, points_to, placed = content.flags, content.points_to, content.placed
-    if not flags and points_to is None and placed is None:
+    flags, points_to, placed, at = content.flags, content.points_to, content.placed, content.at
+    if not flags and points_to is None and placed is None and at is None:
         yield from items
         return
     for item in items:
         if type(item) is Record:
             assert isinstance(item, Record)
+            if at is not None:
+                item = _moved(item, *at)
             if placed is not None and item.line is not None and Flag.SRCDOC not in item.found.flags:
                 item = item._replace(in_file=placed(item.line, item.column or 1))
             if flags:
@@ -102,6 +104,19 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
                 if path is not None:
                     item = item._replace(points_to=path)
         yield item
+
+
+def _moved(record: Record, offset: int, line: int, column: int) -> Record:
+    """A record of content whose text starts at ``offset``, ``line`` and
+    ``column`` of the text around it, placed in that text."""
+    span, at_line, at_column = record.span, record.line, record.column
+    if span:
+        span = Span(span[0] + offset, span[1] + offset)
+    if at_line:
+        if at_line == 1 and at_column:
+            at_column += column - 1
+        at_line += line - 1
+    return record._replace(span=span, line=at_line, column=at_column)
 
 
 # -- the readers' front doors ----------------------------------------------------------------
@@ -187,6 +202,7 @@ READERS: dict[Kind, Reader] = {
     Kind.ROBOTS: _reader(".xml", "read_robots"),
     Kind.PDF: _reader(".documents", "read_pdf"),
     Kind.OFFICE: _reader(".xml", "read_office"),
+    Kind.MARKDOWN: _reader(".markup", "read_markdown"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one

@@ -64,9 +64,12 @@ _EXTENSIONS = {
     ".docx": Kind.OFFICE, ".xlsx": Kind.OFFICE, ".pptx": Kind.OFFICE, ".docm": Kind.OFFICE, ".xlsm": Kind.OFFICE,
     ".pptm": Kind.OFFICE, ".odt": Kind.OFFICE, ".ods": Kind.OFFICE, ".odp": Kind.OFFICE,
     # the names of plain text: text, whatever markup they begin with (only unmistakable content overrides them)
-    ".txt": Kind.TEXT, ".text": Kind.TEXT, ".md": Kind.TEXT, ".markdown": Kind.TEXT, ".mdown": Kind.TEXT,
+    ".txt": Kind.TEXT, ".text": Kind.TEXT,
     ".rst": Kind.TEXT, ".adoc": Kind.TEXT, ".asciidoc": Kind.TEXT, ".org": Kind.TEXT, ".log": Kind.TEXT,
 }
+# Markdown, whatever markup it begins with (R Markdown, Quarto and MDX are Markdown with code chunks)
+_EXTENSIONS.update(dict.fromkeys((".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mdx", ".qmd", ".rmd"),
+                                 Kind.MARKDOWN))
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
 _XML_ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
@@ -218,3 +221,30 @@ def sniff(head: bytes, name: str | None = None) -> Sniffed:
 def sniff_kind(head: bytes, name: str | None = None) -> Kind:
     """The kind of content that starts with ``head`` (see :func:`sniff`)."""
     return sniff(head, name).kind
+
+
+#: the signatures of binary media a directory walk passes over (images, audio, video, fonts, programs,
+#: archives urisift does not open), after the kinds it reads and compressed inputs have been told apart
+_BINARY_MEDIA = (
+    b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"RIFF", b"II*\x00", b"MM\x00*", b"BM",
+    b"\x00\x00\x01\x00", b"ID3", b"OggS", b"fLaC", b"wOFF", b"wOF2", b"OTTO", b"\x00\x01\x00\x00", b"\x7fELF",
+    b"MZ", b"\xca\xfe\xba\xbe", b"\x00asm", b"PK\x03\x04", b"7z\xbc\xaf\x27\x1c", b"Rar!\x1a\x07", b"SQLite format 3\x00",
+    b"\x1aE\xdf\xa3",
+)
+#: what a walk reads although its bytes are not text: compressed inputs (decompressed, then sniffed), and
+#: text in UTF-16 or UTF-32 (its BOM says so; the charset chain decodes it)
+_READ_THOUGH_BINARY = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
+def binary(head: bytes) -> bool:
+    """Whether a file that starts with ``head`` is binary, as ripgrep and
+    GNU grep tell it in a directory walk: a NUL byte in its first bytes, or
+    the signature of an image, a font, a program ...; a kind urisift reads
+    (a WARC, a PDF, an office file), a compressed input and text with a
+    UTF-16 or UTF-32 BOM are not."""
+    if head.startswith(_READ_THOUGH_BINARY):
+        return False
+    start = head.lstrip(b" \t\r\n\x0c")
+    if _unmistakable(head, start) is not None:
+        return False
+    return head.startswith(_BINARY_MEDIA) or b"\x00" in head

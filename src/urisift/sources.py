@@ -30,13 +30,16 @@ from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
 from .remote import expand, is_remote, local_path, open_remote, shown
 from .remote import size as remote_size
-from .sniff import sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers since issue 12
+from .sniff import binary, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
+
+#: the first bytes of a walked file that tell whether it is binary (ripgrep reads its first buffer)
+BINARY_SAMPLE = 8192
 
 #: how many leading bytes the sniffer reads
 SNIFF_SIZE = 4096
 #: the kinds this version reads; the others are recognized, and reported
 BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, Kind.CSS, Kind.XML, Kind.ROBOTS,
-                         Kind.PDF, Kind.OFFICE})
+                         Kind.PDF, Kind.OFFICE, Kind.MARKDOWN})
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +93,8 @@ def unreadable(path: str, error: OSError) -> Defect:
     return Defect(DefectKind.UNREADABLE, error.strerror or str(error), Origin(file=printable_name(path)))
 
 
-def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follow: bool = False
-         ) -> Iterator[Input | Defect]:
+def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follow: bool = False,
+         binary: list[str] | None = None) -> Iterator[Input | Defect]:
     """The inputs the paths name, in order; defects for what cannot be walked.
     A Maildir's messages (in ``cur/`` and ``new/``, as maildir(5) lays
     them out; ``tmp/`` is skipped) are known to be mail; with
@@ -100,7 +103,12 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
     A symbolic link to a directory is walked only with ``follow`` (as
     ``find -L`` and ``rg -L`` do), each directory once however many links
     lead to it (a link to a directory above it would loop); without
-    ``follow`` it is skipped with a ``not-a-file`` defect that says so."""
+    ``follow`` it is skipped with a ``not-a-file`` defect that says so.
+
+    A binary file met in a directory (an image, a font, a NUL byte in its
+    first bytes: :func:`~urisift.sniff.binary`) is passed over without a
+    word, as ripgrep passes over it, and its path added to ``binary``; one
+    named is read."""
     for path in paths:
         if is_remote(path):
             try:
@@ -134,11 +142,25 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
                 problem = _not_regular(full)
                 if problem is not None:
                     yield problem
+                elif not in_maildir and _binary(full):
+                    if binary is not None:
+                        binary.append(full)
                 else:
                     yield Input(full, Kind.MAIL if in_maildir else None)
             yield from skipped
         for error in errors:
             yield unreadable(str(error.filename or path), error)
+
+
+def _binary(path: str) -> bool:
+    """Whether the file at ``path`` is binary by its first bytes (one that
+    cannot be read is not: its reading will say why)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(BINARY_SAMPLE)
+    except OSError:
+        return False
+    return binary(head)
 
 
 def _linked_dirs(root: str, dirs: list[str], walked: set[tuple[int, int]], follow: bool) -> list[Defect]:

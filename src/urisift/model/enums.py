@@ -37,6 +37,7 @@ class Style(_Enum):
     HEADER = "header"
     ELEMENT = "element"  # XML: an element's text content (a sitemap's <loc>, an RSS <link>)
     ANNOTATION = "annotation"  # PDF: a link annotation's action (/URI, /Launch, /GoToR)
+    MARKUP = "markup"  # a document's own link syntax: a Markdown link, image or link reference definition
 
 
 class Where(_Enum):
@@ -48,6 +49,7 @@ class Where(_Enum):
     CSS = "css"  # a stylesheet of its own (issue 21)
     XML = "xml"  # an XML document: feeds, sitemaps, SVG, OPML, office files' parts
     PDF = "pdf"
+    MARKDOWN = "markdown"  # a Markdown document: its links, its prose, its code
 
 
 class Flag(_Enum):
@@ -74,6 +76,8 @@ class Flag(_Enum):
     # WARC: found in a record the crawler cut short (WARC-Truncated): the page
     # went on past what was kept, and so may its links
     TRUNCATED = "truncated"
+    # found in code: a Markdown code span or block (a URI in text all the same, but not a link)
+    CODE = "code"
 
 
 class BaseSource(_Enum):
@@ -140,6 +144,7 @@ class Kind(_Enum):
     ROBOTS = "robots"  # robots.txt: its Sitemap lines
     PDF = "pdf"
     OFFICE = "office"  # OOXML (.docx, .xlsx, .pptx) and ODF (.odt, .ods, .odp)
+    MARKDOWN = "markdown"  # CommonMark with GitHub's extensions
 
 
 class Region(_Enum):

@@ -63,6 +63,9 @@ class Content:
     # written in the file (issue 37: Record.in_file); None where it does not stand there as written
     placed: Callable[[int, int], tuple[int, int]] | None = None
     budget: Budget | None = None
+    # where this content's text starts in the decoded text around it (character offset, line, column):
+    # its records' spans, lines and columns are moved there, the document's own (raw HTML in Markdown)
+    at: tuple[int, int, int] | None = None
 
     def stream(self) -> BinaryIO:
         """The body as a byte stream (mail and archives are bytes: a body

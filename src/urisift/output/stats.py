@@ -27,6 +27,8 @@ class Stats:
     defects: Counter[str] = field(default_factory=Counter)
     #: records text output left out: a reference with no text to print (``href=""``, no base)
     unprinted: int = 0
+    #: binary files a directory walk passed over (images, fonts ...)
+    binary: int = 0
     started: float = field(default_factory=time.perf_counter)
 
     def record(self, record: Record) -> None:
@@ -54,7 +56,7 @@ class Stats:
             "messages": read.messages, "parts": read.parts, "warc_records": sum(read.warc_types.values()),
             "records": self.records, "styles": dict(self.styles), "base_sources": dict(self.base_sources),
             "defects": dict(self.defects), "warc_record_types": dict(read.warc_types),
-            "unprinted": self.unprinted, "elapsed_s": round(elapsed, 3), "mb_per_s": rate(read.stored),
+            "unprinted": self.unprinted, "binary_skipped": self.binary, "elapsed_s": round(elapsed, 3), "mb_per_s": rate(read.stored),
             "mb_per_s_decompressed": rate(read.decoded),
         }
 
@@ -73,7 +75,8 @@ class Stats:
             if decompressed is not None and decompressed != data["bytes"]:
                 speed += f" ({data['mb_per_s_decompressed']} MB/s decompressed)"
         # the units a run of pages or text has none of are not counted ("0 messages" for HTML)
-        read = [_count(data["inputs"], "input"), size] + [
+        read = [_count(data["inputs"], "input") + (f" ({_count(self.binary, 'binary file')} passed over)"
+                                                   if self.binary else ""), size] + [
             _count(data[key], what) for key, what in (("messages", "message"), ("parts", "text part"),
                                                       ("warc_records", "WARC/ARC record")) if data[key]]
         records = _count(data["records"], "record")

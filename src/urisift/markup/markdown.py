@@ -1,0 +1,275 @@
+"""A Markdown document → its records: CommonMark 0.31 with GitHub's
+extensions (tables, task lists, strikethrough, footnotes), front matter
+(YAML ``---`` and TOML ``+++``) and math, parsed by pulldown-cmark
+(pyromark), the parser lychee and mdBook use.
+
+What a renderer would make a link of is a record with that HTML's element
+and attribute:
+
+- inline links and images, and reference links of the four kinds (full,
+  collapsed, shortcut; the reference's destination), ``a``/``href`` and
+  ``img``/``src``, style ``markup``;
+- autolinks (``<https://x>``, ``<a@b.example>`` as ``mailto:``), style
+  ``angle``;
+- GitHub's extended autolinks (``www.``, bare URLs; CommonMark leaves
+  them as text): the text scanner's finds in the prose, ``a``/``href``;
+- each link reference definition, used or not (element and attribute
+  None: a definition renders nothing of its own), style ``markup``;
+- raw HTML, blocks and inline, handed back to the scan as nested HTML
+  content placed where it stands, so its records are the HTML reader's.
+
+URLs in code (code spans, fenced and indented code blocks) are still found,
+as text, with the ``code`` flag and no element: a user can filter them out,
+or leave them out of the scan (``ScanOptions(code=False)``, ``--no-code``).
+Link titles, image descriptions, footnote labels and math are not links,
+and their text is not scanned.
+
+The document is held whole, as a renderer holds it; positions are those
+of each destination as written (a reference link's: the link's ``[``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..charset import content_text
+from ..delimit import Scanner
+from ..found_to_record import Tail
+from ..delimit.chars import ordered
+from ..model import Content, Defect, Flag, Found, Kind, Place, Record, Span, Style, Tally, Where, new_found
+from ..options import ScanOptions
+
+LINK = Place(Where.MARKDOWN, "a", "href")
+IMAGE = Place(Where.MARKDOWN, "img", "src")
+DEFINITION = Place(Where.MARKDOWN)
+IN_CODE = Place(Where.MARKDOWN)
+_AUTOLINKS = frozenset({"Autolink", "Email"})
+# GFM's extended e-mail autolink: local part, "@", labels of letters, digits, "-" and "_" separated by
+# dots (one at least); found from each "@", each side matched once (linear: no run is read twice)
+_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-")
+_DOMAIN = re.compile(r"[A-Za-z0-9_-]++(?>(?:\.[A-Za-z0-9_-]++)+)")
+#: the longest local part looked back for (RFC 5321 §4.5.3.1.1 allows 64)
+_LOCAL_MAX = 256
+# GFM: an extended autolink that ends in what looks like an entity reference ("&hl;") leaves it out
+_TRAILING_ENTITY = re.compile(r"&[A-Za-z0-9]++$")
+
+_pyromark: Any = None
+
+
+def _parser() -> Any:
+    """pyromark, imported by the first Markdown document a run meets."""
+    global _pyromark
+    if _pyromark is None:
+        import pyromark
+
+        _pyromark = pyromark
+    return _pyromark
+
+
+def _options(pyromark: Any) -> Any:
+    o = pyromark.Options
+    return (o.ENABLE_TABLES | o.ENABLE_FOOTNOTES | o.ENABLE_STRIKETHROUGH | o.ENABLE_TASKLISTS | o.ENABLE_GFM
+            | o.ENABLE_MATH | o.ENABLE_YAML_STYLE_METADATA_BLOCKS | o.ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS)
+
+
+class _Offsets:
+    """UTF-8 byte offsets (pyromark's ranges) → code-point offsets into the
+    text, asked in mostly rising order: each answer decodes only the bytes
+    since the last one (a document that is all ASCII maps each to itself)."""
+
+    def __init__(self, text: str) -> None:
+        self.ascii = text.isascii()
+        self.data = b"" if self.ascii else text.encode("utf-8")
+        self.byte = self.char = 0
+
+    def __call__(self, at: int) -> int:
+        if self.ascii:
+            return at
+        if at < self.byte:
+            self.byte = self.char = 0
+        self.char += len(self.data[self.byte:at].decode("utf-8", "replace"))
+        self.byte = at
+        return self.char
+
+
+def _destination_at(text: str, start: int, end: int, marker: str) -> int:
+    """Where a destination stands in ``text[start:end]``: after the last
+    ``marker`` (``](`` of an inline link, ``]:`` of a definition) and the
+    white space and ``<`` after it; ``start`` when there is no marker."""
+    at = text.rfind(marker, start, end) if marker == "](" else text.find(marker, start, end)
+    if at == -1:
+        return start
+    at += len(marker)
+    while at < end and text[at] in " \t\r\n<":
+        at += 1
+    return at
+
+
+def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
+    text, decoding, defects = content_text(content, options.charset)
+    yield from defects
+    pyromark = _parser()
+    tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
+    offset = _Offsets(text)
+    marked: list[tuple[int, int, str | None, Style, Place]] = []  # (start, end, URL, style, place) of links
+    covered: list[tuple[int, int, bool]] = []  # (start, end, code?) not scanned as prose (code: scanned, flagged)
+    html: list[list[int]] = []  # [start, end] of raw HTML, contiguous pieces joined
+    definitions = pyromark.reference_definitions(text)
+    for definition in definitions.values():
+        span = definition["span"]
+        start, end = offset(span["start"]), offset(span["end"])
+        covered.append((start, end, False))
+        at = _destination_at(text, start, end, "]:")
+        marked.append((at, at + len(definition["dest"]), definition["dest"], Style.MARKUP, DEFINITION))
+    for event, where in pyromark.events_with_range(text, options=_options(pyromark)):
+        if type(event) is not dict:
+            continue  # a bare tag: a soft or hard break, a rule
+        ((key, value),) = event.items()
+        if key == "Start":
+            if type(value) is not dict:
+                continue
+            ((tag, attributes),) = value.items()
+            if tag == "Link" or tag == "Image":
+                start, end = offset(where["start"]), offset(where["end"])
+                covered.append((start, end, False))
+                kind = attributes["link_type"]
+                url = attributes["dest_url"]
+                place = LINK if tag == "Link" else IMAGE
+                if kind in _AUTOLINKS:
+                    marked.append((start + 1, end - 1, "mailto:" + url if kind == "Email" else url, Style.ANGLE,
+                                   place))
+                elif kind == "Inline":
+                    at = _destination_at(text, start, end, "](")
+                    marked.append((at, at + len(url), url, Style.MARKUP, place))
+                else:  # a reference: its destination is the definition's, written there
+                    marked.append((start, end, url, Style.MARKUP, place))
+            elif tag == "CodeBlock":
+                covered.append((offset(where["start"]), offset(where["end"]), True))
+        elif key == "Code":
+            covered.append((offset(where["start"]), offset(where["end"]), True))
+        elif key == "Html" or key == "InlineHtml":
+            start, end = offset(where["start"]), offset(where["end"])
+            if html and html[-1][1] == start:
+                html[-1][1] = end  # an HTML block comes a line an event
+            else:
+                html.append([start, end])
+        elif key == "InlineMath" or key == "DisplayMath":
+            covered.append((offset(where["start"]), offset(where["end"]), False))
+    for start, end in html:
+        covered.append((start, end, False))
+    yield from _records(text, tail, options, marked, covered)
+    for start, end in html:
+        yield _html(content, text, start, end)
+
+
+def _html(content: Content, text: str, start: int, end: int) -> Content:
+    """Raw HTML as nested content, placed where it stands in the document."""
+    line = text.count("\n", 0, start) + 1
+    column = start - text.rfind("\n", 0, start)
+    return Content(text[start:end], Kind.HTML, content.origin, content.layer, decoding=content.decoding,
+                   budget=content.budget, at=(start, line, column))
+
+
+def _prose(text: str, abbreviated: bool) -> Iterator[Found]:
+    """The text scanner's finds and GFM's e-mail autolinks (as ``mailto:``,
+    style ``markup``), in order; an address inside a URL is the URL's."""
+    emails = _emails(text)
+    email = next(emails, None)
+    for found in Scanner(text, abbreviated=abbreviated):
+        start, end = found.start, found.end
+        assert start is not None and end is not None
+        while email is not None and email.start < start:  # type: ignore[operator]
+            yield email
+            email = next(emails, None)
+        while email is not None and email.start < end:  # type: ignore[operator]
+            email = next(emails, None)  # (inside this find: mailto:a@b.example, http://u@h.example)
+        yield found
+    while email is not None:
+        yield email
+        email = next(emails, None)
+
+
+def _emails(text: str) -> Iterator[Found]:
+    """GFM's extended e-mail autolinks in ``text``."""
+    at = text.find("@")
+    while at != -1:
+        start = at
+        while start > 0 and at - start < _LOCAL_MAX and text[start - 1] in _LOCAL_CHARS:
+            start -= 1
+        domain = _DOMAIN.match(text, at + 1) if start < at else None
+        if domain is not None:
+            end = domain.end()
+            if text[end - 1] not in "-_" and text[end:end + 1] not in ("-", "_"):
+                yield new_found("mailto:" + text[start:end], start, end, Style.MARKUP, (), (), None, LINK)
+            at = text.find("@", end)
+        else:
+            at = text.find("@", at + 1)
+
+
+def _gfm_end(text: str, found: Found) -> Found:
+    """GFM's rule for an extended autolink that ends in what looks like an
+    entity reference (``...&hl;``): that part is left out."""
+    end = found.end
+    if end is None or text[end:end + 1] != ";":
+        return found
+    cut = _TRAILING_ENTITY.search(found.reference)
+    if cut is None:
+        return found
+    left_out = len(found.reference) - cut.start()
+    expanded = found.expanded  # (www.: the reference with "http://" before it)
+    return found._replace(reference=found.reference[:cut.start()], end=end - left_out,
+                          expanded=None if expanded is None else expanded[:-left_out])
+
+
+def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int, int, str | None, Style, Place]],
+             covered: list[tuple[int, int, bool]]) -> Iterator[Record]:
+    """The links the parser marked and the prose's URLs, in document order,
+    each with its line and column."""
+    marked.sort(key=lambda m: m[0])
+    covered.sort()
+    # the covered ranges as disjoint runs: a link inside a code block's range is still code
+    starts: list[int] = []
+    runs: list[tuple[int, int, bool]] = []
+    for start, end, code in covered:
+        if runs and start < runs[-1][1]:
+            last = runs[-1]
+            if end > last[1]:
+                runs.append((last[1], end, code))
+                starts.append(last[1])
+            continue
+        runs.append((start, end, code))
+        starts.append(start)
+    prose = []
+    for found in _prose(text, options.abbreviated):
+        at = found.start
+        assert at is not None
+        k = bisect.bisect_right(starts, at) - 1
+        if k >= 0 and at < runs[k][1]:
+            if not runs[k][2] or not options.code:
+                continue
+            prose.append((at, found._replace(flags=ordered({*found.flags, Flag.CODE}), place=IN_CODE)))
+        else:
+            if found.style is not Style.MARKUP:  # (an e-mail autolink is GFM's alone: not in code)
+                found = _gfm_end(text, found)
+            prose.append((at, found._replace(place=LINK)))
+    line, line_start, upto = 1, 0, 0
+    i = j = 0
+    while i < len(marked) or j < len(prose):
+        if j == len(prose) or i < len(marked) and marked[i][0] <= prose[j][0]:
+            start, end, url, style, place = marked[i]
+            i += 1
+            found = new_found(url or "", start, end, style, (), (), None, place)
+        else:
+            start, found = prose[j]
+            end = found.end if found.end is not None else start
+            j += 1
+        if start > upto:
+            newlines = text.count("\n", upto, start)
+            if newlines:
+                line += newlines
+                line_start = text.rfind("\n", upto, start) + 1
+            upto = start
+        yield tail(found, Span(start, end), line, start - line_start + 1)

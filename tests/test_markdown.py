@@ -1,0 +1,159 @@
+"""Markdown (CommonMark with GitHub's extensions): each construct's record,
+its element and attribute as a renderer makes them, its position, URLs in
+code told apart, raw HTML read by the HTML reader, the kind found by name,
+media type and ``--kind``; binary files passed over in a directory walk."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from urisift import Record, scan_path
+from urisift.cli import main
+
+from .conftest import shared_path
+
+DOC = """\
+---
+title: Doc
+canonical: https://front.example/page
+---
+# Guide [guide](docs/guide.md "Title http://title.example/") ![logo](img/logo.png)
+
+See [ref] and [text][ref] and [coll][]. Visit www.example.org/x or https://bare.example/p.
+Mail <me@x.example>, me@y.example and <https://auto.example/>. Café [é](ü/ö.md)
+
+`code http://c.example/`
+
+[ref]: ../other.html
+[coll]: <with space.html>
+[unused]: https://unused.example/
+
+<a href="raw.html">x</a> and <img src="inline.png">
+
+<div>
+<a href="block.html">b</a>
+</div>
+
+```
+http://fence.example/
+```
+
+    indented http://indent.example/
+
+Math $http://math.example/$ and footnote[^1]. | a | b |
+
+| table | https://cell.example/ |
+|---|---|
+| - [ ] https://task.example/ | x |
+
+[^1]: see http://fn.example/
+"""
+
+FIELDS = "uri,style,where,element,attribute,flags,line,column"
+
+
+def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def rows(out: str) -> list[tuple[object, ...]]:
+    return [tuple(json.loads(line).values()) for line in out.splitlines()]
+
+
+EXPECTED = [
+    ("https://front.example/page", "bare", "markdown", "a", "href", [], 3, 12),
+    ("docs/guide.md", "markup", "markdown", "a", "href", [], 5, 17),
+    ("img/logo.png", "markup", "markdown", "img", "src", [], 5, 70),
+    ("../other.html", "markup", "markdown", "a", "href", [], 7, 5),
+    ("../other.html", "markup", "markdown", "a", "href", [], 7, 15),
+    ("with space.html", "markup", "markdown", "a", "href", [], 7, 31),
+    ("www.example.org/x", "abbreviated", "markdown", "a", "href", [], 7, 47),
+    ("https://bare.example/p", "bare", "markdown", "a", "href", ["trimmed"], 7, 68),
+    ("mailto:me@x.example", "angle", "markdown", "a", "href", [], 8, 7),
+    ("mailto:me@y.example", "markup", "markdown", "a", "href", [], 8, 22),
+    ("https://auto.example/", "angle", "markdown", "a", "href", [], 8, 40),
+    ("ü/ö.md", "markup", "markdown", "a", "href", [], 8, 73),
+    ("http://c.example/", "bare", "markdown", None, None, ["code"], 10, 7),
+    ("../other.html", "markup", "markdown", None, None, [], 12, 8),
+    ("with space.html", "markup", "markdown", None, None, [], 13, 10),
+    ("https://unused.example/", "markup", "markdown", None, None, [], 14, 11),
+    ("http://fence.example/", "bare", "markdown", None, None, ["code"], 23, 1),
+    ("http://indent.example/", "bare", "markdown", None, None, ["code"], 26, 14),
+    ("https://cell.example/", "bare", "markdown", "a", "href", [], 30, 11),
+    ("https://task.example/", "bare", "markdown", "a", "href", [], 32, 9),
+    ("http://fn.example/", "bare", "markdown", "a", "href", [], 34, 11),
+    # raw HTML, read by the HTML reader where it stands in the document
+    ("raw.html", "attribute", "html", "a", "href", [], 16, 10),
+    ("inline.png", "attribute", "html", "img", "src", [], 16, 40),
+    ("block.html", "attribute", "html", "a", "href", [], 19, 10),
+]
+
+
+def test_each_construct_is_a_record_with_its_html_element_and_position(tmp_path: Path) -> None:
+    doc = tmp_path / "doc.md"
+    doc.write_text(DOC, "utf-8")
+    code, out, err = run(["--format", "jsonl", "--fields", FIELDS, str(doc)])
+    assert (code, err) == (0, "")
+    assert rows(out) == [tuple(e) for e in EXPECTED]
+
+
+def test_urls_in_code_can_be_left_out(tmp_path: Path) -> None:
+    doc = tmp_path / "doc.md"
+    doc.write_text(DOC, "utf-8")
+    out = run(["--no-code", "--format", "jsonl", "--fields", FIELDS, str(doc)])[1]
+    assert rows(out) == [tuple(e) for e in EXPECTED if "code" not in e[5]]
+    text = tmp_path / "notes.txt"
+    text.write_text("http://a.example/\n")
+    assert run(["--no-code", str(text)])[2] == "urisift: note: --no-code applies to Markdown content, and none was read\n"
+
+
+@pytest.mark.parametrize("name", ["a.md", "a.markdown", "a.mdown", "a.mkd", "a.mdx", "a.qmd", "a.Rmd", "A.MD"])
+def test_markdown_is_told_by_its_name(tmp_path: Path, name: str) -> None:
+    doc = tmp_path / name
+    doc.write_text("<!-- a comment first -->\n[x](y.html)\n")
+    assert run([str(doc)])[1] == "y.html\n"
+
+
+def test_markdown_on_standard_input_compressed_and_as_a_mime_part(tmp_path: Path) -> None:
+    assert run(["--kind", "markdown"], b"[x](y.html) `http://c.example/`\n")[1] == "y.html\nhttp://c.example/\n"
+    packed = tmp_path / "a.md.gz"
+    packed.write_bytes(gzip.compress(b"[x](z.html)\n"))
+    assert run([str(packed)])[1] == "z.html\n"
+    message = tmp_path / "m.eml"
+    message.write_bytes(b"From: a@b.example\r\nDate: Mon, 1 Jan 2024 00:00:00 +0000\r\nContent-Type: text/markdown\r\n"
+                        b"Content-Base: http://docs.example/guide/\r\n\r\nRead [the intro](intro.md).\r\n")
+    assert run([str(message)])[1] == "http://docs.example/guide/intro.md\n"
+
+
+def test_a_directory_walk_passes_over_binary_files(tmp_path: Path) -> None:
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"http://png.example/ " * 10)
+    (tmp_path / "blob.dat").write_bytes(b"http://nul.example/ \x00\x01")
+    (tmp_path / "utf16.txt").write_bytes("http://utf16.example/\n".encode("utf-16"))
+    (tmp_path / "a.md").write_text("![logo](img/logo.png)\n")
+    (tmp_path / "b.txt.gz").write_bytes(gzip.compress(b"http://gz.example/\n"))
+    code, out, err = run(["--stats", str(tmp_path)])
+    assert (code, out) == (0, "img/logo.png\nhttp://gz.example/\nhttp://utf16.example/\n")
+    assert err.startswith("urisift: 3 inputs (2 binary files passed over), ")
+    # a binary file named on the command line is read, as ripgrep reads it
+    named = run([str(tmp_path / "blob.dat")])
+    assert named[1] == "http://nul.example/\n"
+
+
+def test_the_rust_books_links_are_lychees() -> None:
+    """``lychee --dump src/*.md`` (0.24.2) lists 459 links, 354 of them relative;
+    the same links are the records outside code and definitions."""
+    src = shared_path("corpora", "markdown-rust-book", "src")
+    links = [item for item in _scan_tree(src) if "code" not in item.found.flags and item.found.place.element]
+    assert (len(links), sum(1 for r in links if r.target is None)) == (459, 354)
+
+
+def _scan_tree(src: Path) -> list[Record]:
+    return [item for path in sorted(src.glob("*.md")) for item in scan_path(path) if isinstance(item, Record)]
