@@ -12,6 +12,7 @@
     python bench/bench.py warc               # a 50 MB WARC of saved pages vs warcio + lxml
     python bench/bench.py stream             # peak RSS, first record, | head -1 on 123 MB text, 1 GB mbox and WARC
     python bench/bench.py hostile            # MB/s and peak RSS on each hostile HTML, mail and WARC shape
+    python bench/bench.py markup             # Markdown (24 MB) vs lychee --dump and a markdown-it-py link walk
     python bench/bench.py speed --rounds 3   # the table of issue 24: every speed target, ratio and whether met
     python bench/bench.py all
 
@@ -376,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
                                          "warc", "parallel", "stream", "hostile", "browser", "payloads", "remote",
-                                         "region", "speed", "all"])
+                                         "region", "speed", "markup", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -457,6 +458,10 @@ def main(argv: list[str] | None = None) -> int:
             if not urls.exists():
                 link_dense(urls, 200_000)
             SPEED.update(bench_speed(args.rounds, SHARED, urls, set(args.rows.split(",")) if args.rows else None))
+        elif case == "markup":
+            from bench_markup import bench_markup
+
+            bench_markup(args.rounds, SHARED)
         elif case == "hostile":
             from bench_hostile import main as bench_hostile
 

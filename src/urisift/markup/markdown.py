@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..charset import content_text
 from ..delimit import Scanner
+from ..html.table import NAMES as URL_ATTRIBUTES
 from ..found_to_record import Tail
 from ..delimit.chars import ordered
 from ..model import Content, Defect, Flag, Found, Kind, Place, Record, Span, Style, Tally, Where, new_found
@@ -53,6 +54,10 @@ _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _DOMAIN = re.compile(r"[A-Za-z0-9_-]++(?>(?:\.[A-Za-z0-9_-]++)+)")
 #: the longest local part looked back for (RFC 5321 §4.5.3.1.1 allows 64)
 _LOCAL_MAX = 256
+# raw HTML's attribute names (what stands before "="), and the abbreviated forms the scanner takes
+_ATTRIBUTE_NAME = re.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*+=")
+# (a scheme's ":" before a character that is not white space: "Filename: src/main.rs" holds none)
+_SCHEME_OR_ABBREVIATED = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+:[^\s<>\"']|(?i:www|ftp)\.")
 # GFM: an extended autolink that ends in what looks like an entity reference ("&hl;") leaves it out
 _TRAILING_ENTITY = re.compile(r"&[A-Za-z0-9]++$")
 
@@ -75,24 +80,22 @@ def _options(pyromark: Any) -> Any:
             | o.ENABLE_MATH | o.ENABLE_YAML_STYLE_METADATA_BLOCKS | o.ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS)
 
 
-class _Offsets:
+def _offsets(text: str) -> Callable[[int], int]:
     """UTF-8 byte offsets (pyromark's ranges) → code-point offsets into the
-    text, asked in mostly rising order: each answer decodes only the bytes
-    since the last one (a document that is all ASCII maps each to itself)."""
+    text: a code point is its bytes less its continuation bytes (10xxxxxx),
+    so an offset less the continuation bytes before it is the code points
+    before it.  A document that is all ASCII maps each to itself."""
+    if text.isascii():
+        return _same
+    continuation = [m.start() for m in _CONTINUATION.finditer(text.encode("utf-8"))]
+    return lambda at: at - bisect.bisect_left(continuation, at)
 
-    def __init__(self, text: str) -> None:
-        self.ascii = text.isascii()
-        self.data = b"" if self.ascii else text.encode("utf-8")
-        self.byte = self.char = 0
 
-    def __call__(self, at: int) -> int:
-        if self.ascii:
-            return at
-        if at < self.byte:
-            self.byte = self.char = 0
-        self.char += len(self.data[self.byte:at].decode("utf-8", "replace"))
-        self.byte = at
-        return self.char
+def _same(at: int) -> int:
+    return at
+
+
+_CONTINUATION = re.compile(rb"[\x80-\xbf]")
 
 
 def _destination_at(text: str, start: int, end: int, marker: str) -> int:
@@ -113,7 +116,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     yield from defects
     pyromark = _parser()
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
-    offset = _Offsets(text)
+    offset = _offsets(text)
     marked: list[tuple[int, int, str | None, Style, Place]] = []  # (start, end, URL, style, place) of links
     covered: list[tuple[int, int, bool]] = []  # (start, end, code?) not scanned as prose (code: scanned, flagged)
     html: list[list[int]] = []  # [start, end] of raw HTML, contiguous pieces joined
@@ -124,20 +127,25 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
         covered.append((start, end, False))
         at = _destination_at(text, start, end, "]:")
         marked.append((at, at + len(definition["dest"]), definition["dest"], Style.MARKUP, DEFINITION))
-    for event, where in pyromark.events_with_range(text, options=_options(pyromark)):
-        if type(event) is not dict:
-            continue  # a bare tag: a soft or hard break, a rule
-        ((key, value),) = event.items()
-        if key == "Start":
-            if type(value) is not dict:
-                continue
-            ((tag, attributes),) = value.items()
-            if tag == "Link" or tag == "Image":
+    for event, where in pyromark.events_with_range(text, options=_options(pyromark), merge_text=True):
+        # the commonest events first, each told by one look-up: text, the ends of elements, and
+        # bare tags (a soft or hard break, a rule: a str, where "in" finds neither name)
+        if "Text" in event or "End" in event or type(event) is str:
+            continue
+        value = event.get("Start")
+        if value is not None:
+            if type(value) is str:
+                continue  # a paragraph, an item ...
+            attributes = value.get("Link")
+            place = LINK
+            if attributes is None:
+                attributes = value.get("Image")
+                place = IMAGE
+            if attributes is not None:
                 start, end = offset(where["start"]), offset(where["end"])
                 covered.append((start, end, False))
                 kind = attributes["link_type"]
                 url = attributes["dest_url"]
-                place = LINK if tag == "Link" else IMAGE
                 if kind in _AUTOLINKS:
                     marked.append((start + 1, end - 1, "mailto:" + url if kind == "Email" else url, Style.ANGLE,
                                    place))
@@ -146,31 +154,45 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
                     marked.append((at, at + len(url), url, Style.MARKUP, place))
                 else:  # a reference: its destination is the definition's, written there
                     marked.append((start, end, url, Style.MARKUP, place))
-            elif tag == "CodeBlock":
+            elif "CodeBlock" in value:
                 covered.append((offset(where["start"]), offset(where["end"]), True))
-        elif key == "Code":
+        elif "Code" in event:
             covered.append((offset(where["start"]), offset(where["end"]), True))
-        elif key == "Html" or key == "InlineHtml":
+        elif "InlineHtml" in event or "Html" in event:
             start, end = offset(where["start"]), offset(where["end"])
             if html and html[-1][1] == start:
                 html[-1][1] = end  # an HTML block comes a line an event
             else:
                 html.append([start, end])
-        elif key == "InlineMath" or key == "DisplayMath":
+        elif "InlineMath" in event or "DisplayMath" in event:
             covered.append((offset(where["start"]), offset(where["end"]), False))
     for start, end in html:
         covered.append((start, end, False))
     yield from _records(text, tail, options, marked, covered)
-    for start, end in html:
-        yield _html(content, text, start, end)
+    # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
+    # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not)
+    yield from _html(content, text, [piece for piece in html if _may_hold(text, *piece)])
 
 
-def _html(content: Content, text: str, start: int, end: int) -> Content:
-    """Raw HTML as nested content, placed where it stands in the document."""
-    line = text.count("\n", 0, start) + 1
-    column = start - text.rfind("\n", 0, start)
-    return Content(text[start:end], Kind.HTML, content.origin, content.layer, decoding=content.decoding,
-                   budget=content.budget, at=(start, line, column))
+def _may_hold(text: str, start: int, end: int) -> bool:
+    """Whether raw HTML may hold a reference: an attribute that holds URLs in
+    HTML, or text in which the scanner finds a scheme or ``www.``/``ftp.``."""
+    piece = text[start:end]
+    if _SCHEME_OR_ABBREVIATED.search(piece) is not None:
+        return True
+    return any(name.lower() in URL_ATTRIBUTES for name in _ATTRIBUTE_NAME.findall(piece))
+
+
+def _html(content: Content, text: str, pieces: list[list[int]]) -> Iterator[Content]:
+    """Raw HTML as nested content, each piece placed where it stands in the
+    document (lines counted forward only, from one piece to the next)."""
+    line, upto = 1, 0
+    for start, end in pieces:
+        line += text.count("\n", upto, start)
+        upto = start
+        column = start - text.rfind("\n", 0, start)
+        yield Content(text[start:end], Kind.HTML, content.origin, content.layer, decoding=content.decoding,
+                      budget=content.budget, at=(start, line, column))
 
 
 def _prose(text: str, abbreviated: bool) -> Iterator[Found]:
