@@ -203,6 +203,7 @@ READERS: dict[Kind, Reader] = {
     Kind.PDF: _reader(".documents", "read_pdf"),
     Kind.OFFICE: _reader(".xml", "read_office"),
     Kind.MARKDOWN: _reader(".markup", "read_markdown"),
+    Kind.NOTEBOOK: _reader(".markup", "read_notebook"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one

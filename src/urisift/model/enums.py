@@ -145,6 +145,7 @@ class Kind(_Enum):
     PDF = "pdf"
     OFFICE = "office"  # OOXML (.docx, .xlsx, .pptx) and ODF (.odt, .ods, .odp)
     MARKDOWN = "markdown"  # CommonMark with GitHub's extensions
+    NOTEBOOK = "notebook"  # a Jupyter notebook (.ipynb): its cells and outputs, each read as its kind
 
 
 class Region(_Enum):

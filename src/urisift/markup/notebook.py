@@ -1,0 +1,100 @@
+"""A Jupyter notebook (``.ipynb``, nbformat 4, and 3's worksheets) → its
+cells, each handed back to the scan as content of its own kind:
+
+- a markdown cell as Markdown (``attachment:name`` references included);
+- a raw cell as text;
+- a code cell's source as text with the ``code`` flag (left out with
+  ``ScanOptions(code=False)``, as Markdown's code is);
+- an output as its richest representation a reader reads, as Jupyter
+  shows it: ``text/html``, else ``text/markdown``, else ``text/plain``;
+  a stream's text; an error's traceback.
+
+Records name the cell in ``part``: ``3`` is the fourth cell's source,
+``3/out/0`` its first output.  Their lines and columns are the cell's (a
+cell stands in the file as a JSON string, escaped): text output shows them
+as ``FILE:PART/LINE:COLUMN``, as a MIME part's.
+
+Read with the standard library's JSON parser: reading needs none of
+nbformat's validation, which refuses a notebook a field short that Jupyter
+still opens.  What is not a notebook is a ``broken-document`` defect.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from ..charset import content_text
+from ..model import Content, Defect, DefectKind, Flag, Kind, Record, Tally, origin_with
+from ..options import ScanOptions
+
+_CODE = (Flag.CODE,)
+#: an output's representations a reader reads, richest first (what Jupyter shows)
+_SHOWN = (("text/html", Kind.HTML), ("text/markdown", Kind.MARKDOWN), ("text/plain", Kind.TEXT))
+
+
+def _text(source: Any) -> str:
+    """A cell's or output's text: nbformat writes it as a string or a list of lines."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, list):
+        return "".join(line for line in source if isinstance(line, str))
+    return ""
+
+
+def read_notebook(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
+    text, decoding, defects = content_text(content, options.charset)
+    yield from defects
+    try:
+        notebook = json.loads(text)
+    except ValueError as exc:  # (json.JSONDecodeError: where, and what)
+        yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a notebook: its JSON does not parse ({exc})", content.origin,
+                     getattr(exc, "pos", None))
+        return
+    if not isinstance(notebook, dict):
+        yield Defect(DefectKind.BROKEN_DOCUMENT, "not a notebook: its JSON is not an object", content.origin, None)
+        return
+    cells = notebook.get("cells")
+    if cells is None:  # nbformat 3: cells in worksheets
+        cells = [cell for sheet in notebook.get("worksheets") or [] if isinstance(sheet, dict)
+                 for cell in sheet.get("cells") or []]
+    if not isinstance(cells, list):
+        yield Defect(DefectKind.BROKEN_DOCUMENT, "not a notebook: no list of cells", content.origin, None)
+        return
+    for number, cell in enumerate(cells):
+        if isinstance(cell, dict):
+            yield from _cell(content, options, cell, str(number))
+
+
+def _nested(content: Content, body: str, kind: Kind, part: str, flags: tuple[Flag, ...] = ()) -> Content:
+    return Content(body, kind, origin_with(content.origin, part=part), content.layer, flags=flags,
+                   budget=content.budget)
+
+
+def _cell(content: Content, options: ScanOptions, cell: dict[str, Any], part: str) -> Iterator[Content]:
+    kind = cell.get("cell_type")
+    source = _text(cell.get("source", cell.get("input")))  # ("input": a code cell of nbformat 3)
+    if kind == "markdown":
+        yield _nested(content, source, Kind.MARKDOWN, part)
+    elif kind == "code":
+        if options.code:
+            yield _nested(content, source, Kind.TEXT, part, _CODE)
+        for number, output in enumerate(cell.get("outputs") or []):
+            if isinstance(output, dict):
+                yield from _output(content, output, f"{part}/out/{number}")
+    elif source:  # a raw cell, a heading cell of nbformat 3
+        yield _nested(content, source, Kind.TEXT, part)
+
+
+def _output(content: Content, output: dict[str, Any], part: str) -> Iterator[Content]:
+    data = output.get("data")
+    if isinstance(data, dict):
+        for media, kind in _SHOWN:
+            if media in data:
+                yield _nested(content, _text(data[media]), kind, part)
+                return
+    if "text" in output:  # a stream (stdout, stderr); nbformat 3's pyout
+        yield _nested(content, _text(output["text"]), Kind.TEXT, part)
+    elif "traceback" in output:
+        yield _nested(content, "\n".join(_text(line) for line in output["traceback"] or []), Kind.TEXT, part)
