@@ -51,6 +51,8 @@ _AUTOLINKS = frozenset({"Autolink", "Email"})
 # GFM's extended e-mail autolink: local part, "@", labels of letters, digits, "-" and "_" separated by
 # dots (one at least); found from each "@", each side matched once (linear: no run is read twice)
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-")
+# an "@" before a label and a dot: the only ones that may start a domain (the rest are passed over in C)
+_AT_DOMAIN = re.compile(r"@(?=[A-Za-z0-9_-]{1,255}+\.[A-Za-z0-9_-])")
 _DOMAIN = re.compile(r"[A-Za-z0-9_-]++(?>(?:\.[A-Za-z0-9_-]++)+)")
 #: the longest local part looked back for (RFC 5321 §4.5.3.1.1 allows 64)
 _LOCAL_MAX = 256
@@ -216,8 +218,10 @@ def _prose(text: str, abbreviated: bool) -> Iterator[Found]:
 
 def _emails(text: str) -> Iterator[Found]:
     """GFM's extended e-mail autolinks in ``text``."""
-    at = text.find("@")
-    while at != -1:
+    search = _AT_DOMAIN.search
+    found = search(text)
+    while found is not None:
+        at = found.start()
         start = at
         while start > 0 and at - start < _LOCAL_MAX and text[start - 1] in _LOCAL_CHARS:
             start -= 1
@@ -226,9 +230,9 @@ def _emails(text: str) -> Iterator[Found]:
             end = domain.end()
             if text[end - 1] not in "-_" and text[end:end + 1] not in ("-", "_"):
                 yield new_found("mailto:" + text[start:end], start, end, Style.MARKUP, (), (), None, LINK)
-            at = text.find("@", end)
+            found = search(text, end)
         else:
-            at = text.find("@", at + 1)
+            found = search(text, at + 1)
 
 
 def _gfm_end(text: str, found: Found) -> Found:
