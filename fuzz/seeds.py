@@ -148,6 +148,14 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
     elif target == "office":
         for path in _files(PROJECT / "office", "*.docx", "*.xlsx", "*.odt"):
             yield _read(path, max_size)
+    elif target == "markdown":
+        for path in _files(PROJECT / "markdown", "*.md"):
+            yield _read(path, max_size)
+        for path in _spread(there("markdown-rust-book", "src/*.md"), 30):
+            yield _read(path, max_size)
+    elif target == "notebook":
+        for path in _files(PROJECT / "markdown", "*.ipynb"):
+            yield _read(path, max_size)
     else:
         raise ValueError(f"no fuzz target {target!r}")
 
@@ -182,7 +190,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
     return len(names)
 
 
-TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office")
+TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "markdown", "notebook")
 
 
 def main(argv: list[str] | None = None) -> int:

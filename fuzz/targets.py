@@ -232,4 +232,6 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "xml": _as(Kind.XML),
     "pdf": _as(Kind.PDF),
     "office": _as(Kind.OFFICE),
+    "markdown": _as(Kind.MARKDOWN),
+    "notebook": _as(Kind.NOTEBOOK),
 }

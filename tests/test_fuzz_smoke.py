@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = ROOT / "fuzz"
-TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office")
+TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "markdown", "notebook")
 
 
 def load_fuzz_module(name: str) -> ModuleType:
@@ -49,7 +49,7 @@ def test_every_project_sample_is_a_seed_that_keeps_the_contract(target: str) -> 
     # text: 9 samples and 31 adversarial patterns; mbox: the archive, and the
     # 4 messages joined 3 an archive; message: 3 .eml and an .mhtml
     assert len(inputs) == {"text": 9 + 31, "html": 5, "message": 4, "mbox": 1 + 2, "warc": 2, "css": 3, "xml": 6,
-                           "pdf": 1, "office": 3}[target]
+                           "pdf": 1, "office": 3, "markdown": 1, "notebook": 1}[target]
     one_input = run.guarded(targets.TARGETS[target])
     for data in inputs:
         one_input(data)
@@ -64,13 +64,14 @@ def test_the_shared_seeds_keep_the_contract(target: str) -> None:
     for data in seeds.seeds(target, 16384):
         one_input(data)
         count += 1
-    # the shared corpora hold no PDF or office file: those targets have the project's seeds alone
-    assert count > 10 if target not in ("pdf", "office") else count == len(_PROJECT_SEEDS[target])
+    # the shared corpora hold no PDF, office file or notebook: those targets have the project's seeds alone
+    assert count > 10 if target not in ("pdf", "office", "notebook") else count == len(_PROJECT_SEEDS[target])
 
 
 # the text target's pieces are the hypothesis properties' (test_properties.py);
 # a splice can make a line longer than a piece there, which a test below is about
-@pytest.mark.parametrize("target", ["html", "message", "mbox", "warc", "css", "xml", "pdf", "office"])
+@pytest.mark.parametrize("target", ["html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "markdown",
+                                    "notebook"])
 @settings(max_examples=60)
 @given(data=st.data())
 def test_seeds_with_bytes_spliced_in_keep_the_contract(target: str, data: st.DataObject) -> None:
