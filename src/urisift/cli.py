@@ -26,6 +26,7 @@ from .output.writing import Batched, Reporter, Select, write_all, writing
 from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import configure, missing_backend
+from .options import usage_refusal
 from .scan import ScanOptions, checked, scan_serial
 from .sources import Input, file_size, interactive, read_too_often, walk
 
@@ -154,6 +155,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     browser = args.resolve != "rfc" or (args.fields is not None and "browser_target" in args.fields)
     try:
         # a wrong --base or --charset is a usage error before any input is read
+        usage_refusal(args.base, args.charset)
         options = checked(ScanOptions(base=args.base, kind=Kind.AUTO if kind is Kind.MAILDIR else kind,
                                       abbreviated=not args.no_abbreviated, charset=args.charset,
                                       strict=args.strict, comments=args.comments,

@@ -286,6 +286,12 @@ class Retrying(io.RawIOBase):
                 pass  # a backend whose open takes no size
         return fs.open(inner, "rb")
 
+    @property
+    def url(self) -> str:
+        """Where the bytes come from: a web input's URL after its redirects
+        (the last answer's), else the path it was opened by."""
+        return getattr(self._file, "url", self.path) if scheme_of(self.path) in WEB else self.path
+
     def readable(self) -> bool:
         return True
 
@@ -312,6 +318,14 @@ class Retrying(io.RawIOBase):
                 self._file.close()
         finally:
             super().close()
+
+
+def retrieved(stream: object) -> str | None:
+    """The URL a stream :func:`open_remote` opened reads from, without its
+    userinfo (:func:`shown`): a web input's after its redirects; None for
+    any other stream (a local file's)."""
+    raw = getattr(stream, "raw", None)
+    return shown(raw.url) if isinstance(raw, Retrying) else None
 
 
 def open_remote(path: str) -> BinaryIO:

@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import BinaryIO, cast
 
 from . import arguments as check
-from .base import retrieval_layers
+from .base import retrieval_layers, retrieval_uri
 from .charset import decode
 from .containment import contained
 from .delimit.chars import ordered
@@ -39,7 +39,7 @@ from .errors import InputError, RunError
 from .model import Charset, Content, Defect, DefectKind, Flag, Kind, Origin, Record, Tally, origin_with
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
-from .remote import configure, is_remote
+from .remote import configure, is_remote, retrieved
 from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, standard_input, unreadable
 from .text import read_text, read_text_range
 from .units import Counted, Renumbering, Task, Window, WorkUnit
@@ -219,6 +219,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     tally = Tally(inputs=1 if not unit.start else 0, size=unit.size)
     opened: Opened | None = None
     counted: Counted | None = None
+    fetched: str | None = None  # the URL the bytes come from (RFC 3986 §5.1.3)
     try:
         if unit.start is None:
             if source.path == "-":  # its bytes are counted as they come: no size to look up
@@ -228,14 +229,18 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
             opened = open_input(source, kind=options.kind, stdin=cast(BinaryIO, counted))
             kind = opened.kind
             stream: BinaryIO = opened.stream
+            fetched = opened.fetched
         else:
-            stream = io.BufferedReader(Window(open_binary(source.path), unit.start, unit.end))  # noqa: SIM115
+            raw = open_binary(source.path)
+            fetched = retrieved(raw)
+            stream = io.BufferedReader(Window(raw, unit.start, unit.end))  # noqa: SIM115
             kind = unit.kind or Kind.MBOX
     except OSError as exc:
         yield unreadable(source.name, exc)
         yield tally
         return
-    layer, defects = retrieval_layers(options.base, origin)
+    retrieval, detail = retrieval_uri(source.under, options.base, fetched)
+    layer, defects = retrieval_layers(retrieval, origin, detail=detail)
     if not unit.start:
         yield from defects
     if opened is not None and opened.doubt is not None:

@@ -327,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(args.output)
     elif os.path.exists(args.output):
         os.remove(args.output)
+    if (wrong := refusal(args.base, None)) is not None:  # the command's usage error, in its words
+        print(f"urisift-spark: --{wrong}", file=sys.stderr)
+        return ExitCode.USAGE
     failed: list[str] = []
     # Parquet has no absent value: its browser_target column is computed for every record (issue 25)
     counts = run(paths, args.output, fmt=args.format, master=args.master,

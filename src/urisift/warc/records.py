@@ -50,7 +50,8 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
             # RFC 2616 §14.14 made Content-Location a base for the body; RFC 7231
             # §3.1.4.2 took that back: only on request
             location = content_location(unit) if options.content_location else None
-            layer, defect = layer.push(location, BaseSource.CONTENT_LOCATION, "HTTP Content-Location", origin=where)
+            layer, defect = layer.push(location, BaseSource.CONTENT_LOCATION, "HTTP Content-Location", origin=where,
+                                       naming=True)
             if defect is not None:
                 yield defect
             yield Content(unit.payload, unit.kind, where, layer, unit.charset, flags=flags,
