@@ -228,3 +228,49 @@ def test_a_content_base_of_mailto_is_refused_too() -> None:
     (record,) = [r for r in rows(out) if "uri" in r]
     assert (record["target"], record["base"]) == (None, None)
     assert "cannot serve as a base: a mailto: URI with no hierarchy" in err
+
+
+# -- a wrapper cut short is broken, not a shorter URL -----------------------------------------------
+
+CUT_MAIL = (b"From: a@example.org\nSubject: x\n\nOn Monday someone wrote:\n"
+            b">>> Please read https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Flist\n"
+            b">>> s.example.org%2Farchive%2F2024&data=05%7C02%7Cx&sdata=abc&reserved=0 today\n")
+
+
+def test_a_safe_links_url_cut_at_the_line_width_of_quoted_mail_is_broken() -> None:
+    code, out, err = run(["--unwrap", "--kind", "mail", "--format", "jsonl", "--fields", "uri,unwrapped,wrapper,risks"],
+                         CUT_MAIL)
+    (record,) = rows(out)
+    assert (code, record["unwrapped"], record["wrapper"]) == (0, None, ["safelinks"])
+    assert record["risks"] == [{"flag": "broken-wrapper", "section": "7.5", "detail": (
+        "the safelinks wrapper cannot be decoded: its url parameter is not followed by data or sdata or reserved, "
+        "which safelinks always writes after it: the link is cut short (at a line break?), and 'https://list' "
+        "may be only the start of its URL")}]
+    # text output gives the link as it stands, never the shorter URL that looked valid
+    assert run(["--unwrap", "--kind", "mail"], CUT_MAIL)[1] == (
+        "https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Flist\n")
+
+
+@pytest.mark.parametrize(("whole", "cut"), [
+    ("https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fa.example%2Fx&data=05%7C02&reserved=0",
+     "https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fa.example"),
+    ("https://urldefense.proofpoint.com/v1/url?u=http://a.example/x&k=abc%0A&r=x&m=y&s=z",
+     "https://urldefense.proofpoint.com/v1/url?u=http://a.example"),
+    ("https://urldefense.proofpoint.com/v2/url?u=http-3A__a.example_x&d=DwIG&c=x&r=y&m=z&s=w&e=",
+     "https://urldefense.proofpoint.com/v2/url?u=http-3A__a.example"),
+    ("https://linkprotect.cudasvc.com/url?a=https%3a%2f%2fa.example%2fx&c=E,1,AbCd,&typo=1",
+     "https://linkprotect.cudasvc.com/url?a=https%3a%2f%2fa.example"),
+    ("https://a-ctp.trendmicro.com/wis/clicktime/v1/query?url=https%3a%2f%2fa.example%2fx&umid=4B&auth=01",
+     "https://a-ctp.trendmicro.com/wis/clicktime/v1/query?url=https%3a%2f%2fa.example"),
+])
+def test_each_wrapper_that_says_where_its_target_ends_is_broken_when_cut(whole: str, cut: str) -> None:
+    from urisift.unwrap import unwrap
+
+    done = unwrap(whole)
+    assert done is not None and done.url is not None and done.url.rstrip("/") in ("https://a.example/x",
+                                                                                  "http://a.example/x")
+    broken = unwrap(cut)
+    assert broken is not None and broken.url is None and broken.risk is not None
+    assert broken.risk.flag == "broken-wrapper" and "the link is cut short" in broken.risk.detail
+    # a cut that falls after the parameters that close the target leaves the target whole
+    assert unwrap(whole[:-2]) is not None and unwrap(whole[:-2]).url == done.url  # type: ignore[union-attr]
