@@ -274,3 +274,51 @@ def test_each_wrapper_that_says_where_its_target_ends_is_broken_when_cut(whole: 
     assert broken.risk.flag == "broken-wrapper" and "the link is cut short" in broken.risk.detail
     # a cut that falls after the parameters that close the target leaves the target whole
     assert unwrap(whole[:-2]) is not None and unwrap(whole[:-2]).url == done.url  # type: ignore[union-attr]
+
+
+# -- a captured page is captured, whatever its canonical names -----------------------------------------
+
+SITE = "http://crawl.example"
+
+
+def _crawl(path: Path) -> None:
+    pytest.importorskip("warcio")
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    def response(writer: WARCWriter, uri: str, status: str, headers: list[tuple[str, str]], body: bytes,
+                 date: str) -> None:
+        http = StatusAndHeaders(status, headers + [("Content-Length", str(len(body)))], protocol="HTTP/1.1")
+        writer.write_record(writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=http,
+                                                      warc_headers_dict={"WARC-Date": date}))
+
+    html = [("Content-Type", "text/html")]
+    with path.open("wb") as out:
+        writer = WARCWriter(out, gzip=False)
+        response(writer, f"{SITE}/", "200 OK", html, b'<a href="/article?utm=x">a</a> <a href="/moved">m</a>',
+                 "2024-05-03T12:00:00Z")
+        # captured, and names as canonical a URL the crawl lacks
+        response(writer, f"{SITE}/article?utm=x", "200 OK", html,
+                 b'<link rel="canonical" href="https://www.crawl.example/article">', "2024-05-03T12:00:01Z")
+        # a redirect to a captured page whose canonical is not captured either
+        response(writer, f"{SITE}/moved", "301 Moved Permanently", [("Location", "/article?utm=x")], b"",
+                 "2024-05-03T12:00:02Z")
+
+
+def test_a_page_whose_canonical_was_not_captured_is_captured(tmp_path: Path) -> None:
+    warc = tmp_path / "crawl.warc"
+    _crawl(warc)
+    out_, err_ = io.StringIO(), io.StringIO()
+    code = main(["audit", "--format", "jsonl", str(warc)], stdout=out_, stderr=err_)
+    out, err = out_.getvalue(), err_.getvalue()
+    home = json.loads(out.splitlines()[0])
+    assert (code, err, home["page"]) == (0, "", f"{SITE}/")
+    assert home["outlinks"]["link"] == {"total": 2, "captured": 2, "missing": 0}
+    assert home["captured"] == [
+        {"target": f"{SITE}/article?utm=x", "kind": "link", "capture": "2024-05-03T12:00:01Z"},
+        {"target": f"{SITE}/moved", "kind": "link", "capture": "2024-05-03T12:00:01Z"}]
+    code, out, err = run(["--effective", "--format", "jsonl", "--fields",
+                          "uri,effective_target,effective_hops,effective_status,effective_loop", str(warc)])
+    assert [tuple(r.values()) for r in rows(out)][:2] == [
+        ("/article?utm=x", f"{SITE}/article?utm=x", 0, 200, False),
+        ("/moved", f"{SITE}/article?utm=x", 1, 200, False)]
