@@ -322,3 +322,48 @@ def test_a_page_whose_canonical_was_not_captured_is_captured(tmp_path: Path) -> 
     assert [tuple(r.values()) for r in rows(out)][:2] == [
         ("/article?utm=x", f"{SITE}/article?utm=x", 0, 200, False),
         ("/moved", f"{SITE}/article?utm=x", 1, 200, False)]
+
+
+# -- a location inside an embedded document is the file's, or marked as nested ----------------------------
+
+RSS = (b'<?xml version="1.0"?>\n<rss version="2.0">\n<channel>\n<title>t</title>\n<link>http://example.org/</link>\n'
+       b'<item>\n<description>&lt;p&gt;Read &lt;a href="http://example.org/a"&gt;this&lt;/a&gt; and\n'
+       b'see http://example.org/b&lt;/p&gt;</description>\n</item>\n</channel>\n</rss>\n')
+
+
+def test_a_feeds_html_is_placed_at_its_elements_line_not_at_its_own(tmp_path: Path) -> None:
+    feed = tmp_path / "f.rss"
+    feed.write_bytes(RSS)
+    assert run(["-H", str(feed)]) == (0, f"{feed}:5:-:http://example.org/\n{feed}:7:-:http://example.org/a\n"
+                                         f"{feed}:7:-:http://example.org/b\n", "")
+    code, out, _ = run(["--format", "jsonl", "--fields", "uri,line,column,span,where", str(feed)])
+    assert [tuple(r.values()) for r in rows(out)] == [("http://example.org/", 5, None, None, "xml"),
+                                                      ("http://example.org/a", 7, None, None, "html"),
+                                                      ("http://example.org/b", 7, None, None, "text")]
+
+
+def test_a_feed_attached_to_a_message_is_placed_in_the_message_file(tmp_path: Path) -> None:
+    message = tmp_path / "m.eml"
+    message.write_bytes(b"From: a@example.org\nSubject: feed\nMIME-Version: 1.0\n"
+                        b"Content-Type: application/rss+xml\n\n" + RSS)
+    # the feed's lines count from the body's first line (line 6 of the file): its element's line there
+    assert run(["-H", str(message)])[1] == (f"{message}:10:-:http://example.org/\n{message}:12:-:http://example.org/a\n"
+                                            f"{message}:12:-:http://example.org/b\n")  # (no made-up column 1)
+
+
+def test_a_uuencoded_files_lines_are_marked_as_its_own() -> None:
+    import binascii
+
+    data = b"first line\nsecond line http://uu.example/x\n"
+    message = (b"From: a@example.org\nSubject: uu\n\nSome text\n\nbegin 644 f.txt\n" + binascii.b2a_uu(data)
+               + b"`\nend\n")
+    code, out, _ = run(["-H", "--kind", "mail"], message)
+    assert out == "-:1/uu/2:13:http://uu.example/x\n"  # line 2 of the decoded file, not of part 1
+
+
+def test_an_xhtml_iframes_srcdoc_is_placed_at_the_iframes_line(tmp_path: Path) -> None:
+    page = tmp_path / "x.xhtml"
+    page.write_bytes(b'<?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml">\n<head><title>t</title>'
+                     b'</head>\n<body>\n<iframe srcdoc="&lt;p&gt;x &lt;a href=&quot;http://in.example/&quot;&gt;y'
+                     b'&lt;/a&gt;"></iframe>\n</body></html>\n')
+    assert run(["-H", str(page)]) == (0, f"{page}:5:-:http://in.example/\n", "")

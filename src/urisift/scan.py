@@ -84,15 +84,20 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     container's reading goes on (issue 35)."""
     items = contained(scan_content(content, options if options.charset is None else replace(options, charset=None),
                                    tally), f"its {content.kind} content", content.origin)
-    flags, points_to, placed = content.flags, content.points_to, content.placed
-    if not flags and points_to is None and placed is None:
+    flags, points_to, placed, held = content.flags, content.points_to, content.placed, content.held
+    if not flags and points_to is None and placed is None and held is None:
         yield from items
         return
     for item in items:
         if type(item) is Record:
             assert isinstance(item, Record)
+            if held is not None and item.line is not None:
+                # a document in an element's text: where it stands is the element's line; a line and column
+                # of its unescaped text would be read as the file's
+                item = item._replace(line=held, column=None, span=None, in_file=None)
             if placed is not None and item.line is not None and Flag.SRCDOC not in item.found.flags:
-                item = item._replace(in_file=placed(item.line, item.column or 1))
+                line, column = placed(item.line, item.column or 1)
+                item = item._replace(in_file=(line, None if item.column is None else column))
             if flags:
                 found = item.found
                 item = item._replace(found=found._replace(flags=ordered({*found.flags, *flags})))

@@ -212,7 +212,8 @@ class Record(NamedTuple):
     # where the reference stands in its message (or record) as written in the file: (line from the
     # origin's ``line``, column), 1-based; None where its text does not stand in the file as written
     # (a base64 part) or was not asked for (ScanOptions.locations).  Not in the JSON records
-    in_file: tuple[int, int] | None = None
+    # (the column None: the record has none, an XML element's or a feed's HTML's, and so none in the file)
+    in_file: tuple[int, int | None] | None = None
 
     @property
     def uri(self) -> str:

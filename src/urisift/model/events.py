@@ -63,6 +63,10 @@ class Content:
     # written in the file (issue 37: Record.in_file); None where it does not stand there as written
     placed: Callable[[int, int], tuple[int, int]] | None = None
     budget: Budget | None = None
+    # the line (of the content around it) of the element whose text this document is (a feed's
+    # <description>, an Atom type="html" element): the text is unescaped, so the document's own lines
+    # and columns are not the file's; its records are given this line, and no column or span
+    held: int | None = None
 
     def stream(self) -> BinaryIO:
         """The body as a byte stream (mail and archives are bytes: a body

@@ -140,7 +140,7 @@ class XhtmlReading:
             if value.strip():
                 current = frame.layer.current
                 yield Content(value, Kind.HTML, self.walk.origin, BaseLayer.holding(current),
-                              flags=(Flag.SRCDOC,), budget=self.walk.budget)
+                              flags=(Flag.SRCDOC,), budget=self.walk.budget, held=line)
             return
         if syntax is Syntax.SRCSET:
             pieces = [(c.url, flags if c.valid else (*flags, Flag.INVALID)) for c in parse_srcset(value)]
