@@ -103,6 +103,9 @@ def test_after_redirects_the_base_is_the_url_the_page_came_from(site: str) -> No
         assert _targets(out) == [("rel/x.html", f"{site}/new/dir/rel/x.html", "retrieval"),
                                  ("/top.html", f"{site}/top.html", "retrieval")]
         assert {r["base"] for r in rows(out)} == {f"{site}/new/dir/page.html"}
+        # and it is the source of the page's edges
+        assert run(["--format", "edges", f"{site}{start}"])[1] == (
+            f"{site}/new/dir/page.html\t{site}/new/dir/rel/x.html\n{site}/new/dir/page.html\t{site}/top.html\n")
 
 
 def test_a_fetched_robots_txt_resolves_its_sitemaps(site: str) -> None:

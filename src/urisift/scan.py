@@ -246,6 +246,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         return
     retrieval, detail = retrieval_uri(source.under, options.base, fetched)
     layer, defects = retrieval_layers(retrieval, origin, detail=detail)
+    if layer.current is not None:  # (the retrieval layer's, as the default layer is not asked for here)
+        origin = origin_with(origin, retrieval=layer.current.uri)
     if not unit.start:
         yield from defects
     if opened is not None and opened.doubt is not None:

@@ -95,6 +95,10 @@ class Origin:
     # written (an mbox message's first line after its envelope; 1 in a message file): records'
     # ``in_file`` lines count from it (issue 37; text output's location).  Not in the JSON records
     line: int | None = None
+    # the input's retrieval URI (RFC 3986 §5.1.3: --base, joined with the file's path under a directory
+    # walked; a web input's URL after its redirects), where it can serve: the source of the edges it
+    # draws when a WARC record names none of its own.  Not in the JSON records
+    retrieval: str | None = None
 
 
 #: the origin of content that came from nowhere in particular (a string handed in)

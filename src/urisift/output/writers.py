@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..model import Defect, Flag, Record, Where
+from ..model import Defect, Flag, Origin, Record, Where
 from .choice import browser_column, chosen_target
 from .fields import FieldLines
 from .records import EXTRA_KEYS, RECORD_KEYS, RecordLines, defect_line, record_json
@@ -220,6 +220,14 @@ def _csv_field(text: str) -> str:
     return text
 
 
+def edge_source(origin: Origin, base: str | None = None) -> str:
+    """The source of the edges a record draws: the WARC record's target
+    URI, else the input's retrieval URI (``--base``, joined with the file's
+    path under a directory walked; a web input's URL), else ``base``, else
+    the file's name."""
+    return origin.warc_target_uri or origin.retrieval or base or origin.file or "-"
+
+
 class EdgeWriter(Writer):
     """``source<TAB>target`` a line (tabs and line breaks in either escaped)."""
 
@@ -234,8 +242,7 @@ class EdgeWriter(Writer):
             record, self.layout.resolution, self.layout.unwrap, self.layout.effective)
         if target is None:
             return None
-        origin = record.origin
-        return origin.warc_target_uri or self.base or origin.file or "-", target
+        return edge_source(record.origin, self.base), target
 
     def record(self, record: Record, normalized: str | None = None) -> None:
         edge = self.edge(record, normalized)
