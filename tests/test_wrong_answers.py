@@ -370,3 +370,16 @@ def test_an_xhtml_iframes_srcdoc_is_placed_at_the_iframes_line(tmp_path: Path) -
                      b'</head>\n<body>\n<iframe srcdoc="&lt;p&gt;x &lt;a href=&quot;http://in.example/&quot;&gt;y'
                      b'&lt;/a&gt;"></iframe>\n</body></html>\n')
     assert run(["-H", str(page)]) == (0, f"{page}:5:-:http://in.example/\n", "")
+
+
+def test_a_warc_record_named_by_a_urn_is_no_base_and_no_defect(tmp_path: Path) -> None:
+    block = b"see http://x.example/ and <URL:rel.html>\n"
+    warc = tmp_path / "urn.warc"
+    warc.write_bytes(b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: urn:x-notes:2024:05\r\n"
+                     b"Content-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(block) + block + b"\r\n\r\n")
+    # a urn: (or a crawler's dns:) target names its record; it has no hierarchy and is no base: "rel.html"
+    # stays relative rather than becoming "urn:x-notes:2024:rel.html", and nothing in the record is wrong
+    code, out, err = run(["--format", "jsonl", "--fields", "uri,target,base", str(warc)])
+    assert (code, err) == (0, "")
+    assert [tuple(r.values()) for r in rows(out)] == [("http://x.example/", "http://x.example/", None),
+                                                      ("rel.html", None, None)]
