@@ -196,9 +196,10 @@ def test_base_refuses_what_a_base_element_refuses(base: str, why: str) -> None:
         ScanOptions(base=base)
     # and <base href> refuses the same, with a defect, as every other layer does
     items = list(scan_html(f'<base href="{base}"><a href="x.html">x</a>', base="http://h.example/d/"))
-    assert [type(i).__name__ for i in items] == ["Defect", "Record", "Record"]  # (<base href> is a link too)
-    assert items[0].kind is DefectKind.BAD_BASE and why in items[0].detail
-    assert items[2].target == "http://h.example/d/x.html"
+    defect, _, record = items  # (<base href> is a link too)
+    assert isinstance(defect, Defect) and isinstance(record, Record)
+    assert defect.kind is DefectKind.BAD_BASE and why in defect.detail
+    assert record.target == "http://h.example/d/x.html"
 
 
 def test_options_that_cannot_serve_fail_when_the_options_are_built() -> None:
@@ -383,3 +384,15 @@ def test_a_warc_record_named_by_a_urn_is_no_base_and_no_defect(tmp_path: Path) -
     assert (code, err) == (0, "")
     assert [tuple(r.values()) for r in rows(out)] == [("http://x.example/", "http://x.example/", None),
                                                       ("rel.html", None, None)]
+
+
+def test_the_spark_job_refuses_such_a_base_as_the_command_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                                ) -> None:
+    from urisift import spark
+
+    page = tmp_path / "p.html"
+    page.write_bytes(b'<a href="x.html">x</a>')
+    assert spark.main(["--base", "javascript:alert(1)", "--output", str(tmp_path / "out"), str(page)]) == 2
+    assert capsys.readouterr().err == ("urisift-spark: --base 'javascript:alert(1)' cannot serve as a base "
+                                       "(RFC 3986 §5.1): a javascript: URI cannot be a base\n")
+    assert not (tmp_path / "out").exists()

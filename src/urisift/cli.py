@@ -20,13 +20,13 @@ from .containment import Limits
 from .errors import ExitCode, RunError, UsageError
 from .listing import listed
 from .model import Defect, Kind, Record
+from .options import usage_refusal
 from .output.stats import Stats
 from .output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
 from .output.writing import Batched, Reporter, Select, write_all, writing
 from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import configure, missing_backend
-from .options import usage_refusal
 from .scan import ScanOptions, checked, scan_serial
 from .sources import Input, file_size, interactive, read_too_often, walk
 

@@ -43,6 +43,7 @@ from urllib.parse import urlsplit
 from .errors import ExitCode
 from .listing import listed
 from .model import Defect, DefectKind, Kind, Record, Tally
+from .options import refusal
 from .output.records import defect_line, record_line
 from .output.writers import edge_source
 from .output.writing import report
@@ -117,7 +118,8 @@ def _mbox_range(job: tuple[int, WorkUnit | Defect, ScanOptions]) -> bool:
 def scan_lines(job: tuple[int, WorkUnit | Defect, ScanOptions], firsts: dict[int, int]
                ) -> Iterator[tuple[int, str, str] | tuple[int, str, str, str]]:
     """The lines of one unit: (unit index, "record" or "defect", JSON line),
-    a record's with the source of its edge after it, streamed.  Whatever goes wrong is a defect line; the task never fails."""
+    a record's with the source of its edge after it, streamed.  Whatever
+    goes wrong is a defect line; the task never fails."""
     index, unit, options = job
     if isinstance(unit, Defect):
         yield from _defect_rows(index, unit)
