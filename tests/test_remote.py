@@ -104,6 +104,12 @@ def test_pages_under_a_prefix_and_a_listing_file(s3: dict[str, str], tmp_path: P
     assert {r["base"] for r in local if r.get("base_source") == "retrieval"} == {
         f"s3://{BUCKET}/pages/001.html", f"s3://{BUCKET}/pages/002.html"}  # (the others' links are absolute)
     assert _records([f"s3://{BUCKET}/pages/"])[0] == local
+    # with --base, an object under a prefix or a glob is a file under a directory: base joined with its key there
+    site, _ = _records(["--base", "https://site.example/", str(mirror / "pages")])
+    assert {r["base"] for r in site if r.get("base_source") == "retrieval"} == {
+        "https://site.example/001.html", "https://site.example/002.html"}
+    assert _records(["--base", "https://site.example/", f"s3://{BUCKET}/pages"])[0] == site
+    assert _records(["--base", "https://site.example/", f"s3://{BUCKET}/pages/*.html"])[0] == site
     listing = tmp_path / "paths.txt"
     listing.write_text("".join(f"s3://{BUCKET}/{k}\n" for k in keys))
     assert _records(["--from-list", str(listing)])[0] == local

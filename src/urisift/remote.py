@@ -130,6 +130,15 @@ def expand(path: str) -> list[str]:
     return urls
 
 
+def key_under(path: str, url: str) -> str | None:
+    """The path of ``url`` under the prefix or glob ``path`` it was listed
+    from (what follows the prefix, or the glob's directory), as a file's
+    path under a directory walked; None for the object ``path`` names itself."""
+    head = _GLOB.split(path, maxsplit=1)[0]
+    root = head.rstrip("/") + "/" if head == path else head.rpartition("/")[0] + "/"
+    return url[len(root):] if url != path and url.startswith(root) else None
+
+
 def _expand(path: str) -> list[str]:
     fs, inner = _filesystem(path)
     scheme = scheme_of(path) or ""

@@ -28,7 +28,7 @@ from typing import BinaryIO
 
 from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
-from .remote import expand, is_remote, local_path, open_remote, retrieved, shown
+from .remote import expand, is_remote, key_under, local_path, open_remote, retrieved, shown
 from .remote import size as remote_size
 from .sniff import sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers since issue 12
 
@@ -109,7 +109,8 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
     for path in paths:
         if is_remote(path):
             try:
-                yield from (Input(url) for url in expand(path))  # globs and prefixes, listed by the store
+                # globs and prefixes, listed by the store: each object's key under them is its path there
+                yield from (Input(url, None, key_under(path, url)) for url in expand(path))
             except (OSError, RuntimeError, ValueError) as exc:
                 yield Defect(DefectKind.UNREADABLE, f"cannot list it: {exc}", Origin(file=shown(path)))
             continue
