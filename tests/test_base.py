@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from urisift import Base, BaseSource, DefectKind, Origin, scan_text
-from urisift.base import NO_BASE, as_base, retrieval_layers
+from urisift.base import NO_BASE, absolute, as_base, retrieval_layers
 from urisift.errors import UriError
 
 
@@ -74,9 +74,15 @@ def test_a_value_that_cannot_serve_is_a_defect_and_the_layer_below_stays(
 
 
 def test_refused_schemes() -> None:
-    with pytest.raises(UriError, match="javascript"):
-        as_base("javascript:void(0)", None, refuse=frozenset({"data", "javascript"}))
-    assert as_base("data:,x", None) == "data:,x"
+    # one rule for every layer: no data:, no javascript:, nothing without a hierarchy
+    with pytest.raises(UriError, match="a javascript: URI cannot be a base"):
+        as_base("javascript:void(0)", None)
+    with pytest.raises(UriError, match="a data: URI cannot be a base"):
+        as_base("data:,x", None)
+    with pytest.raises(UriError, match="a mailto: URI with no hierarchy"):
+        as_base("mailto:a@b.example", None)
+    assert as_base("thismessage:/", None) == "thismessage:/"
+    assert absolute("mid:part1@b.example", None) == "mid:part1@b.example"  # a resource's name, not a base
 
 
 def test_a_base_is_kept_by_its_text_and_the_base_below_it() -> None:
@@ -91,8 +97,8 @@ def test_a_base_is_kept_by_its_text_and_the_base_below_it() -> None:
         with pytest.raises(UriError, match="relative and there is no base below"):
             as_base("sub/", None)
         with pytest.raises(UriError, match="a data: URI cannot be a base"):
-            as_base("data:,x", below_a, refuse=frozenset({"data"}))
-        assert as_base("data:,x", below_a) == "data:,x"
+            as_base("data:,x", below_a)
+        assert absolute("data:,x", below_a) == "data:,x"
 
 
 def test_retrieval_layers_with_a_default_below() -> None:

@@ -59,7 +59,8 @@ def test_fast_constructors_build_the_same_objects() -> None:
     assert origin_with(origin) == origin
     # every field, each changed alone: the fast constructor names them in the class's order
     values = {"file": "b", "message": 4, "message_id": "<n@x>", "part": "2", "offset": 11, "warc_record_id": "<r>",
-              "warc_target_uri": "http://t.example/", "warc_date": "2026-11-25T00:00:00Z", "line": 12}
+              "warc_target_uri": "http://t.example/", "warc_date": "2026-11-25T00:00:00Z", "line": 12,
+              "retrieval": "http://r.example/d/"}
     assert [f.name for f in dataclasses.fields(Origin)] == list(values)
     for name, value in values.items():
         assert origin_with(origin, **{name: value}) == dataclasses.replace(origin, **{name: value})

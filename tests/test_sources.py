@@ -124,7 +124,7 @@ def test_walk_skips_a_fifo_with_a_defect(tmp_path: Path) -> None:
     assert isinstance(items[0], Defect) and items[0].kind is DefectKind.NOT_A_FILE
     assert items[0].detail == "a FIFO; skipped (name it explicitly to read it)"
     assert items[0].file == str(tmp_path / "pipe")
-    assert items[1] == Input(str(tmp_path / "z.txt"))
+    assert items[1] == Input(str(tmp_path / "z.txt"), under="z.txt")
 
 
 def test_standard_input_is_sniffed_and_decompressed_too() -> None:

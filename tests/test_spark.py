@@ -87,6 +87,22 @@ def test_edges_and_edge_counts_by_hand(session, tmp_path: Path) -> None:  # type
     assert rows == [("site.example", "other.example", 1), ("site.example", "site.example", 3)]
 
 
+def test_edges_of_a_mirror_under_base_are_the_commands(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # each file's retrieval URI is --base joined with its path under the directory: the source of its edges
+    mirror = tmp_path / "mirror"
+    (mirror / "a").mkdir(parents=True)
+    (mirror / "a" / "page.html").write_bytes(b'<a href="x.html">x</a>')
+    (mirror / "index.html").write_bytes(b'<a href="a/page.html">p</a>')
+    spark.run(spark.paths_of([str(mirror)]), str(tmp_path / "e"), fmt="edges", spark=session,
+              options=spark.ScanOptions(base="https://site.example/"))
+    expected = ["https://site.example/a/page.html\thttps://site.example/a/x.html",
+                "https://site.example/index.html\thttps://site.example/a/page.html"]
+    assert _lines(tmp_path / "e" / "edges") == expected
+    out = io.StringIO()
+    assert main(["--format", "edges", "--base", "https://site.example/", str(mirror)], stdout=out) == 0
+    assert sorted(out.getvalue().splitlines()) == expected
+
+
 def test_a_corrupt_input_is_defect_rows_and_the_job_succeeds(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "junk.gz").write_bytes(b"\x1f\x8b\x08\x00" + bytes(range(256)) * 4)
     (tmp_path / "ok.txt").write_text("see http://ok.example/\n")

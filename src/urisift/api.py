@@ -12,7 +12,8 @@ when the first record is asked for."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from os import PathLike, fspath
+from os import PathLike, fspath, sep
+from os.path import relpath
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -21,6 +22,7 @@ from .base import retrieval_layers
 from .html import DocumentWalk, tree_of
 from .model import Content, Defect, Kind, Origin, Record
 from .needs import KEYS
+from .options import refusal
 from .scan import ScanOptions, iter_input, scan_content
 from .sources import Input
 
@@ -86,7 +88,7 @@ def _scan_text(text: str, base: str | None, file: str | None, abbreviated: bool,
                fields: frozenset[str] | None) -> Iterator[Record | Defect]:
     content, defects = _text_content(text, base, file)
     yield from defects
-    yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
+    yield from scan_content(content, ScanOptions(kind=Kind.TEXT, abbreviated=abbreviated,
                                                  browser=browser, fields=fields))
 
 
@@ -110,7 +112,7 @@ def _scan_stream(stream: BinaryIO, base: str | None, file: str | None, declared:
                  chunk_size: int, browser: bool, fields: frozenset[str] | None) -> Iterator[Record | Defect]:
     content, defects = _text_content(stream, base, file, declared)
     yield from defects
-    yield from scan_content(content, ScanOptions(base=base, kind=Kind.TEXT, abbreviated=abbreviated,
+    yield from scan_content(content, ScanOptions(kind=Kind.TEXT, abbreviated=abbreviated,
                                                  chunk_size=chunk_size, browser=browser, fields=fields))
 
 
@@ -151,7 +153,7 @@ def _scan_html(document: bytes | str | Any, base: str | None, file: str | None, 
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
-    options = ScanOptions(base=base, kind=Kind.HTML, abbreviated=abbreviated, comments=comments, positions=positions,
+    options = ScanOptions(kind=Kind.HTML, abbreviated=abbreviated, comments=comments, positions=positions,
                           fields=fields)
     if isinstance(document, (bytes, bytearray, str)):
         yield from scan_content(Content(bytes(document) if isinstance(document, bytearray) else document,
@@ -184,7 +186,7 @@ def _scan_message(message: bytes | str | Message, base: str | None, file: str | 
     yield from defects
     body = bytes(message) if isinstance(message, bytearray) else message
     yield from scan_content(Content(body, Kind.MAIL, origin, layer),  # type: ignore[arg-type]
-                            ScanOptions(base=base, kind=Kind.MAIL, abbreviated=abbreviated, browser=browser,
+                            ScanOptions(kind=Kind.MAIL, abbreviated=abbreviated, browser=browser,
                                         fields=fields))
 
 
@@ -205,19 +207,41 @@ def _scan_mbox(stream: BinaryIO, base: str | None, file: str | None, abbreviated
     layer, defects = retrieval_layers(base, origin)
     yield from defects
     yield from scan_content(Content(stream, Kind.MBOX, origin, layer),
-                            ScanOptions(base=base, kind=Kind.MBOX, abbreviated=abbreviated, browser=browser,
+                            ScanOptions(kind=Kind.MBOX, abbreviated=abbreviated, browser=browser,
                                         fields=fields))
 
 
-def scan_path(path: str | Path, *, base: str | None = None, abbreviated: bool = True, browser: bool = False,
-              fields: Iterable[str] | None = None) -> Iterator[Record | Defect]:
+def scan_path(path: str | Path, *, base: str | None = None, root: str | Path | None = None, abbreviated: bool = True,
+              browser: bool = False, fields: Iterable[str] | None = None) -> Iterator[Record | Defect]:
     """Scan one file (decompressed when it is gzip, bzip2 or xz); ``browser``
-    and ``fields`` as for :func:`scan_text` (browser: text and mail; HTML and
-    WARC always)."""
+    and ``fields`` as for :func:`scan_text`.  ``base`` is the file's
+    retrieval URI; with ``root``, a directory holding the file, it is the
+    retrieval URI of that directory, and the file's is the base joined with
+    the file's path under it (a mirror of a site: ``mirror/a/b/page.html``
+    under ``https://site.example/`` is ``https://site.example/a/b/page.html``),
+    as the command's ``--base`` gives each file of a directory it walks.
+    Without ``base``, a URL's own (after its redirects) is its base."""
     check.instance("scan_path", "path", path, (str, PathLike), "a str or a path (os.PathLike)")
+    if root is not None:
+        check.instance("scan_path", "root", root, (str, PathLike), "a str or a path (os.PathLike)")
     wanted = _common("scan_path", base, None, abbreviated, browser, fields)
-    return iter_input(Input(fspath(path)), ScanOptions(base=base, abbreviated=abbreviated, browser=browser,
-                                                       fields=wanted))
+    name = fspath(path)
+    under = None
+    if root is not None:
+        under = relpath(name, fspath(root)).replace(sep, "/")
+        if under == ".." or under.startswith("../"):
+            raise ValueError(f"scan_path(): path {name!r} is not under root {fspath(root)!r}")
+    return _scan_path(Input(name, under=under), base, abbreviated, browser, wanted)
+
+
+def _scan_path(source: Input, base: str | None, abbreviated: bool, browser: bool, wanted: frozenset[str] | None
+               ) -> Iterator[Record | Defect]:
+    # a base that cannot serve is a defect first, as for the other scan_ functions, and the file is read
+    # without it (ScanOptions refuses it: the options of a run are checked before any input is read)
+    served = base if base is None or refusal(base, None) is None else None
+    if served is None and base is not None:
+        yield from retrieval_layers(base, Origin(file=source.name))[1]
+    yield from iter_input(source, ScanOptions(base=served, abbreviated=abbreviated, browser=browser, fields=wanted))
 
 
 __all__ = ["scan_html", "scan_mbox", "scan_message", "scan_path", "scan_stream", "scan_text"]

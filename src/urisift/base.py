@@ -44,25 +44,52 @@ def shown(value: str, limit: int = 120) -> str:
     return f"{value[:limit]!r}... ({len(value)} characters)"
 
 
-def as_base(value: str, below: Base | None, *, refuse: frozenset[str] = frozenset()) -> str:
+#: schemes no base may have, whatever layer it comes from (``--base``, ``<base
+#: href>``, a MIME or HTTP header, ``xml:base``, a WARC target URI, the URL an
+#: input was read from): a ``data:`` or ``javascript:`` URI names no place that
+#: a relative reference could stand under, and resolved against one, a relative
+#: reference becomes a script or a payload (``javascript:alert(1)//x``).  HTML
+#: refuses both as a document base (WHATWG HTML §2.4.1, the fallback base URL).
+REFUSED_SCHEMES = frozenset({"data", "javascript"})
+
+
+class NoHierarchy(UriError):
+    """A URI with no hierarchy (``cid:``, ``mailto:``), refused as a base by :func:`as_base`."""
+
+
+def as_base(value: str, below: Base | None) -> str:
     """``value`` as a base URI: resolved against ``below`` when relative, its
     fragment dropped, checked against RFC 3987's ``IRI`` production (a base
     may hold non-ASCII: it is only used to resolve, never sent).
 
-    Raises :class:`UriError` with the reason when it cannot serve: it does
-    not parse, it is relative with nothing below, or its scheme is one of
-    ``refuse`` (HTML refuses ``data:`` and ``javascript:`` bases).
+    The one rule for every source of a base: raises :class:`UriError` with
+    the reason when ``value`` cannot serve -- it does not parse; it is
+    relative with nothing below; its scheme is one of
+    :data:`REFUSED_SCHEMES`; or it has no hierarchy (no authority and a
+    path not starting with "/", as ``mailto:a@b.example`` or
+    ``urn:isbn:1``), so that the path merge of RFC 3986 §5.2.3 would glue a
+    relative path onto an opaque one (``mailto:rel/x.html``), and a
+    browser's URL parser fails outright (WHATWG URL: an opaque path cannot
+    be a base).
     """
-    return _as_base(value, None if below is None else below.uri, refuse)
+    return _as_base(value, None if below is None else below.uri, True)
+
+
+def absolute(value: str, below: Base | None) -> str:
+    """``value`` made absolute as :func:`as_base` makes it, without the rule
+    of what may serve as a base: for a value that names a resource rather
+    than a base (a MIME part's ``Content-Location``, RFC 2557 §5, which may
+    be ``mid:`` or ``urn:``).  Raises :class:`UriError` when it cannot."""
+    return _as_base(value, None if below is None else below.uri, False)
 
 
 # A mail archive's parts and a crawl's pages name the same few bases over and
 # over (the retrieval URI, a site's <base href>, a list's Content-Base): a
 # base's parse and its IRI check cost more than a small HTML part's records.
-# The answer is a function of the three strings alone; refusals (exceptions)
+# The answer is a function of the three arguments alone; refusals (exceptions)
 # are not kept, and are rare.
 @lru_cache(maxsize=512)
-def _as_base(value: str, below: str | None, refuse: frozenset[str]) -> str:
+def _as_base(value: str, below: str | None, serving: bool) -> str:
     if len(value) > MAX_BASE_LENGTH:
         raise UriError(f"it is {len(value)} characters long, longer than a base may be ({MAX_BASE_LENGTH})")
     ref = UriReference.parse(value)
@@ -76,10 +103,64 @@ def _as_base(value: str, below: str | None, refuse: frozenset[str]) -> str:
     if len(target) > MAX_BASE_LENGTH:
         raise UriError(f"resolved, it grows to {len(target)} characters, longer than a base may be ({MAX_BASE_LENGTH})")
     validate(target, "IRI")
-    scheme = (ref.scheme or "").lower()
-    if scheme in refuse:
-        raise UriError(f"a {scheme}: URI cannot be a base")
+    if serving:
+        scheme = (ref.scheme or "").lower()
+        if scheme in REFUSED_SCHEMES:
+            raise UriError(f"a {scheme}: URI cannot be a base")
+        if ref.authority is None and not ref.path.startswith("/"):
+            raise NoHierarchy(f"a {scheme}: URI with no hierarchy (no authority, a path not starting with '/') "
+                           "cannot be a base (RFC 3986 §5.2.3 would merge a relative path into an opaque one)")
     return target
+
+
+def directory_base(base: str, path: str) -> str:
+    """The retrieval URI of a file found at ``path`` (relative, "/" between
+    its segments) under a directory whose retrieval URI is ``base``: the
+    base taken as a directory (a "/" added to a path lacking one), joined
+    with the path's segments, each percent-encoded (RFC 3986 §2.1; a name
+    that is not UTF-8 keeps its bytes, as ``%XX``), as a web server maps a
+    mirror's files to URLs.  Raises :class:`UriError` when ``base`` cannot
+    serve (:func:`as_base`)."""
+    root = as_base(base, None)
+    ref = UriReference.parse(root)
+    if not ref.path.endswith("/"):
+        root = str(ref._replace(path=ref.path + "/", query=None))
+    else:
+        root = str(ref._replace(query=None))
+    segments = "/".join(_encoded(segment) for segment in path.split("/") if segment not in ("", "."))
+    return root + segments
+
+
+def retrieval_uri(under: str | None, base: str | None, fetched: str | None) -> tuple[str | None, str]:
+    """The retrieval URI of an input (RFC 3986 §5.1.3: the bottom layer of
+    its bases, below what the content says) and where it comes from, for
+    the base's detail.  With ``base`` (``--base``, ``ScanOptions.base``), a
+    file found at ``under`` in a directory the walk went through gets that
+    base joined with its path there (:func:`directory_base`), and any other
+    input the base itself; without one, ``fetched``, the URL the bytes were
+    read from (a web input's after its redirects, an object store's URL);
+    else none.  A base that cannot serve is returned as it is, for its
+    layer to refuse with a defect naming it."""
+    if base is not None and under is not None:
+        try:
+            return directory_base(base, under), "--base joined with the file's path under the directory"
+        except UriError:
+            return base, "--base"
+    if base is not None:
+        return base, "--base"
+    if fetched is not None:
+        return fetched, "the URL the input was read from"
+    return None, "--base"
+
+
+#: the characters of RFC 3986's ``pchar`` a file name keeps as they are (§3.3)
+_PCHAR = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@")
+
+
+def _encoded(segment: str) -> str:
+    """A file name as a path segment: what ``pchar`` does not allow percent-encoded (UTF-8)."""
+    data = segment.encode("utf-8", "surrogateescape")
+    return "".join(chr(b) if chr(b) in _PCHAR else f"%{b:02X}" for b in data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,18 +190,25 @@ class BaseLayer:
         return cls(base)
 
     def push(self, value: str | None, source: BaseSource, detail: str = "", *, origin: Origin = NOWHERE,
-             refuse: frozenset[str] = frozenset(), position: int | None = None, unit: Unit = Unit.CHARACTER
+             position: int | None = None, unit: Unit = Unit.CHARACTER, naming: bool = False
              ) -> tuple[BaseLayer, Defect | None]:
         """The chain with a layer whose base is ``value`` on top (None: the
         layer sets none, and the one below stays in force), and the defect
         naming ``origin`` when ``value`` cannot serve (the layer below then
-        stays in force: nothing is resolved against a broken base)."""
+        stays in force: nothing is resolved against a broken base).  What may
+        serve is one rule for every layer (:func:`as_base`).  ``naming``: the
+        value names the content rather than setting its base (a MIME part's
+        ``Content-Location``, RFC 2557 §4.2, may be ``cid:`` or ``mid:``):
+        one with no hierarchy then leaves the layer below in force without
+        a defect, as nothing in the input is wrong."""
         below = self.current
         if value is None:
             return BaseLayer(below, self), None
         try:
-            uri = as_base(value, below, refuse=refuse)
+            uri = as_base(value, below)
         except UriError as exc:
+            if naming and isinstance(exc, NoHierarchy):
+                return BaseLayer(below, self), None
             where = f" ({detail})" if detail else ""
             keeps = f"{below.source} base {shown(below.uri)}" if below is not None else "no base"
             return BaseLayer(below, self), Defect(

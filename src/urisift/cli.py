@@ -22,6 +22,7 @@ from .containment import Limits
 from .errors import ExitCode, OutputError, RunError, UsageError
 from .listing import listed
 from .model import Defect, Kind, Record
+from .options import usage_refusal
 from .output.stats import Stats
 from .output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
 from .output.writing import Batched, Reporter, Select, write_all, writing
@@ -160,6 +161,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     browser = args.resolve != "rfc" or (args.fields is not None and "browser_target" in args.fields)
     try:
         # a wrong --base or --charset is a usage error before any input is read
+        usage_refusal(args.base, args.charset)
         options = checked(ScanOptions(base=args.base, kind=Kind.AUTO if kind is Kind.MAILDIR else kind,
                                       abbreviated=not args.no_abbreviated, charset=args.charset,
                                       strict=args.strict, comments=args.comments, code=args.code,

@@ -264,7 +264,14 @@ def _scheme_specific(ref: UriReference, drop_fragment: bool) -> str:
         except UrnError:
             return str(ref)
     if scheme == "mailto" and ref.authority is None:
-        return _mailto(ref)
+        out = _mailto(ref)
+        # A rewrite must recompose into a string that splits back into the
+        # same components (§5.3), or a second pass reads something else
+        # ("mailto:,//:" without its empty address is "mailto://:", which has
+        # an authority): one that would not is left as the scheme-based rung
+        # wrote it, which splits back into itself.
+        m = _split(out)
+        return out if m is not None and m.group(2) is None else str(ref)
     return str(ref)
 
 
@@ -288,7 +295,12 @@ def _mailto(ref: UriReference) -> str:
     for address in addresses:
         local, at, domain = address.rpartition("@")
         normal.append(f"{local}@{domain.lower()}" if at else address)
-    out = "mailto:" + ",".join(normal)
+    path = ",".join(normal)
+    if path.startswith("//"):
+        # an empty address before it, which RFC 6068 ignores, keeps it a path:
+        # "mailto://x" would split with an authority (RFC 3986 §3.3)
+        path = "," + path
+    out = "mailto:" + path
     if others:
         out += "?" + "&".join(others)
     if ref.fragment is not None:

@@ -73,6 +73,10 @@ class ScanOptions:
             check.flag("ScanOptions", name, getattr(self, name))
         check.text("ScanOptions", "base", self.base, none=True)
         check.text("ScanOptions", "charset", self.charset, none=True)
+        # what the command refuses as a usage error is refused here too, by the same words
+        wrong = refusal(self.base, self.charset)
+        if wrong is not None:
+            raise ValueError(f"ScanOptions(): {wrong}")
         check.number("ScanOptions", "chunk_size", self.chunk_size, least=1, integer=True)
         check.number("ScanOptions", "context", self.context, least=0, integer=True)
         check.number("ScanOptions", "timeout", self.timeout, least=0)
@@ -93,25 +97,40 @@ class ScanOptions:
 _FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code")
 
 
+def refusal(base: str | None, charset: str | None) -> str | None:
+    """Why ``base`` or ``charset`` cannot be used, in one line naming the
+    option (``base 'x' cannot serve ...``), or None: a retrieval URI must
+    serve as a base by the rule every layer follows (:func:`~urisift.base.as_base`:
+    absolute, RFC 3986 §5.1, not ``data:``/``javascript:``, with a
+    hierarchy), and a charset label must name a codec."""
+    if base is not None:
+        try:
+            as_base(base, None)
+        except UriError as exc:
+            return f"base {base!r} cannot serve as a base (RFC 3986 §5.1): {exc}"
+    if charset is not None and normalize_label(charset) is None:
+        return f"charset {charset!r}: no such charset (try utf-8, latin-1, windows-1252, shift_jis ...)"
+    return None
+
+
+def usage_refusal(base: str | None, charset: str | None) -> None:
+    """Raises :class:`~urisift.errors.UsageError` (one line, naming
+    ``--base`` or ``--charset``) for what :func:`refusal` refuses: the
+    command's check, before any input is read and before the options are built."""
+    wrong = refusal(base, charset)
+    if wrong is not None:
+        raise UsageError(f"--{wrong}")
+
+
 def checked(options: ScanOptions) -> ScanOptions:
     """``options``, once they are known to make sense: raises
-    :class:`~urisift.errors.UsageError` (one line) for a retrieval URI that
-    is not absolute (RFC 3986 §5.1 wants a base with a scheme) or a charset
-    label no codec answers to, before any input is read."""
-    if options.base is not None:
-        # one rule (issue 37): what cannot serve as the retrieval layer's base is refused here, as the layer
-        # would refuse it (a base that does not parse, or is relative: RFC 3986 §5.1 wants an absolute URI)
-        try:
-            as_base(options.base, None)
-        except UriError as exc:
-            raise UsageError(f"--base {options.base!r} cannot serve as a base (RFC 3986 §5.1): {exc}") from exc
+    :class:`~urisift.errors.UsageError` (one line) for a record key that
+    does not exist (the base and the charset were checked when the options
+    were built: :func:`refusal`)."""
     if options.fields is not None:
         unknown = sorted(set(options.fields) - set(KEYS))
         if unknown:
             raise UsageError(f"no record key {', '.join(map(repr, unknown))} (the keys: {', '.join(KEYS)})")
-    if options.charset is not None and normalize_label(options.charset) is None:
-        raise UsageError(f"--charset {options.charset!r}: no such charset (try utf-8, latin-1, windows-1252, "
-                         "shift_jis ...)")
     return options
 
 

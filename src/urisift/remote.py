@@ -130,6 +130,15 @@ def expand(path: str) -> list[str]:
     return urls
 
 
+def key_under(path: str, url: str) -> str | None:
+    """The path of ``url`` under the prefix or glob ``path`` it was listed
+    from (what follows the prefix, or the glob's directory), as a file's
+    path under a directory walked; None for the object ``path`` names itself."""
+    head = _GLOB.split(path, maxsplit=1)[0]
+    root = head.rstrip("/") + "/" if head == path else head.rpartition("/")[0] + "/"
+    return url[len(root):] if url != path and url.startswith(root) else None
+
+
 def _expand(path: str) -> list[str]:
     fs, inner = _filesystem(path)
     scheme = scheme_of(path) or ""
@@ -286,6 +295,12 @@ class Retrying(io.RawIOBase):
                 pass  # a backend whose open takes no size
         return fs.open(inner, "rb")
 
+    @property
+    def url(self) -> str:
+        """Where the bytes come from: a web input's URL after its redirects
+        (the last answer's), else the path it was opened by."""
+        return getattr(self._file, "url", self.path) if scheme_of(self.path) in WEB else self.path
+
     def readable(self) -> bool:
         return True
 
@@ -312,6 +327,14 @@ class Retrying(io.RawIOBase):
                 self._file.close()
         finally:
             super().close()
+
+
+def retrieved(stream: object) -> str | None:
+    """The URL a stream :func:`open_remote` opened reads from, without its
+    userinfo (:func:`shown`): a web input's after its redirects; None for
+    any other stream (a local file's)."""
+    raw = getattr(stream, "raw", None)
+    return shown(raw.url) if isinstance(raw, Retrying) else None
 
 
 def open_remote(path: str) -> BinaryIO:

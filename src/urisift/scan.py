@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import BinaryIO, cast
 
 from . import arguments as check
-from .base import retrieval_layers
+from .base import retrieval_layers, retrieval_uri
 from .charset import decode
 from .containment import contained
 from .delimit.chars import ordered
@@ -39,7 +39,7 @@ from .errors import InputError, RunError
 from .model import Charset, Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
-from .remote import configure, is_remote
+from .remote import configure, is_remote, retrieved
 from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, standard_input, unreadable
 from .text import read_text, read_text_range
 from .units import Counted, Renumbering, Task, Window, WorkUnit
@@ -85,8 +85,8 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     container's reading goes on (issue 35)."""
     items = contained(scan_content(content, options if options.charset is None else replace(options, charset=None),
                                    tally), f"its {content.kind} content", content.origin)
-    flags, points_to, placed, at = content.flags, content.points_to, content.placed, content.at
-    if not flags and points_to is None and placed is None and at is None:
+    flags, points_to, placed, at, held = content.flags, content.points_to, content.placed, content.at, content.held
+    if not flags and points_to is None and placed is None and at is None and held is None:
         yield from items
         return
     for item in items:
@@ -94,8 +94,13 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
             assert isinstance(item, Record)
             if at is not None:
                 item = _moved(item, *at)
+            if held is not None and item.line is not None:
+                # a document in an element's text: where it stands is the element's line; a line and column
+                # of its unescaped text would be read as the file's
+                item = item._replace(line=held, column=None, span=None, in_file=None)
             if placed is not None and item.line is not None and Flag.SRCDOC not in item.found.flags:
-                item = item._replace(in_file=placed(item.line, item.column or 1))
+                line, column = placed(item.line, item.column or 1)
+                item = item._replace(in_file=(line, None if item.column is None else column))
             if flags:
                 found = item.found
                 item = item._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
@@ -237,6 +242,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     tally = Tally(inputs=1 if not unit.start else 0, size=unit.size)
     opened: Opened | None = None
     counted: Counted | None = None
+    fetched: str | None = None  # the URL the bytes come from (RFC 3986 §5.1.3)
     try:
         if unit.start is None:
             if source.path == "-":  # its bytes are counted as they come: no size to look up
@@ -246,14 +252,20 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
             opened = open_input(source, kind=options.kind, stdin=cast(BinaryIO, counted))
             kind = opened.kind
             stream: BinaryIO = opened.stream
+            fetched = opened.fetched
         else:
-            stream = io.BufferedReader(Window(open_binary(source.path), unit.start, unit.end))  # noqa: SIM115
+            raw = open_binary(source.path)
+            fetched = retrieved(raw)
+            stream = io.BufferedReader(Window(raw, unit.start, unit.end))  # noqa: SIM115
             kind = unit.kind or Kind.MBOX
     except OSError as exc:
         yield unreadable(source.name, exc)
         yield tally
         return
-    layer, defects = retrieval_layers(options.base, origin)
+    retrieval, detail = retrieval_uri(source.under, options.base, fetched)
+    layer, defects = retrieval_layers(retrieval, origin, detail=detail)
+    if layer.current is not None:  # (the retrieval layer's, as the default layer is not asked for here)
+        origin = origin_with(origin, retrieval=layer.current.uri)
     if not unit.start:
         yield from defects
     if opened is not None and opened.doubt is not None:

@@ -28,7 +28,7 @@ from typing import BinaryIO
 
 from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
-from .remote import expand, is_remote, local_path, open_remote, shown
+from .remote import expand, is_remote, key_under, local_path, open_remote, retrieved, shown
 from .remote import size as remote_size
 from .sniff import binary, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
 
@@ -45,10 +45,15 @@ BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, 
 @dataclass(frozen=True, slots=True)
 class Input:
     """One input to scan: a file path, or ``-`` for standard input; ``kind``
-    is what the walk knows it holds (a message in a Maildir), else None."""
+    is what the walk knows it holds (a message in a Maildir), else None;
+    ``under`` is the file's path under the directory the walk found it in
+    ("/" between segments), None for an input named itself: the retrieval
+    URI (:func:`~urisift.base.retrieval_uri`) of a file of a mirror walked under
+    ``--base`` is that base joined with it."""
 
     path: str
     kind: Kind | None = None
+    under: str | None = None
 
     @property
     def name(self) -> str:
@@ -112,7 +117,8 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
     for path in paths:
         if is_remote(path):
             try:
-                yield from (Input(url) for url in expand(path))  # globs and prefixes, listed by the store
+                # globs and prefixes, listed by the store: each object's key under them is its path there
+                yield from (Input(url, None, key_under(path, url)) for url in expand(path))
             except (OSError, RuntimeError, ValueError) as exc:
                 yield Defect(DefectKind.UNREADABLE, f"cannot list it: {exc}", Origin(file=shown(path)))
             continue
@@ -146,7 +152,8 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
                     if binary is not None:
                         binary.append(full)
                 else:
-                    yield Input(full, Kind.MAIL if in_maildir else None)
+                    under = os.path.relpath(full, path).replace(os.sep, "/")
+                    yield Input(full, Kind.MAIL if in_maildir else None, under)
             yield from skipped
         for error in errors:
             yield unreadable(str(error.filename or path), error)
@@ -254,6 +261,8 @@ class Opened:
     guard: Guarded | None = None
     live: bool = False  # a pipe or terminal: read a line at a time, not a chunk
     doubt: str | None = None  # why the kind sniffed is a guess worth saying (:func:`~urisift.sniff.sniff`)
+    # the URL the bytes came from (a web input's after its redirects), None for a local file
+    fetched: str | None = None
 
     @property
     def defects(self) -> list[Defect]:
@@ -289,6 +298,7 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             raw.close()
         raise
     name = source.path
+    fetched = retrieved(raw)
     method = next(((method, suffix) for magic, method, suffix in MAGIC if head.startswith(magic)), None)
     if method is not None and method[0] == "gzip" and (kind is Kind.WARC or kind is Kind.AUTO and source.kind is None):
         head, warc = gzip_warc(head, raw, name)
@@ -297,15 +307,16 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             # compressed bytes itself, so that each record's offset is where its
             # member starts in the file (where a reader seeks to), and a corrupt
             # member costs one record.
-            return _warc(raw, head, live, origin)
+            return _warc(raw, head, live, origin, fetched)
     doubt = None
     if method is None:
         if kind is Kind.AUTO:
             kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
         if kind is Kind.WARC:
             # a plain WARC too: the reader seeks back to the record after a broken one
-            return _warc(raw, head, live, origin)
-        return Opened(io.BufferedReader(Replay(head, raw, live)), kind, origin, live=live, doubt=doubt)
+            return _warc(raw, head, live, origin, fetched)
+        return Opened(io.BufferedReader(Replay(head, raw, live)), kind, origin, live=live, doubt=doubt,
+                      fetched=fetched)
     compression, suffix = method
     # closed with the stream that wraps it; the caller closes that one
     guard = Guarded(io.BufferedReader(Replay(head, raw, live)), compression, origin)
@@ -315,17 +326,17 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
         name = name[: -len(suffix)]
     if kind is Kind.AUTO:
         kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
-    return Opened(stream, kind, origin, compression, guard, doubt=doubt)
+    return Opened(stream, kind, origin, compression, guard, doubt=doubt, fetched=fetched)
 
 
-def _warc(raw: BinaryIO, head: bytes, live: bool, origin: Origin) -> Opened:
+def _warc(raw: BinaryIO, head: bytes, live: bool, origin: Origin, fetched: str | None) -> Opened:
     """A WARC or ARC input, for the WARC reader: the file itself when it can
     seek (to go on at the next record after a broken one), else the bytes as
     they come, the sniffed ones first."""
     if raw.seekable():
         raw.seek(0)
-        return Opened(raw, Kind.WARC, origin)
-    return Opened(io.BufferedReader(Replay(head, raw, live)), Kind.WARC, origin)
+        return Opened(raw, Kind.WARC, origin, fetched=fetched)
+    return Opened(io.BufferedReader(Replay(head, raw, live)), Kind.WARC, origin, fetched=fetched)
 
 
 def standard_input() -> BinaryIO:

@@ -42,7 +42,9 @@ from urllib.parse import urlsplit
 from .errors import ExitCode, UsageError
 from .listing import listed
 from .model import Defect, DefectKind, Kind, Record, Tally
+from .options import refusal
 from .output.records import defect_line, record_line
+from .output.writers import edge_source
 from .output.writing import report
 from .plan import plan as plan_units
 from .remote import is_remote, local_path
@@ -117,9 +119,10 @@ def _mbox_range(job: tuple[int, WorkUnit | Defect, ScanOptions]) -> bool:
 
 
 def scan_lines(job: tuple[int, WorkUnit | Defect, ScanOptions], firsts: dict[int, int]
-               ) -> Iterator[tuple[int, str, str]]:
+               ) -> Iterator[tuple[int, str, str] | tuple[int, str, str, str]]:
     """The lines of one unit: (unit index, "record" or "defect", JSON line),
-    streamed.  Whatever goes wrong is a defect line; the task never fails."""
+    a record's with the source of its edge after it, streamed.  Whatever
+    goes wrong is a defect line; the task never fails."""
     index, unit, options = job
     if isinstance(unit, Defect):
         yield from _defect_rows(index, unit)
@@ -133,7 +136,8 @@ def scan_lines(job: tuple[int, WorkUnit | Defect, ScanOptions], firsts: dict[int
                 continue
             item = numbering(item)  # type: ignore[arg-type]
             if type(item) is Record:
-                yield index, "record", record_line(item)
+                # (the edge's source beside its line: the retrieval URI is not a record key)
+                yield index, "record", record_line(item), edge_source(item.origin)
             else:
                 yield from _defect_rows(index, _on_this_host(item))  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - a per-input failure is a defect row (issue 13)
@@ -158,13 +162,13 @@ def _on_this_host(defect: Defect) -> Defect:
     return defect
 
 
-def edge(line: str) -> tuple[str, str] | None:
-    """(source, target) of a record line, as ``--format edges`` draws it."""
-    record = json.loads(line)
-    target = record["target"]
+def edge(row: tuple[int, str, str, str]) -> tuple[str, str] | None:
+    """(source, target) of a record's row (its line and its edge's source:
+    :func:`~urisift.output.writers.edge_source`), as ``--format edges`` draws it."""
+    target = json.loads(row[2])["target"]
     if target is None:
         return None
-    return record["warc_target_uri"] or record["file"] or "-", target
+    return row[3], target
 
 
 def host(uri: str) -> str:
@@ -240,7 +244,8 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
                 numbering.end(Tally(messages=counts[index]))
     shared = sc.broadcast(firsts)
     lines = units_rdd.flatMap(lambda job: scan_lines(job, shared.value)).cache()
-    records = lines.filter(lambda row: row[1] == "record").map(lambda row: row[2])
+    rows = lines.filter(lambda row: row[1] == "record")
+    records = rows.map(lambda row: row[2])
     defects = lines.filter(lambda row: row[1] == "defect").map(lambda row: row[2])
     defects.saveAsTextFile(f"{output}/defects")
     result = {"units": len(jobs), "defects": defects.count()}
@@ -263,10 +268,10 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
             writer = frame.write.option("compression", "zstd").partitionBy(name)
         writer.parquet(f"{output}/records")
     elif fmt == "edges":
-        records.map(edge).filter(lambda e: e is not None).map(lambda e: f"{e[0]}\t{e[1]}").saveAsTextFile(
+        rows.map(edge).filter(lambda e: e is not None).map(lambda e: f"{e[0]}\t{e[1]}").saveAsTextFile(
             f"{output}/edges")
     elif fmt == "edge-counts":
-        counted = (records.map(edge).filter(lambda e: e is not None)
+        counted = (rows.map(edge).filter(lambda e: e is not None)
                    .map(lambda e: ((host(e[0]), host(e[1])), 1)).reduceByKey(lambda a, b: a + b)
                    .map(lambda kv: json.dumps({"source_host": kv[0][0], "target_host": kv[0][1], "count": kv[1]})))
         counted.saveAsTextFile(f"{output}/edge-counts")
@@ -335,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(args.output)
     elif os.path.exists(args.output):
         os.remove(args.output)
+    if (wrong := refusal(args.base, None)) is not None:  # the command's usage error, in its words
+        print(f"urisift-spark: --{wrong}", file=sys.stderr)
+        return ExitCode.USAGE
     failed: list[str] = []
     # Parquet has no absent value: its browser_target column is computed for every record (issue 25)
     counts = run(paths, args.output, fmt=args.format, master=args.master,

@@ -56,13 +56,17 @@ class Wrapper:
     matched against the whole lower-case host), the path (a pattern matched
     at its start), how the target is carried, and the query parameters that
     may carry it, in the order they are tried: the first whose value is an
-    absolute URL is the target (:func:`_carried`)."""
+    absolute URL is the target (:func:`_carried`).  ``after``: parameters
+    the service always writes after the target's; when none of them
+    follows it, the link was cut short (at a line break of quoted mail),
+    and what the target parameter holds is the start of a URL, not one."""
 
     service: str
     hosts: str
     path: str
     carried: str
     parameters: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
 
 
 #: the wrappers urisift knows, each with a test built from the service's published format;
@@ -70,24 +74,28 @@ class Wrapper:
 WRAPPERS: tuple[Wrapper, ...] = (
     # Microsoft Defender for Office 365 Safe Links: <region>.safelinks.protection.outlook.com/?url=,
     # and /ap/<x>-<hex>/?url= for links to Office documents; the government and national clouds'
-    # hosts (GCC High office365.us, DoD apps.mil, 21Vianet partner.outlook.cn) (observed)
+    # hosts (GCC High office365.us, DoD apps.mil, 21Vianet partner.outlook.cn) (observed); the
+    # target is always followed by data= (the tenant's token), then sdata= and reserved=0
     Wrapper("safelinks", r"(?:[a-z0-9-]+\.)?safelinks\.protection\."
-            r"(?:outlook\.com|office365\.us|apps\.mil|partner\.outlook\.cn)", "/", "query", ("url",)),
+            r"(?:outlook\.com|office365\.us|apps\.mil|partner\.outlook\.cn)", "/", "query", ("url",),
+            ("data", "sdata", "reserved")),
     # Safe Links for Microsoft Teams (generally available since 2021: Microsoft Tech Community,
     # "Announcing general availability of Safe Links for Microsoft Teams"): the Teams CDN's page
     Wrapper("safelinks", r"statics(?:int)?\.teams\.cdn\.office\.net",
             r"/evergreen-assets/safelinks/\d+/atp-safelinks\.html$", "query", ("url",)),
     # Proofpoint URL Defense: its own decoder (URLDefenseDecode.py, v3.0.1) reads v1, v2 and v3 on
     # urldefense.proofpoint.com and urldefense.com alike; urldefense.us serves v3 (observed)
-    Wrapper("proofpoint-v1", _PROOFPOINT, "/v1/url", "query", ("u",)),
-    Wrapper("proofpoint-v2", _PROOFPOINT, "/v2/url", "proofpoint-v2", ("u",)),
+    # (v1's u is followed by k, r, m and s; v2's by d, c, r, m, s and e, in URLDefenseDecode's samples)
+    Wrapper("proofpoint-v1", _PROOFPOINT, "/v1/url", "query", ("u",), ("k", "r", "m", "s")),
+    Wrapper("proofpoint-v2", _PROOFPOINT, "/v2/url", "proofpoint-v2", ("u",), ("d", "c", "r", "m", "s", "e")),
     Wrapper("proofpoint-v3", _PROOFPOINT, "/v3/__", "proofpoint-v3"),
     # Barracuda Link Protection: linkprotect.cudasvc.com/url?a=<url>&c=...
-    Wrapper("barracuda", r"linkprotect\.cudasvc\.com", r"/url$", "query", ("a",)),
+    Wrapper("barracuda", r"linkprotect\.cudasvc\.com", r"/url$", "query", ("a",), ("c", "typo")),
     # Trend Micro Email Security time-of-click protection: <product>-ctp.trendmicro.com and
     # <product>-urlprotect.trendmicro.com, /wis/clicktime/v1/query and /v2/clickthrough (observed)
+    # (the target is followed by umid= and auth=)
     Wrapper("trendmicro", r"(?:[a-z0-9-]+\.)*trendmicro\.com", r"/wis/clicktime/v\d+/(?:query|clickthrough)$",
-            "query", ("url",)),
+            "query", ("url",), ("umid", "auth")),
     # Google's redirector /url on its search, Maps, Images and Custom Search hosts: the target in
     # url (search results: q is then the query, often empty) or in q (Gmail, Docs, the basic page)
     Wrapper("google", r"(?:(?:www|maps|images|cse)\.)?google\.[a-z.]{2,6}", r"/url$", "query", ("url", "q")),
@@ -212,9 +220,14 @@ def _carried(query: str, row: Wrapper) -> str | None:
     the value's end cut off), or is cut off after its scheme (``https://``) or
     empty, so that a half-decoded URL is never taken for the target."""
     values: dict[str, str] = {}
-    for pair in query.split("&"):
+    first: dict[str, int] = {}  # each name's first place in the query (its value is the one read) ...
+    last: dict[str, int] = {}  # ... and its last
+    for place, pair in enumerate(query.split("&")):
         name, _, value = pair.partition("=")
-        values.setdefault(unquote(name.replace("+", " ")), value)
+        name = unquote(name.replace("+", " "))
+        values.setdefault(name, value)
+        first.setdefault(name, place)
+        last[name] = place
     broken: BrokenWrapper | None = None
     for name in row.parameters:
         raw = values.get(name)
@@ -230,6 +243,10 @@ def _carried(query: str, row: Wrapper) -> str | None:
         target = target.strip()
         absolute = _absolute(target) if target else False
         if absolute:
+            if row.after and not any(last.get(other, -1) > first[name] for other in row.after):
+                raise BrokenWrapper(f"its {name} parameter is not followed by {' or '.join(row.after)}, which "
+                                    f"{row.service} always writes after it: the link is cut short (at a line "
+                                    f"break?), and {target!r} may be only the start of its URL")
             return target
         if absolute is False and broken is None:
             broken = BrokenWrapper(f"its {name} parameter holds a cut-off URL: {target!r}" if target

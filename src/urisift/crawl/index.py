@@ -13,7 +13,10 @@ A capture points on by the first of (the order a browser follows them):
 2. a ``<meta http-equiv=refresh>`` with a URL (WHATWG HTML §4.2.5.3: the
    first one counts), whatever its delay;
 3. a ``rel=canonical`` link, in the page or its HTTP ``Link`` header
-   (RFC 6596 §3; the first one).
+   (RFC 6596 §3; the first one), when the crawl captured what it names: a
+   canonical is a hint to indexers that no browser follows, so a page
+   whose canonical was not captured ends where it is, captured, with its
+   own status.
 
 A URI captured more than once is looked up at the capture nearest in time
 to the page that links to it (then each hop at the one nearest to the
@@ -166,6 +169,8 @@ class CaptureIndex:
             following = capture.next
             if following is None:
                 break
+            if capture.via == CANONICAL and self.nearest(following, capture.when or when) is None:
+                break  # (a captured page is captured, whatever its canonical names)
             next_key = capture_key(following)
             if next_key == key:
                 loop = capture.via == LOCATION

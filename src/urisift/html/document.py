@@ -49,7 +49,6 @@ from .table import (
     HTML_ATTRIBUTES,
     LINKS,
     NAMES,
-    REFUSED_BASES,
     URL_METADATA,
     Against,
     Rule,
@@ -123,7 +122,7 @@ class DocumentWalk:
             # href is the empty string" the fallback base URL applies)
             position = self._base_position(href)
             layer, defect = self.layer.push(href or None, BaseSource.HTML_BASE, self._base_detail(position),
-                                            origin=self.origin, refuse=REFUSED_BASES, position=position)
+                                            origin=self.origin, position=position)
             if defect is not None:
                 yield defect
             self.based = layer

@@ -115,8 +115,6 @@ NAMES = frozenset({*HTML_ATTRIBUTES, *FOREIGN_ATTRIBUTES, "content"})
 LINKS = frozenset({"a", "area", "link"})
 
 
-#: HTML refuses these as a document base (WHATWG §2.4.1, "fallback base URL")
-REFUSED_BASES = frozenset({"data", "javascript"})
 #: what the URL parser strips from both ends of a value (WHATWG URL §4.4)
 C0_SPACE = "".join(map(chr, range(0x21)))
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from email.message import Message
 from urllib.parse import unquote
 
-from ..base import BaseLayer, as_base
+from ..base import BaseLayer, absolute
 from ..errors import UriError
 from ..model import Origin
 from .headers import base_value, decoded
@@ -108,7 +108,7 @@ def _locate(index: PartIndex, value: str, entity: Message, layer: BaseLayer, pat
     the part (the layer under the one its heading added)."""
     against = layer.current if entity.get("Content-Base") is not None else layer.below
     try:
-        absolute = as_base(value, against)
+        made = absolute(value, against)
     except UriError:
         return
-    index.locations.setdefault(absolute, path)
+    index.locations.setdefault(made, path)

@@ -80,8 +80,9 @@ def walk_message(message: Message, layer: BaseLayer, origin: Origin) -> Iterator
         entity, path, around, depth, root = pending.pop()
         name, value = heading_base(entity)
         where = f"part {path}" if path else "the message heading"
-        own, defect = around.push(value, _SOURCES[name] if name else BaseSource.CONTENT_BASE,
-                                  f"{name} of {where}" if name else "", origin=origin)
+        source = _SOURCES[name] if name else BaseSource.CONTENT_BASE
+        own, defect = around.push(value, source, f"{name} of {where}" if name else "", origin=origin,
+                                  naming=source is not BaseSource.CONTENT_BASE)
         if defect is not None:
             yield defect
         if root:

@@ -95,6 +95,10 @@ class Origin:
     # written (an mbox message's first line after its envelope; 1 in a message file): records'
     # ``in_file`` lines count from it (issue 37; text output's location).  Not in the JSON records
     line: int | None = None
+    # the input's retrieval URI (RFC 3986 §5.1.3: --base, joined with the file's path under a directory
+    # walked; a web input's URL after its redirects), where it can serve: the source of the edges it
+    # draws when a WARC record names none of its own.  Not in the JSON records
+    retrieval: str | None = None
 
 
 #: the origin of content that came from nowhere in particular (a string handed in)
@@ -212,7 +216,8 @@ class Record(NamedTuple):
     # where the reference stands in its message (or record) as written in the file: (line from the
     # origin's ``line``, column), 1-based; None where its text does not stand in the file as written
     # (a base64 part) or was not asked for (ScanOptions.locations).  Not in the JSON records
-    in_file: tuple[int, int] | None = None
+    # (the column None: the record has none, an XML element's or a feed's HTML's, and so none in the file)
+    in_file: tuple[int, int | None] | None = None
 
     @property
     def uri(self) -> str:

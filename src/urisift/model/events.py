@@ -66,6 +66,10 @@ class Content:
     # where this content's text starts in the decoded text around it (character offset, line, column):
     # its records' spans, lines and columns are moved there, the document's own (raw HTML in Markdown)
     at: tuple[int, int, int] | None = None
+    # the line (of the content around it) of the element whose text this document is (a feed's
+    # <description>, an Atom type="html" element): the text is unescaped, so the document's own lines
+    # and columns are not the file's; its records are given this line, and no column or span
+    held: int | None = None
 
     def stream(self) -> BinaryIO:
         """The body as a byte stream (mail and archives are bytes: a body

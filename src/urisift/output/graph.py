@@ -6,7 +6,7 @@ link.  ``--graph hosts`` draws the host-level graph instead: an edge from
 the source's host to the target's.
 
 Sources and targets are those of ``--format edges`` (the WARC record's
-target URI, else ``--base``, else the file; the target ``--resolve`` and
+target URI, else the input's retrieval URI, else the file; the target ``--resolve`` and
 ``--unwrap`` pick), so the three agree: a test reads these files back with
 networkx and counts the edges' lines.  The counts are held until the end
 (one entry a distinct edge, not a link), then written.

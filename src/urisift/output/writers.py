@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..model import Defect, Record, Where
+from ..model import Defect, Flag, Origin, Record, Where
 from .choice import browser_column, chosen_target
 from .fields import FieldLines
 from .records import EXTRA_KEYS, RECORD_KEYS, RecordLines, defect_line, record_json
@@ -141,13 +141,14 @@ def location(record: Record) -> str:
     ``MESSAGE/PART/LINE`` (mbox), ``PART/LINE`` (a message file; part ``0``
     is the heading), ``@OFFSET/LINE`` (a WARC or ARC record, by its byte
     offset), ``pPAGE/LINE`` (a PDF page), ``MEMBER/LINE`` (an office
-    package's member); ``-`` where no line or column is known.  Always three
+    package's member), ``.../uu/LINE`` (a file uuencoded in a part: the line
+    is that file's); ``-`` where no line or column is known.  Always three
     fields."""
     origin = record.origin
     name = (origin.file or "-").translate(_CONTROLS)
     placed = record.in_file
     if placed is not None and origin.line is not None:
-        return f"{name}:{origin.line + placed[0] - 1}:{placed[1]}"
+        return f"{name}:{origin.line + placed[0] - 1}:{'-' if placed[1] is None else placed[1]}"
     line = "-" if record.line is None else str(record.line)
     column = "-" if record.column is None else str(record.column)
     inside = []
@@ -164,6 +165,8 @@ def location(record: Record) -> str:
         inside.append(origin.part)
     elif origin.message is not None or record.found.place.where is Where.HEADER and not inside:
         inside.append("0")  # a message's own heading
+    if Flag.UUENCODED in record.found.flags:
+        inside.append("uu")  # its line and column are in the file decoded from the part, not in the part
     if not inside:
         return f"{name}:{line}:{column}"  # the file's own text: its line is the file's
     return f"{name}:{'/'.join(inside)}/{line}:{column}"
@@ -233,6 +236,14 @@ def _csv_field(text: str) -> str:
     return text
 
 
+def edge_source(origin: Origin, base: str | None = None) -> str:
+    """The source of the edges a record draws: the WARC record's target
+    URI, else the input's retrieval URI (``--base``, joined with the file's
+    path under a directory walked; a web input's URL), else ``base``, else
+    the file's name."""
+    return origin.warc_target_uri or origin.retrieval or base or origin.file or "-"
+
+
 class EdgeWriter(Writer):
     """``source<TAB>target`` a line (tabs and line breaks in either escaped)."""
 
@@ -247,8 +258,7 @@ class EdgeWriter(Writer):
             record, self.layout.resolution, self.layout.unwrap, self.layout.effective)
         if target is None:
             return None
-        origin = record.origin
-        return origin.warc_target_uri or self.base or origin.file or "-", target
+        return edge_source(record.origin, self.base), target
 
     def record(self, record: Record, normalized: str | None = None) -> None:
         edge = self.edge(record, normalized)

@@ -31,7 +31,9 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
             where = origin_with(origin, offset=unit.offset, warc_record_id=unit.record_id,
                                 warc_target_uri=unit.target_uri, warc_date=unit.date, line=unit.line)
             head = None if unit.head is None else Placing(unit.head)
-            layer, defect = content.layer.push(unit.target_uri, BaseSource.RETRIEVAL, "WARC-Target-URI", origin=where)
+            # (a target with no hierarchy names its record, a crawler's dns: lookup, and is no base: no defect)
+            layer, defect = content.layer.push(unit.target_uri, BaseSource.RETRIEVAL, "WARC-Target-URI", origin=where,
+                                               naming=True)
             if defect is not None:
                 yield defect
             tail = Tail(layer, where, None, browser=True, needs=options.needs)
@@ -50,7 +52,8 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
             # RFC 2616 §14.14 made Content-Location a base for the body; RFC 7231
             # §3.1.4.2 took that back: only on request
             location = content_location(unit) if options.content_location else None
-            layer, defect = layer.push(location, BaseSource.CONTENT_LOCATION, "HTTP Content-Location", origin=where)
+            layer, defect = layer.push(location, BaseSource.CONTENT_LOCATION, "HTTP Content-Location", origin=where,
+                                       naming=True)
             if defect is not None:
                 yield defect
             yield Content(unit.payload, unit.kind, where, layer, unit.charset, flags=flags,

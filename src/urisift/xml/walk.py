@@ -190,7 +190,7 @@ class XmlWalk:
         elif key in HTML_TEXT and unnamespaced_ok and (namespace != ATOM or element.get("type") == "html"):
             html = self._text_of(element)
             if html.strip(_SPACE):
-                yield Content(html, Kind.HTML, self.origin, frame.layer, budget=self.budget)
+                yield Content(html, Kind.HTML, self.origin, frame.layer, budget=self.budget, held=line)
         elif key == (WORDML, "instrText"):
             self.fields.gather(self._text_of(element))
         elif key == (SPREADSHEETML, "f"):

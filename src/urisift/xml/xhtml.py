@@ -30,7 +30,7 @@ from ..errors import UriError
 from ..found_to_record import Tail
 from ..html.refresh import refresh_url
 from ..html.srcset import parse_srcset
-from ..html.table import ANY, HTML_ATTRIBUTES, LINKS, REFUSED_BASES, URL_METADATA, Against, Rule, Syntax, clean_value
+from ..html.table import ANY, HTML_ATTRIBUTES, LINKS, URL_METADATA, Against, Rule, Syntax, clean_value
 from ..model import (
     Base,
     BaseSource,
@@ -140,7 +140,7 @@ class XhtmlReading:
             if value.strip():
                 current = frame.layer.current
                 yield Content(value, Kind.HTML, self.walk.origin, BaseLayer.holding(current),
-                              flags=(Flag.SRCDOC,), budget=self.walk.budget)
+                              flags=(Flag.SRCDOC,), budget=self.walk.budget, held=line)
             return
         if syntax is Syntax.SRCSET:
             pieces = [(c.url, flags if c.valid else (*flags, Flag.INVALID)) for c in parse_srcset(value)]
@@ -205,7 +205,7 @@ class XhtmlReading:
             return
         old = self.document_url
         layer, defect = old.push(href, BaseSource.HTML_BASE, f"<base href> at line {element.sourceline}",
-                                 origin=self.walk.origin, refuse=REFUSED_BASES)
+                                 origin=self.walk.origin)
         if defect is not None:
             yield defect
             return
