@@ -93,7 +93,8 @@ class DocumentWalk:
     def __init__(self, tree: Any, layer: BaseLayer, origin: Origin, decoding: Charset | None, *,
                  locator: Locator | None, abbreviated: bool = True, comments: bool = False,
                  flags: tuple[Flag, ...] = (), depth: int = 0, source: str | None = None,
-                 based: BaseLayer | None = None, needs: frozenset[str] = EVERYTHING) -> None:
+                 based: BaseLayer | None = None, needs: frozenset[str] = EVERYTHING,
+                 page_base: Element | None = None) -> None:
         self.tree = tree
         self.source = source if source is not None or locator is None else locator.text
         self.layer = layer
@@ -108,6 +109,9 @@ class DocumentWalk:
         # the layers with the document's base on top: known already for a piece
         # of a page after its first (:mod:`.segments`), else found by the walk
         self.based = based
+        # the page's first <base href> when it stands in a later piece of the page: the
+        # first piece's walk resolves against it too (HTML §2.4.1, "the first base element")
+        self.page_base = page_base
         self.needs = needs  # what the output asks for (issue 36)
         self.anchors = ANCHOR in needs
         # where on the page the item being read stands (issue 39): False when not asked for
@@ -117,6 +121,8 @@ class DocumentWalk:
         items = list(self.tree.items(NAMES, self.comments))
         document_url = self.layer.current
         base = first_base(items) if self.based is None else None
+        if base is None and self.based is None:
+            base = self.page_base
         href = None if base is None else clean_value(base.attributes["href"] or "")[0]
         if self.based is None:
             # an empty or blank href leaves the layer below in force (WHATWG: "if
