@@ -18,13 +18,13 @@ ROWS = "".join(f'<p><a href="/p{i}">x</a></p>\n' for i in range(1500))
 
 
 def _cuts(page: str, size: int = SIZE, whole: int = WHOLE) -> list[int]:
-    pieces = list(segments(page, size, whole))
-    assert "".join(pieces) == page
-    out, at = [], 0
-    for piece in pieces[:-1]:
-        at += len(piece)
-        out.append(at)
-    return out
+    """Where the page is cut; its pieces are the page (those of a plaintext's text each
+    opened by a <plaintext> of its own)."""
+    pieces = cutter.Pieces(page, size, whole)
+    plain = len(pieces.cuts) if pieces.plaintext is None else pieces.plaintext
+    assert "".join(piece if i <= plain else piece.removeprefix("<plaintext>")
+                   for i, piece in enumerate(pieces)) == page
+    return pieces.cuts
 
 
 @pytest.mark.parametrize("prefix", [
@@ -73,11 +73,17 @@ def test_no_cut_falls_outside_the_data_state(construct: str, after: str) -> None
     assert len(cuts) >= 2 * len(ROWS) // SIZE - 2  # the rows on either side are cut as ever
 
 
-def test_plaintext_ends_the_cutting() -> None:
-    # nothing after <plaintext> is markup (§13.2.5.7): a cut there would make its text tags
+def test_plaintext_is_cut_as_text_and_each_piece_stays_plaintext() -> None:
+    # nothing after <plaintext> is markup (§13.2.5.7): a cut there, at a tag, made its text tags
     page = ROWS + "<plaintext>" + ROWS
+    at = page.index("<plaintext>")
+    pieces = list(segments(page, SIZE, WHOLE))
     cuts = _cuts(page)
-    assert cuts and max(cuts) <= page.index("<plaintext>")
+    assert [cut for cut in cuts if cut > at] and all(page[cut - 1] == "\n" for cut in cuts if cut > at)
+    after = min(cut for cut in cuts if cut > at)
+    opened = pieces[cuts.index(after) + 1:]
+    assert all(piece.startswith("<plaintext><p>") for piece in opened)
+    assert "".join(piece.removeprefix("<plaintext>") for piece in opened) == page[after:]
 
 
 def test_cdata_outside_foreign_content_is_a_bogus_comment() -> None:

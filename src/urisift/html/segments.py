@@ -13,7 +13,8 @@ that are not it: a comment, a bogus comment, a tag with its quoted values
 (however many attributes it has), the RAWTEXT and RCDATA elements
 (``style``, ``textarea``, ``title`` ...: §13.2.6.2), the script data states
 with their escaped and double-escaped ones (§13.2.5.4, .15-.31),
-``plaintext`` (§13.2.5.7: nothing after it is cut) and a CDATA section in
+``plaintext`` (§13.2.5.7: what follows it is text, cut as text is, each
+piece of it parsed after a ``<plaintext>`` of its own) and a CDATA section in
 foreign content (§13.2.5.69).  Which of those a start tag opens depends on
 where it stands: in SVG or MathML a ``<style>`` or a ``<title>`` is an
 element like any other, its text markup (§13.2.6.5).  So the pass keeps the
@@ -112,15 +113,20 @@ class Pieces:
         self.cuts: list[int] = []
         #: the start and end of the page's first <base href> tag (None: none, or not looked for)
         self.base: tuple[int, int] | None = None
+        #: the pieces after this many are the text of a <plaintext> (None: none is)
+        self.plaintext: int | None = None
         if len(markup) > whole:
             self._plan(size)
 
     def __iter__(self) -> Iterator[str | bytes]:
         markup, at = self.markup, 0
-        for cut in self.cuts:
-            yield markup[at:cut]
+        # a piece of a plaintext's text is parsed after a <plaintext> start tag of its own: the
+        # tokenizer reads it in the state it is in there (and the walk's element is the same)
+        opening = ("<plaintext>" if isinstance(markup, str) else b"<plaintext>")
+        plain = len(self.cuts) + 1 if self.plaintext is None else self.plaintext
+        for index, cut in enumerate([*self.cuts, len(markup)]):
+            yield markup[at:cut] if index <= plain else opening + markup[at:cut]  # type: ignore[operator]
             at = cut
-        yield markup[at:]
 
     def later_base(self) -> str | bytes | None:
         """The page's first ``<base href>`` tag when it stands past the first piece (the
@@ -183,7 +189,14 @@ class Pieces:
                     if end_tag is not None and end_tag.lastgroup == "end":
                         pos = end_tag.end()
                 elif name == "plaintext":
-                    return  # the rest is text (§13.2.5.7): no cut in it
+                    # the rest is text (§13.2.5.7): cut as a run of text, each piece after
+                    # the cut opened with a start tag of its own (:meth:`__iter__`)
+                    self.plaintext = len(cuts)
+                    while target < n:
+                        cut = _text_cut(markup, max(pos, start + 1), target)
+                        cuts.append(cut)
+                        start, target = cut, cut + size
+                    return
                 elif name == "svg" or name == "math":
                     if not closed and len(stack) < DEEPEST:
                         stack.append((name, _SVG if name == "svg" else _MATHML, _NO_ATTRIBUTES))
