@@ -149,3 +149,15 @@ def test_positions_in_pieces_are_the_pages_own() -> None:
     (record,) = [r for r in scan_html(page, base="http://doc.example/") if isinstance(r, Record)]
     assert record.span is not None and page[record.span[0]:record.span[1]] == "p.html"
     assert re.fullmatch(r"http://doc\.example/p\.html", record.target or "")
+
+
+def test_the_first_pass_over_a_long_raw_text_keeps_no_mark_a_tag() -> None:
+    # the depth guard's first pass took a raw-text element's text by a greedy repeat of
+    # alternatives, which kept a mark an iteration: a 26 MB script of a million "<" took 1.1 GB
+    from .test_hostile_payloads import _peak
+
+    out, peak = _peak("from urisift.html.tokens import STR, shallow_twin\n"
+                      "page = '<script>' + '<b>x' * 1_000_000 + '</script><p>x'\n"
+                      "print(shallow_twin(page, STR), shallow_twin('<svg><style>' + page, STR))")
+    assert out == "True False"
+    assert peak < 150
