@@ -84,6 +84,7 @@ PAYLOADS = {
     "10 MB url() in a WARC payload": ("warc", "hp.css_in_warc()"),
     "250 nested 40 KB xml:base (10 MB)": ("xml", "hp.nested_bases()"),
     "a million entries, each its xml:base": ("xml", "hp.sibling_bases()"),
+    "a million entries, no xml:base (the row above's peer)": ("xml", "hp.sibling_bases(based=False)"),
     "HTML page of 1.1 million links (26 MB)": ("html", "hp.dense_html()"),
     # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
     "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),

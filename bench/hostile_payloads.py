@@ -86,9 +86,12 @@ def _joined(head: bytes, rows: object, tail: bytes) -> bytes:
     return out.getvalue()
 
 
-def sibling_bases(count: int = 1_000_000) -> bytes:
+def sibling_bases(count: int = 1_000_000, based: bool = True) -> bytes:
+    """``count`` entries, each with its own link (one href repeated hid what a base costs:
+    a tail's cache answered every record) and, ``based``, its own xml:base."""
     return _joined(b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/">',
-                   (b'<entry xml:base="e%d/"><link href="x"/></entry>\n' % i for i in range(count)), b"</feed>")
+                   ((b'<entry xml:base="e%d/"><link href="x%d"/></entry>\n' if based else
+                     b'<entry id="e%d"><link href="x%d"/></entry>\n') % (i, i) for i in range(count)), b"</feed>")
 
 
 def dense_html(count: int = 1_100_000, prefix: bytes = b"", middle: bytes = b"", suffix: bytes = b"") -> bytes:
