@@ -71,10 +71,12 @@ class WarcReader:
 
     A broken record is a ``broken-warc`` defect that names it, and the
     reader goes on at the next record start (:func:`record_start`): after a
-    corrupt gzip member, the next member; in a plain WARC, the next
-    ``WARC/1.x`` header after the last record read (a Content-Length a
-    little too long had the reader parse from inside the next record's
-    header).  A forward-only stream (a pipe) is read through :class:`Rewind`,
+    corrupt gzip member, the next member; in a plain WARC or ARC, the next
+    record header (any version the reader takes) after the last record read
+    (a Content-Length a little too long had the reader parse from inside the
+    next record's header), and after a record not followed by its blank line,
+    where its block ends (warcio took the next record's first line for that
+    blank line).  A forward-only stream (a pipe) is read through :class:`Rewind`,
     so standard input resumes as a file does.
 
     A clean file's records are read by FastWARC where it applies (``fast``
