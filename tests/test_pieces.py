@@ -161,3 +161,15 @@ def test_the_first_pass_over_a_long_raw_text_keeps_no_mark_a_tag() -> None:
                       "print(shallow_twin(page, STR), shallow_twin('<svg><style>' + page, STR))")
     assert out == "True False"
     assert peak < 150
+
+
+@pytest.mark.parametrize("size", range(1000, 1064))
+def test_no_cut_falls_in_a_script_whatever_the_size(size: int) -> None:
+    # where a piece was due to end inside "<script", a pass cut short there took its "<"
+    # for a lone one: the script start tag went unseen, and a cut fell in its text
+    script = "<script>" + '<a href="in-script.html">' * 3 + "</script>"
+    page = "".join(f"<p>{i}</p>\n" + script for i in range(4000))
+    cuts = _cuts(page, size, 4 * size)
+    assert len(cuts) > 20
+    inside = [m.span() for m in re.finditer(re.escape(script), page)]
+    assert not [cut for cut in cuts for start, end in inside if start < cut < end]

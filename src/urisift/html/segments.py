@@ -52,6 +52,9 @@ PIECE = 1 << 20
 #: depth guard flattens a page nested this deep anyway)
 DEEPEST = 2048
 
+#: how far down the stack an end tag looks for the element it closes
+REACH = 64
+
 _HTML, _SVG, _MATHML = Namespace.HTML, Namespace.SVG, Namespace.MATHML
 _NO_ATTRIBUTES: Mapping[str, str | None] = {}
 #: start tags (in HTML) the pass must see: they change the tokenizer's state, open foreign
@@ -61,8 +64,9 @@ _DELIMITED = rf"(?=[{SPACE}/>])"
 _COMMENT = r"<!--(?:-?>|(?:[^-]++|-(?!-!?>))*+--!?>)"
 # a bogus comment, to its ">": "<!" not a comment, "<?", "</" and no letter (§13.2.5.6, .41)
 _BOGUS = r"<(?:!(?!--)|\?|/(?![A-Za-z]))[^>]*+>"
-# a lone "<" (not a tag's start) is text
-_LONE = r"<(?![A-Za-z!?/])"
+# a lone "<" (not a tag's start) is text: a character that starts no tag must follow it (a
+# negative lookahead would take the "<" of a tag the end of the match cuts for a lone one)
+_LONE = r"<(?=[^A-Za-z!?/])"
 
 
 def _passed(seen: tuple[str, ...]) -> str:
@@ -144,7 +148,7 @@ class Pieces:
         n = len(markup)
         start, target, pos = 0, size, 0
         # the open elements from the outermost svg or math on: (name, namespace, attributes)
-        stack: list[tuple[str, Namespace, Mapping[str, str | None]]] = []
+        stack = _Open()
         templates = 0  # template elements open outside foreign content
         while pos < n:
             if not stack:
@@ -152,7 +156,9 @@ class Pieces:
                 pos = passed.match(markup, pos, min(target, n)).end()  # type: ignore[union-attr]
             m = search(markup, pos)
             at = n if m is None else m.start()
-            while pos < target < at:  # a piece's worth of text: cut in it
+            # a piece's worth of text: cut in it (at ``pos`` itself at the latest, which ends a
+            # token or a lone "<": the data state)
+            while pos <= target < at:
                 cut = _text_cut(markup, max(pos, start + 1), target)
                 cuts.append(cut)
                 start, target = cut, cut + size
@@ -174,8 +180,8 @@ class Pieces:
                         if not (name in BREAKOUT or (name == "font" and not FONT_BREAKOUT.isdisjoint(
                                 attribute_map(attributes)))):
                             if not closed and len(stack) < DEEPEST:  # a foreign element (§13.2.6.5)
-                                stack.append((name, space, attribute_map(attributes)
-                                              if name == "annotation-xml" else _NO_ATTRIBUTES))
+                                stack.push((name, space, attribute_map(attributes)
+                                            if name == "annotation-xml" else _NO_ATTRIBUTES))
                             continue
                         _break_out(stack)  # and the tag is read by the HTML rules
                 if name in RAW_TEXT or name == "script":
@@ -199,14 +205,14 @@ class Pieces:
                     return
                 elif name == "svg" or name == "math":
                     if not closed and len(stack) < DEEPEST:
-                        stack.append((name, _SVG if name == "svg" else _MATHML, _NO_ATTRIBUTES))
+                        stack.push((name, _SVG if name == "svg" else _MATHML, _NO_ATTRIBUTES))
                 elif name == "template" and not stack:
                     templates += 1
                 elif (name == "base" and self.base is None and not templates
                       and any(a[0] == "href" for a in attributes_of(attributes))):
                     self.base = (at, pos)
                 elif stack and name not in VOID and len(stack) < DEEPEST:
-                    stack.append((name, _HTML, _NO_ATTRIBUTES))  # HTML in an integration point
+                    stack.push((name, _HTML, _NO_ATTRIBUTES))  # HTML in an integration point
             elif kind == "end":
                 name = lower(m.group("end"))
                 if not stack:
@@ -232,34 +238,68 @@ class Pieces:
                 pos = n if gt < 0 else gt + 1
 
 
-def _break_out(stack: list[tuple[str, Namespace, Mapping[str, str | None]]]) -> None:
+_Entry = tuple[str, Namespace, Mapping[str, str | None]]
+
+
+class _Open(list[_Entry]):
+    """The open elements from the outermost svg or math on: (name, namespace, attributes),
+    and how many of each name (an end tag whose name is none of them closes nothing,
+    told without a walk down the stack)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: dict[str, int] = {}
+
+    def push(self, entry: _Entry) -> None:
+        self.append(entry)
+        self.names[entry[0]] = self.names.get(entry[0], 0) + 1
+
+    def cut(self, at: int) -> None:
+        """Pop the entries from ``at`` up."""
+        names = self.names
+        for entry in self[at:]:
+            left = names[entry[0]] - 1
+            if left:
+                names[entry[0]] = left
+            else:
+                del names[entry[0]]
+        del self[at:]
+
+
+def _break_out(stack: _Open) -> None:
     """Pop until the current node is HTML or an integration point (§13.2.6.5, the
     breakout start tags and the end tags br and p)."""
-    while stack:
-        top, space, held = stack[-1]
+    at = len(stack)
+    while at:
+        top, space, held = stack[at - 1]
         if space is _HTML or integration_point(space, top, held, ""):
-            return
-        stack.pop()
+            break
+        at -= 1
+    stack.cut(at)
 
 
-def _end(stack: list[tuple[str, Namespace, Mapping[str, str | None]]], name: str) -> None:
+def _end(stack: _Open, name: str) -> None:
     """An end tag with foreign content open (§13.2.6.5 "any other end tag"): it closes the
     nearest foreign element of its name, up to an HTML element, under which the HTML
-    rules close the nearest HTML element of its name, up to a foreign one."""
+    rules close the nearest HTML element of its name, up to a foreign one.  The walk
+    looks :data:`REACH` elements down at most: a million end tags that close nothing
+    under a stack :data:`DEEPEST` deep would make it quadratic."""
     at = len(stack) - 1
-    if stack[at][1] is not _HTML:
-        if name == "br" or name == "p":
-            _break_out(stack)
-            at = len(stack) - 1
-        else:
-            while at >= 0 and stack[at][1] is not _HTML:
-                if stack[at][0] == name:
-                    del stack[at:]
-                    return
-                at -= 1
-    while at >= 0 and stack[at][1] is _HTML:
+    if stack[at][1] is not _HTML and (name == "br" or name == "p"):
+        _break_out(stack)
+        at = len(stack) - 1
+    if name not in stack.names:
+        return
+    low = max(-1, at - REACH)
+    if at > low and stack[at][1] is not _HTML:
+        while at > low and stack[at][1] is not _HTML:
+            if stack[at][0] == name:
+                stack.cut(at)
+                return
+            at -= 1
+    while at > low and stack[at][1] is _HTML:
         if stack[at][0] == name:
-            del stack[at:]
+            stack.cut(at)
             return
         at -= 1
 
