@@ -173,3 +173,8 @@ def test_no_cut_falls_in_a_script_whatever_the_size(size: int) -> None:
     assert len(cuts) > 20
     inside = [m.span() for m in re.finditer(re.escape(script), page)]
     assert not [cut for cut in cuts for start, end in inside if start < cut < end]
+
+
+def test_a_long_plaintext_start_tag_is_not_cut() -> None:
+    page = "<p>x</p>" * 10 + "<plaintext " + "a=b " * 600 + ">" + "words " * 2000
+    assert _cuts(page)[0] == page.index(">", 80) + 1

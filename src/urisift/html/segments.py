@@ -198,6 +198,7 @@ class Pieces:
                     # the rest is text (§13.2.5.7): cut as a run of text, each piece after
                     # the cut opened with a start tag of its own (:meth:`__iter__`)
                     self.plaintext = len(cuts)
+                    target = max(target, pos)  # (never inside the start tag itself, however long)
                     while target < n:
                         cut = _text_cut(markup, max(pos, start + 1), target)
                         cuts.append(cut)
