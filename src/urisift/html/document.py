@@ -106,12 +106,8 @@ class DocumentWalk:
         self.extra = flags
         self.depth = depth
         self.places: dict[tuple[str, str | None, Where, str | Literal[False]], Place] = {}
-        # the layers with the document's base on top: known already for a piece
-        # of a page after its first (:mod:`.segments`), else found by the walk
-        self.based = based
-        # the page's first <base href> when it stands in a later piece of the page: the
-        # first piece's walk resolves against it too (HTML §2.4.1, "the first base element")
-        self.page_base = page_base
+        # the layers with the base on top, known for a piece after a page's first (:mod:`.segments`), else found
+        self.based, self.page_base = based, page_base  # (page_base: the page's first <base href>, in a later piece)
         self.needs = needs  # what the output asks for (issue 36)
         self.anchors = ANCHOR in needs
         # where on the page the item being read stands (issue 39): False when not asked for
@@ -120,9 +116,7 @@ class DocumentWalk:
     def __iter__(self) -> Iterator[Record | Defect]:
         items = list(self.tree.items(NAMES, self.comments))
         document_url = self.layer.current
-        base = first_base(items) if self.based is None else None
-        if base is None and self.based is None:
-            base = self.page_base
+        base = (first_base(items) or self.page_base) if self.based is None else None
         href = None if base is None else clean_value(base.attributes["href"] or "")[0]
         if self.based is None:
             # an empty or blank href leaves the layer below in force (WHATWG: "if
