@@ -5,6 +5,7 @@ and the page's first ``<base href>`` is the base of the records before it."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -178,3 +179,16 @@ def test_no_cut_falls_in_a_script_whatever_the_size(size: int) -> None:
 def test_a_long_plaintext_start_tag_is_not_cut() -> None:
     page = "<p>x</p>" * 10 + "<plaintext " + "a=b " * 600 + ">" + "words " * 2000
     assert _cuts(page)[0] == page.index(">", 80) + 1
+
+
+def test_the_time_budget_is_asked_between_the_pieces_of_a_page_a_prefix_once_kept_whole(tmp_path: Path) -> None:
+    from urisift import Defect, ScanOptions, iter_input
+    from urisift.containment import Limits
+
+    path = tmp_path / "page.html"
+    path.write_text("<svg><title>x</svg><p>" + TEXT + '<a href="http://last.example/">b</a>')
+    items = list(iter_input(str(path), ScanOptions(limits=Limits(seconds=1e-4))))
+    assert [(type(i).__name__, str(i)) for i in items] == [
+        ("Defect", f"{path}: bomb: the document's time budget (0.0001 s, --time-budget) ran out: the rest of the "
+                   "page not read")]
+    assert isinstance(items[0], Defect)
