@@ -84,7 +84,22 @@ PAYLOADS = {
     "10 MB url() in a WARC payload": ("warc", "hp.css_in_warc()"),
     "250 nested 40 KB xml:base (10 MB)": ("xml", "hp.nested_bases()"),
     "a million entries, each its xml:base": ("xml", "hp.sibling_bases()"),
+    "a million entries, no xml:base (the row above's peer)": ("xml", "hp.sibling_bases(based=False)"),
     "HTML page of 1.1 million links (26 MB)": ("html", "hp.dense_html()"),
+    # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
+    "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),
+    "26 MB page of links after <svg><style>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_STYLE)"),
+    "26 MB page of links after a tag of 1,100 attributes": ("html", "hp.dense_html(prefix=hp.WIDE_TAG)"),
+    "26 MB page after <svg><title>, a WARC payload": (
+        "warc", "hp.warc_response(b'http://h.example/p.html', b'text/html', hp.dense_html(prefix=hp.SVG_TITLE))"),
+    "26 MB page, its <base href> half way": (
+        "html", "hp.dense_html(middle=b'<base href=\"http://b.example/d/\">')"),
+    "26 MB page after <plaintext>": ("html", "hp.dense_html(prefix=b'<plaintext>')"),
+    "26 MB page in a double-escaped script": (
+        "html", "hp.dense_html(prefix=b'<script><!--<script>', middle=b'</script>', suffix=b'--></script>')"),
+    "ARC of 12,000 records, the middle one too long": ("warc", "hp.arc_broken()"),
+    "WARC/0.18 of 12,000 records, the middle one too long": ("warc", "hp.draft_warc_broken()"),
+    "WARC of 12,000 records, every other without its blank line": ("warc", "hp.warc_without_blank_lines()"),
     "Atom XHTML content of a million links": ("xml", "hp.atom_xhtml()"),
     "OOXML .rels of a million relationships": ("office", "hp.rels()"),
     "PDF: 10,000 pages share 900,000 text operators": ("pdf", "hp.pdf_shared()"),

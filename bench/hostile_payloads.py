@@ -33,6 +33,36 @@ def warc_response(uri: bytes, media: bytes, body: bytes) -> bytes:
             + http + b"\r\n\r\n")
 
 
+_PAGE = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href='/p'>x</a>"
+
+
+def arc_broken(count: int = 12_000) -> bytes:
+    """An ARC file of ``count`` records, the middle one's length 5 bytes too long."""
+    fields = b"1 0 Example\nURL IP-address Archive-date Content-type Archive-length\n"
+    head = b"filedesc://x.arc 0.0.0.0 20240603120000 text/plain %d\n" % len(fields) + fields + b"\n"
+    return _joined(head, (b"http://h%d.example/ 10.0.0.1 20240603120000 text/html %d\n"
+                          % (n, len(_PAGE) + (5 if n == count // 2 else 0)) + _PAGE + b"\n" for n in range(count)), b"")
+
+
+def _warc_record(n: int, version: bytes, end: bytes) -> bytes:
+    return (b"WARC/" + version + b"\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:%d>\r\n"
+            b"WARC-Target-URI: http://h%d.example/\r\nContent-Type: application/http; msgtype=response\r\n"
+            b"Content-Length: %d\r\n\r\n" % (n, n, len(_PAGE))) + _PAGE + end
+
+
+def warc_without_blank_lines(count: int = 12_000, version: bytes = b"1.0") -> bytes:
+    """``count`` WARC records, every other one without the blank line after it."""
+    return _joined(b"", (_warc_record(n, version, b"" if n % 2 else b"\r\n\r\n") for n in range(count)), b"")
+
+
+def draft_warc_broken(count: int = 12_000) -> bytes:
+    """``count`` WARC/0.18 records, the middle one's Content-Length 5 bytes too long."""
+    middle = _warc_record(count // 2, b"0.18", b"\r\n\r\n").replace(
+        b"Content-Length: %d" % len(_PAGE), b"Content-Length: %d" % (len(_PAGE) + 5))
+    return _joined(b"", (middle if n == count // 2 else _warc_record(n, b"0.18", b"\r\n\r\n")
+                         for n in range(count)), b"")
+
+
 def css_in_warc(size: int = 10 * MB) -> bytes:
     return warc_response(b"http://h.example/site.css", b"text/css", css_url(size))
 
@@ -56,13 +86,25 @@ def _joined(head: bytes, rows: object, tail: bytes) -> bytes:
     return out.getvalue()
 
 
-def sibling_bases(count: int = 1_000_000) -> bytes:
+def sibling_bases(count: int = 1_000_000, based: bool = True) -> bytes:
+    """``count`` entries, each with its own link (one href repeated hid what a base costs:
+    a tail's cache answered every record) and, ``based``, its own xml:base."""
     return _joined(b'<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://f.example/">',
-                   (b'<entry xml:base="e%d/"><link href="x"/></entry>\n' % i for i in range(count)), b"</feed>")
+                   ((b'<entry xml:base="e%d/"><link href="x%d"/></entry>\n' if based else
+                     b'<entry id="e%d"><link href="x%d"/></entry>\n') % (i, i) for i in range(count)), b"</feed>")
 
 
-def dense_html(count: int = 1_100_000) -> bytes:
-    return _joined(b"<html><body>", (b'<a href="/p%d">x</a>\n' % i for i in range(count)), b"</body></html>")
+def dense_html(count: int = 1_100_000, prefix: bytes = b"", middle: bytes = b"", suffix: bytes = b"") -> bytes:
+    """``count`` distinct links (26 MB), after ``prefix``, with ``middle`` half way, before ``suffix``."""
+    half = count // 2
+    return _joined(b"<html><body>" + prefix,
+                   (b'<a href="/p%d">x</a>\n' % i + (middle if i == half else b"") for i in range(count)),
+                   suffix + b"</body></html>")
+
+
+#: prefixes a page's first pass once read wrongly, so that the page was parsed whole (1.5 GB)
+SVG_TITLE, SVG_STYLE = b"<svg><title>x</svg><p>", b"<svg><style>x</svg><p>"
+WIDE_TAG = b"<a " + b" ".join(b'data-a%d="%d"' % (i, i) for i in range(1100)) + b">x</a>"
 
 
 def atom_xhtml(count: int = 1_000_000) -> bytes:

@@ -228,3 +228,41 @@ def test_the_kind_of_an_xhtml_payload_is_xml() -> None:
 
     assert (kind_of("application/xhtml+xml"), kind_of("text/html")) == (Kind.XML, Kind.HTML)
     assert DefectKind.BROKEN_DOCUMENT.value == "broken-document"
+
+
+def test_an_internal_entity_holding_elements_is_read_where_it_is_referenced(tmp_path: Path) -> None:
+    # libxml2 parses such an entity's replacement text apart from the document (its elements
+    # have no parent, no namespace): the walk failed on them (AttributeError), and lost the rest
+    path = tmp_path / "entity.xhtml"
+    path.write_text("""<?xml version="1.0"?>
+<!DOCTYPE html [
+<!ENTITY e "<b>bold <a href='in.html'>in</a> see http://text.example/</b><i>x</i> http://tail.example/">
+<!ENTITY plain "http://plain.example/">
+]>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head><body>
+<p>&e; then &plain;</p>
+<a href="after.html">after</a>
+</body></html>
+""")
+    records, defects = _scan(path, base="http://doc.example/d/entity.xhtml")
+    assert defects == []
+    assert _rows(records) == [
+        ("xml", "a", "href", "in.html", "http://doc.example/d/in.html", 1),
+        ("xml", "b", None, "http://text.example/", "http://text.example/", None),
+        ("xml", "p", None, "http://tail.example/", "http://tail.example/", None),
+        ("xml", "p", None, "http://plain.example/", "http://plain.example/", 7),
+        ("xml", "a", "href", "after.html", "http://doc.example/d/after.html", 8)]
+
+
+def test_an_entity_holding_elements_in_a_feed_is_read_in_its_vocabulary(tmp_path: Path) -> None:
+    path = tmp_path / "feed.atom"
+    path.write_text("""<?xml version="1.0"?>
+<!DOCTYPE feed [<!ENTITY links "<link href='http://in.example/'/><link href='two.html'/>">]>
+<feed xmlns="http://www.w3.org/2005/Atom"><entry>&links;</entry><link href="http://after.example/"/></feed>
+""")
+    records, defects = _scan(path, base="http://doc.example/feed.atom")
+    assert defects == []
+    assert [(r.element, r.uri, r.target) for r in records] == [
+        ("link", "http://in.example/", "http://in.example/"),
+        ("link", "two.html", "http://doc.example/two.html"),
+        ("link", "http://after.example/", "http://after.example/")]

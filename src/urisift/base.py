@@ -22,10 +22,12 @@ broken base, and nothing is silently lost.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .errors import UriError
+from .joiner import Joiner
 from .model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Unit
 from .reference import UriReference, validate
 from .resolve import resolve
@@ -92,6 +94,21 @@ def absolute(value: str, below: Base | None) -> str:
 def _as_base(value: str, below: str | None, serving: bool) -> str:
     if len(value) > MAX_BASE_LENGTH:
         raise UriError(f"it is {len(value)} characters long, longer than a base may be ({MAX_BASE_LENGTH})")
+    if below is not None and _PLAIN_PATH.fullmatch(value) is not None and "/." not in value \
+            and value[0] != "." and not value.startswith("//") and _hierarchical(below):
+        # A relative path of path characters alone, with no dot segment and no
+        # authority (an xml:base of "e7/" on each entry of a feed): §5.2.2's
+        # merge is the base's directory and the path, as the joiner writes it,
+        # and the base below is an IRI already, so the target is one too: the
+        # parse, the resolution and the IRI check are spared (40 µs a base)
+        target = _joiner_of(below).join(value)
+        if len(target) > MAX_BASE_LENGTH:
+            raise UriError(f"resolved, it grows to {len(target)} characters, longer than a base may be "
+                           f"({MAX_BASE_LENGTH})")
+        scheme = below[:below.find(":")].lower()
+        if serving and scheme in REFUSED_SCHEMES:  # (a base below that served is hierarchical: so is this)
+            raise UriError(f"a {scheme}: URI cannot be a base")
+        return target
     ref = UriReference.parse(value)
     if ref.scheme is None:
         if below is None:
@@ -161,6 +178,26 @@ def _encoded(segment: str) -> str:
     """A file name as a path segment: what ``pchar`` does not allow percent-encoded (UTF-8)."""
     data = segment.encode("utf-8", "surrogateescape")
     return "".join(chr(b) if chr(b) in _PCHAR else f"%{b:02X}" for b in data)
+
+
+#: a relative path of unreserved characters, sub-delims, "@", "/" and percent-encodings (RFC 3986 §3.3's pchar
+#: and "/", but ":": a colon before the first "/" could be taken for a scheme's)
+_PLAIN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=@/]|%[0-9A-Fa-f]{2})+")
+
+
+@lru_cache(maxsize=64)
+def _hierarchical(base: str) -> bool:
+    """Whether a base has an authority or a path from the root: a path joined
+    onto it is hierarchical too (one onto ``mailto:a@b`` is not, and is the
+    slow path's to refuse)."""
+    ref = UriReference.parse(base)
+    return ref.authority is not None or ref.path.startswith("/")
+
+
+@lru_cache(maxsize=64)
+def _joiner_of(base: str) -> Joiner:
+    """The joiner of a base already checked (a layer's): parsed once for all its children."""
+    return Joiner(UriReference.parse(base))
 
 
 @dataclass(frozen=True, slots=True)

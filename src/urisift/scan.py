@@ -28,7 +28,7 @@ import io
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from . import arguments as check
 from .base import retrieval_layers, retrieval_uri
@@ -134,7 +134,7 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     markup: str | bytes
     from .html import DocumentWalk, Locator, parse, prescan  # (imported by the first page: see _reader)
     from .html.prescan import encoding_of
-    from .html.segments import segments
+    from .html.segments import Pieces
 
     if is_message(body):
         raise TypeError("a parsed message is content of kind mail only")
@@ -157,7 +157,9 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     locator = Locator(text) if options.located else None
     based = None  # the document's base, once its first piece is read
     budget = content.budget
-    for piece in segments(markup):  # a very large page in pieces, one tree at a time (issue 35)
+    pieces = Pieces(markup)  # a very large page in pieces, one tree at a time (issue 35)
+    page_base = _page_base(pieces.later_base())
+    for piece in pieces:
         if based is not None and budget is not None and budget.expired():
             yield budget.over_time("the rest of the page", content.origin)
             return
@@ -166,10 +168,22 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
             yield Defect(DefectKind.DEEP_NESTING, capped, content.origin, None)
         walk = DocumentWalk(tree, content.layer, content.origin, decoding, locator=locator, source=text,
                             abbreviated=options.abbreviated, comments=options.comments, based=based,
-                            needs=options.needs)
+                            needs=options.needs, page_base=page_base)
         yield from (_with_context(walk, text, options.context) if options.context else walk)
         based = walk.based
         del tree, walk  # the piece's tree goes before the next is built
+
+
+def _page_base(tag: str | bytes | None) -> Any:
+    """The element of a page's first ``<base href>`` tag that stands past its first piece
+    (parsed alone: a base's href is its own), for the first piece's walk; else None."""
+    if tag is None:
+        return None
+    from .html import parse
+    from .html.document import first_base
+    from .html.table import NAMES
+
+    return first_base(list(parse(tag)[0].items(NAMES)))
 
 
 def _with_context(items: Iterable[Record | Defect], text: str, context: int) -> Items:

@@ -92,7 +92,8 @@ class DocumentWalk:
     def __init__(self, tree: Any, layer: BaseLayer, origin: Origin, decoding: Charset | None, *,
                  locator: Locator | None, abbreviated: bool = True, comments: bool = False,
                  flags: tuple[Flag, ...] = (), depth: int = 0, source: str | None = None,
-                 based: BaseLayer | None = None, needs: frozenset[str] = EVERYTHING) -> None:
+                 based: BaseLayer | None = None, needs: frozenset[str] = EVERYTHING,
+                 page_base: Element | None = None) -> None:
         self.tree = tree
         self.source = source if source is not None or locator is None else locator.text
         self.layer = layer
@@ -104,9 +105,8 @@ class DocumentWalk:
         self.extra = flags
         self.depth = depth
         self.places: dict[tuple[str, str | None, Where, str | Literal[False]], Place] = {}
-        # the layers with the document's base on top: known already for a piece
-        # of a page after its first (:mod:`.segments`), else found by the walk
-        self.based = based
+        # the layers with the base on top, known for a piece after a page's first (:mod:`.segments`), else found
+        self.based, self.page_base = based, page_base  # (page_base: the page's first <base href>, in a later piece)
         self.needs = needs  # what the output asks for (issue 36)
         self.anchors = ANCHOR in needs
         # where on the page the item being read stands (issue 39): False when not asked for
@@ -115,7 +115,7 @@ class DocumentWalk:
     def __iter__(self) -> Iterator[Record | Defect]:
         items = list(self.tree.items(NAMES, self.comments))
         document_url = self.layer.current
-        base = first_base(items) if self.based is None else None
+        base = (first_base(items) or self.page_base) if self.based is None else None
         href = None if base is None else clean_value(base.attributes["href"] or "")[0]
         if self.based is None:
             # an empty or blank href leaves the layer below in force (WHATWG: "if

@@ -52,11 +52,11 @@ _RAW_NAMES = "|".join(sorted(("script", "style", "xmp", "iframe", "noembed", "no
 _FAST_ATTRIBUTES = rf"(?:[{SPACE}]++|/(?!>)|{_ATTRIBUTE}){{0,{_ITEMS}}}+"
 # (the lookahead first: a "<" that opens nothing is passed over without trying each branch)
 _FAST = (rf"<(?=[A-Za-z!?/])(?:(?P<raw>(?i:{_RAW_NAMES}))(?=[{SPACE}/>]){_FAST_ATTRIBUTES}/?>"
-         # greedy, not possessive: re of Python 3.11 mistakes a group's span in a
-         # possessive repeat; nothing after the repeat can fail, so it never backtracks
-         # (marks: "<!--" and "<script" for a script that may double-escape, any "<"
-         # for a title or style in SVG, whose text is markup there)
-         rf"(?:[^<]++|(?P<escape><!--)|(?P<inner><(?i:script)[{SPACE}/>])|(?P<lt><)(?!(?i:/(?P=raw))[{SPACE}/>]))*"
+         # its text, up to its end tag, taken whole: a possessive repeat with no group in it
+         # (re of Python 3.11 mistakes a group's span in one), whose memory does not grow with
+         # the text (a greedy repeat of alternatives kept a mark an iteration: a script of 26 MB
+         # with a million "<" took 1.1 GB); what it holds is looked for in it after (:func:`_marks`)
+         rf"(?P<text>(?:[^<]++|<(?!(?i:/(?P=raw))[{SPACE}/>]))*+)"
          rf"|(?P<start>{_NAME}){_FAST_ATTRIBUTES}(?P<closed>/?)>"
          rf"|/(?P<end>{_NAME}){_FAST_ATTRIBUTES}/?>"
          r"|!--(?:-?>|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?)"
@@ -112,6 +112,7 @@ class Syntax:
         self.raw_end: dict[str, re.Pattern[Any]] = {
             name: re.compile(kind(rf"</{name}(?=[{SPACE}/>])"), re.IGNORECASE) for name in RAW_TEXT}
         self.fast: re.Pattern[Any] = re.compile(kind(_FAST))
+        self.inner_script: re.Pattern[Any] = re.compile(kind(rf"<(?i:script)[{SPACE}/>]"))
         self.kind = kind
         # the names the first pass compares with, made once (a small part costs its tokens, not these)
         self.shallow_names: tuple[Any, ...] = tuple(kind(name) for name in (
@@ -175,6 +176,7 @@ def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) ->
     cut there): False when the depth is passed already, else None (no sign)."""
     void, breakout, integration, same_closes, close_p = _FAST_SETS[type(markup)]
     svg, math, p, script, plaintext, table, tbody, thead, tfoot, tr, td, th, bang = syntax.shallow_names
+    lt, escape = syntax.kind("<"), syntax.kind("<!--")
     svg_math = (svg, math)
     cells = (td, th)
     rows_cells = (td, th, tr)
@@ -184,7 +186,7 @@ def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) ->
     foreign = 0  # svg and math elements open
     tokens = syntax.fast.findall(markup) if end is None else syntax.fast.findall(markup, 0, end)
     unsure = None if end is not None else False  # what a reason to look closer is worth
-    for raw, escape, inner, lt, start, closed, end_tag, cut, other in tokens:
+    for raw, text, start, closed, end_tag, cut, other in tokens:
         if start:
             name = start.lower()
             if name in void:
@@ -226,7 +228,10 @@ def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) ->
             elif name == table and len(stack) > 1 and stack[-1] in sections and stack[-2] == table:
                 del stack[-2:]  # a table and the body it opened for its rows
         elif raw:
-            if (foreign and (lt or escape or inner)) or (escape and inner and raw.lower() == script):
+            # marks: "<!--" and "<script" for a script that may double-escape, any "<" for
+            # a title or style in SVG, whose text is markup there
+            if (foreign and lt in text) or (
+                    raw.lower() == script and escape in text and syntax.inner_script.search(text) is not None):
                 return unsure
         elif cut or (other and other[:1] == bang and len(other) > 1 and foreign):
             return unsure

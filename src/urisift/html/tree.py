@@ -94,7 +94,7 @@ _FIRST_ELEMENT_ID = _IDS["a"]
 def child_namespace(namespace: Namespace, tag: str, attributes: Mapping[str, str | None], child: str
                     ) -> Namespace:
     """The namespace of an element ``child`` whose parent is ``tag`` in ``namespace``."""
-    if namespace is Namespace.HTML or _integration_point(namespace, tag, attributes, child):
+    if namespace is Namespace.HTML or integration_point(namespace, tag, attributes, child):
         if child == "svg":
             return Namespace.SVG
         if child == "math":
@@ -103,7 +103,10 @@ def child_namespace(namespace: Namespace, tag: str, attributes: Mapping[str, str
     return namespace
 
 
-def _integration_point(namespace: Namespace, tag: str, attributes: Mapping[str, str | None], child: str) -> bool:
+def integration_point(namespace: Namespace, tag: str, attributes: Mapping[str, str | None], child: str) -> bool:
+    """Whether a start tag ``child`` under the foreign element ``tag`` is read by the HTML
+    rules: an HTML integration point, or a MathML text integration point (WHATWG HTML §13.2.6,
+    the tree construction dispatcher)."""
     if namespace is Namespace.SVG:
         return tag in _HTML_INTEGRATION
     if tag in _MATHML_TEXT_INTEGRATION:

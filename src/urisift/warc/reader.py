@@ -16,7 +16,18 @@ from ..placing import FileLines
 from . import fast
 from .making import State, length_problem, named, placed, unit_of
 from .parsing import archive_iterator, quiet, readable
-from .resync import Growing, Rewind, end_of, member_cut_short, plain_at, record_start, rewound, seekable
+from .resync import (
+    Growing,
+    Rewind,
+    block_end,
+    end_of,
+    member_cut_short,
+    plain_at,
+    record_here,
+    record_start,
+    rewound,
+    seekable,
+)
 from .unit import WarcUnit, printable
 
 # warcio logs a warning for each target URI with spaces: the record already
@@ -60,10 +71,12 @@ class WarcReader:
 
     A broken record is a ``broken-warc`` defect that names it, and the
     reader goes on at the next record start (:func:`record_start`): after a
-    corrupt gzip member, the next member; in a plain WARC, the next
-    ``WARC/1.x`` header after the last record read (a Content-Length a
-    little too long had the reader parse from inside the next record's
-    header).  A forward-only stream (a pipe) is read through :class:`Rewind`,
+    corrupt gzip member, the next member; in a plain WARC or ARC, the next
+    record header (any version the reader takes) after the last record read
+    (a Content-Length a little too long had the reader parse from inside the
+    next record's header), and after a record not followed by its blank line,
+    where its block ends (warcio took the next record's first line for that
+    blank line).  A forward-only stream (a pipe) is read through :class:`Rewind`,
     so standard input resumes as a file does.
 
     A clean file's records are read by FastWARC where it applies (``fast``
@@ -188,7 +201,18 @@ class WarcReader:
                             and state.last[0] == offset:
                         detail = state.payload.problem  # the record whose payload broke: said once
                     state.payload = None
-                    if direct:
+                    # warcio took the first line after the last record for the blank line it looks
+                    # for there: when a record's head stands there, that record is whole
+                    after = (block_end(file, state.last[0]) if iterator.err_count > errors and state.last is not None
+                             and direct and plain_at(file, state.last[0]) else None)
+                    swallowed = after is not None and after <= offset and record_here(file, after)
+                    if swallowed:
+                        assert state.last is not None and after is not None
+                        resume = after
+                        yield Defect(DefectKind.BROKEN_WARC, f"{named(*state.last)} was not followed by a blank "
+                                     f"line; the next record starts right after its block, at byte {after}",
+                                     self.origin, state.last[0])
+                    elif direct:
                         # after a corrupt gzip member, the next member; in a plain file, a
                         # record header a little before where warcio looked for one, too
                         gzipped = plain_at(file, offset) is False
@@ -196,14 +220,15 @@ class WarcReader:
                         resume = self._resync(file, start)
                         if resume == offset:  # the record that failed starts there: the next one, then
                             resume = self._resync(file, offset + 1)
-                    tail = (f"; resumed at byte {resume}" if resume is not None
-                            else "; nothing after it could be read")
-                    if resume is not None and resume < offset and state.last is not None:
-                        # the next record starts before where warcio looked for it
-                        tail += (f" ({named(*state.last)} ran on into it: its Content-Length is likely "
-                                 "too long)")
-                    yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
-                                 self.origin, offset)
+                    if not swallowed:
+                        tail = (f"; resumed at byte {resume}" if resume is not None
+                                else "; nothing after it could be read")
+                        if resume is not None and resume < offset and state.last is not None:
+                            # the next record starts before where warcio looked for it
+                            tail += (f" ({named(*state.last)} ran on into it: its Content-Length is likely "
+                                     "too long)")
+                        yield Defect(DefectKind.BROKEN_WARC, f"a record could not be read ({detail}){tail}",
+                                     self.origin, offset)
                 if resume is None:
                     return
                 skip = 0

@@ -1,6 +1,12 @@
-"""Where records start (gzip members, ``WARC/`` headers): to go on after a
-broken record, in a file or on a pipe, and to cut a large file for parallel
-work.  One finder, :func:`record_start`, serves both."""
+"""Where records start (gzip members, ``WARC/`` headers, ARC header lines):
+to go on after a broken record, in a file or on a pipe, and to cut a large
+file for parallel work.  One finder, :func:`record_start`, serves both.
+
+Every version the reader accepts is a record start: WARC/1.0 and 1.1 (ISO
+28500), WARC/0.17 and 0.18 (the drafts Heritrix wrote), and ARC's record
+header line (URL, IP address, 14-digit date, media type, then in version 2
+a status, checksum, location, offset and file name, and last the length of
+what follows), whether plain or the head of a gzip member."""
 
 from __future__ import annotations
 
@@ -11,22 +17,34 @@ from typing import BinaryIO
 
 from ..sources import first_cut
 
+#: the WARC versions warcio reads (its ArcWarcRecordLoader.WARC_TYPES)
+_VERSION = rb"WARC/(?:1\.[01]|0\.1[78])\r?\n"
+# an ARC record's header line: a URL (with a scheme: filedesc://, http:, dns: ...), an IP
+# address, the 14-digit date, the media type, up to five fields more (version 2), the length
+_ARC_LINE = rb"[A-Za-z][A-Za-z0-9+.-]{0,30}:[^ \r\n]{1,8192} [0-9A-Fa-f.:-]{1,64} [0-9]{14} [^ \r\n]{1,256}" \
+    rb"(?: [^ \r\n]{1,1024}){0,5} [0-9]{1,20}\r?\n"
 # a record starts here: a gzip member, or a WARC/ARC header line
-_RESYNC = re.compile(rb"\x1f\x8b\x08|(?:^|\n)WARC/1\.[01]\r?\n")
+_RESYNC = re.compile(rb"\x1f\x8b\x08|(?:^|\n)(?:" + _VERSION + rb"|" + _ARC_LINE + rb")")
+#: the longest head a record start is told by (an ARC line, a WARC line and its first fields)
+_LONGEST = 12288
+# the head of a record, where one is known to start (a gzip member's data inflated, or the
+# bytes after a record whose blank lines are missing)
+_HEAD = re.compile(_VERSION + rb"|" + _ARC_LINE)
 
 
 def record_start(f: BinaryIO, near: int, size: int) -> int | None:
     """The offset of the first record that starts at or after ``near`` in a
-    WARC file (a gzip member a record, or plain): a gzip member whose data
-    begins ``WARC/``, or a ``WARC/1.x`` line followed by a ``WARC-`` header
-    at the start of a line after a blank one.  None when there is none."""
+    WARC or ARC file (a gzip member a record, or plain): a gzip member whose
+    data begins with a record's head, a ``WARC/`` version line followed by a
+    ``WARC-`` header at the start of a line after a blank one, or an ARC
+    record's header line at the start of a line.  None when there is none."""
 
     def find(window: bytes, base: int) -> tuple[int | None, int]:
         for m in _RESYNC.finditer(window):
             at = m.start() if window[m.start()] != 0x0A else m.start() + 1
             if _record_at(window, at, f, base + at):
                 return at, 0
-        return None, max(0, len(window) - 64)
+        return None, max(0, len(window) - _LONGEST)  # a head the window cut is looked at again
 
     return first_cut(f, near, size, find)
 
@@ -41,14 +59,71 @@ def _record_at(window: bytes, at: int, f: BinaryIO, offset: int) -> bool:
             data = zlib.decompressobj(31).decompress(head, 64)
         except zlib.error:
             return False
-        return data.startswith((b"WARC/1.0\r\n", b"WARC/1.1\r\n", b"WARC/1.0\n", b"WARC/1.1\n"))
-    # a plain record: "WARC/1.x" after a blank line, then a named WARC header
-    after_blank = at == 0 or window[max(0, at - 4):at] == b"\r\n\r\n" or window[max(0, at - 2):at] == b"\n\n"
-    return after_blank and _PLAIN_RECORD.match(window, at, at + 4096) is not None
+        return _HEAD.match(data) is not None
+    if window.startswith(b"WARC/", at):
+        # a plain WARC record: its version line after a blank line, then a named WARC header
+        after_blank = at == 0 or window[max(0, at - 4):at] == b"\r\n\r\n" or window[max(0, at - 2):at] == b"\n\n"
+        return after_blank and _PLAIN_RECORD.match(window, at, at + 4096) is not None
+    # an ARC record: its header line (at a line's start: ARC puts one line break or none
+    # between records), whole in the window
+    if at > 0:
+        line_start = window[at - 1] == 0x0A
+    else:  # (the window's first byte: the one before it is the file's)
+        line_start = offset == 0 or _byte_before(f, offset) == b"\n"
+    return line_start and _ARC_RECORD.match(window, at, at + _LONGEST) is not None
+
+
+def _byte_before(f: BinaryIO, offset: int) -> bytes:
+    here = f.tell()
+    f.seek(offset - 1)
+    byte = f.read(1)
+    f.seek(here)
+    return byte
 
 
 # a WARC header line, then (within its first twenty fields) a WARC- named one
-_PLAIN_RECORD = re.compile(rb"WARC/1\.[01]\r?\n(?:[A-Za-z-]{1,64}:[^\n]{0,4096}\n){0,20}?WARC-")
+_PLAIN_RECORD = re.compile(_VERSION + rb"(?:[A-Za-z-]{1,64}:[^\n]{0,4096}\n){0,20}?WARC-")
+_ARC_RECORD = re.compile(_ARC_LINE)
+
+
+_CONTENT_LENGTH = re.compile(rb"(?im)^Content-Length:[ \t]*([0-9]{1,20})[ \t]*\r?$")
+
+
+def block_end(f: BinaryIO, offset: int) -> int | None:
+    """Where the block of the plain record at ``offset`` ends, by its own head: a WARC
+    record's header ends at its blank line, and its Content-Length more bytes follow; an
+    ARC record's header line ends at its line break, and the length it ends with follows
+    (None: no such head there)."""
+    try:
+        here = f.tell()
+        f.seek(offset)
+        head = f.read(1 << 16)
+        f.seek(here)
+    except (OSError, ValueError):
+        return None
+    if head.startswith(b"WARC/"):
+        ends = [at + len(mark) for mark in (b"\r\n\r\n", b"\n\n") if (at := head.find(mark)) >= 0]
+        if not ends:
+            return None
+        length = _CONTENT_LENGTH.search(head, 0, min(ends))
+        return None if length is None else offset + min(ends) + int(length.group(1))
+    line = _ARC_RECORD.match(head)
+    if line is None:
+        return None
+    return offset + line.end() + int(line.group().split()[-1])
+
+
+def record_here(f: BinaryIO, offset: int) -> bool:
+    """Whether a record's head (a version line, an ARC header line, a gzip member) is at
+    ``offset``: where the record before ends without the blank lines after it."""
+    try:
+        here = f.tell()
+        f.seek(offset)
+        head = f.read(_LONGEST)
+        f.seek(here)
+    except (OSError, ValueError):
+        return False
+    return head.startswith(b"\x1f\x8b") or _HEAD.match(head) is not None
 
 
 class Growing:

@@ -120,6 +120,11 @@ class Parsed:
                     self._told.add(entity.name)
                     yield self._defect(f"its DOCTYPE declares the external entity &{entity.name}; "
                                        f"({_named(None, entity.system_url)}), which is never read")
+            elif "<" in entity.content:
+                # its replacement text holds markup: libxml2 gives its elements (and their text)
+                # as events of their own, so as text it stands for nothing, lest its tags be read
+                # as text
+                self.entities[entity.name] = ""
             else:
                 self.entities[entity.name] = entity.content
 

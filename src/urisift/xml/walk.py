@@ -69,13 +69,18 @@ class Frame:
     """An open element: its base chain, its tail once one is made, and what
     reading it is in."""
 
-    __slots__ = ("layer", "tail", "xhtml", "texted")
+    __slots__ = ("layer", "tail", "xhtml", "texted", "element", "entity")
 
-    def __init__(self, layer: BaseLayer, tail: Tail | None, xhtml: bool) -> None:
+    def __init__(self, layer: BaseLayer, tail: Tail | None, xhtml: bool, element: Any = None,
+                 entity: bool = False) -> None:
         self.layer = layer
         self.tail = tail
         self.xhtml = xhtml  # its text is XHTML text (scanned for URIs)
         self.texted = False  # its .text was read (at its first child, or its end)
+        self.element = element
+        # an element of an internal entity's replacement text (XML 1.0 §4.4.2): libxml2 parses
+        # it apart from the document (no parent, no namespace in scope), where the reference stands
+        self.entity = entity
 
 
 class XmlWalk:
@@ -139,10 +144,19 @@ class XmlWalk:
         namespace, local = split(tag)
         frames = self.frames
         parent = frames[-1] if frames else None
+        entity = False
         if parent is None:
             self.root = local if namespace == "" else ""
             if namespace == XHTML and local == "html":
                 self.xhtml = XhtmlReading(self, document=True)
+        elif parent.entity or element.getparent() is None:
+            # in an entity's replacement text: its elements are the document's where the
+            # reference stands (XML 1.0 §4.4.2, "included"), in the namespaces in scope there
+            entity = True
+            if namespace == "":
+                namespace = _default_namespace(frames)
+            if parent.xhtml:
+                yield from self._text_before(element, parent)
         elif parent.xhtml:
             yield from self._text_before(element, parent)
         else:
@@ -157,7 +171,7 @@ class XmlWalk:
             if defect is not None:
                 yield defect
         xhtml = namespace == XHTML or (parent is not None and parent.xhtml and namespace != "")
-        frame = Frame(layer, tail, xhtml)
+        frame = Frame(layer, tail, xhtml, element, entity)
         frames.append(frame)
         if namespace == XHTML:
             if self.xhtml is None:
@@ -177,6 +191,8 @@ class XmlWalk:
     def _end(self, element: Any) -> Iterator[Record | Defect | Content]:
         frame = self.frames.pop()
         namespace, local = split(element.tag)
+        if frame.entity and namespace == "":
+            namespace = _default_namespace(self.frames)
         if frame.xhtml:
             yield from self._text_after(element, frame)
         line = element.sourceline
@@ -198,6 +214,12 @@ class XmlWalk:
                 yield self.record(frame, url, qualified(element, local), None, line)
         if self.xhtml is not None and namespace == XHTML:
             yield from self.xhtml.ended(element, local, frame)
+        if frame.entity and self.frames and self.frames[-1].xhtml and element.tail and element.getparent() is None:
+            # the text after an element at the top of an entity's replacement text: its parent's
+            # text, where the reference stands (no later element's run reaches it)
+            parent = self.frames[-1]
+            if self.xhtml is not None and element.tail.strip(_SPACE):
+                yield from self.xhtml.text(element.tail, parent.element, parent, None, backwards=False)
         element.clear(keep_tail=True)
 
     def _attributes(self, element: Any, namespace: str, local: str, frame: Frame) -> Iterator[Record]:
@@ -257,7 +279,8 @@ class XmlWalk:
         parent.texted = True
         _let_go_before(element)
         if run and self.xhtml is not None:
-            yield from self.xhtml.text(run, element.getparent(), parent, line, backwards=True)
+            up = element.getparent()
+            yield from self.xhtml.text(run, parent.element if up is None else up, parent, line, backwards=True)
 
     def _text_after(self, element: Any, frame: Frame) -> Iterator[Record | Defect | Content]:
         """The XHTML text an element ends with (all of its text when it has
@@ -291,10 +314,19 @@ def _run_before(element: Any, parsed: Parsed, parent: Frame) -> tuple[str, int |
         node = node.getprevious()
     if node is not None:
         parts.append(node.tail or "")
-    elif not parent.texted:
+    elif not parent.texted and element.getparent() is not None:  # (an entity's first element has none)
         parts.append(element.getparent().text or "")
     parts.reverse()
     return "".join(parts), element.sourceline
+
+
+def _default_namespace(frames: list[Frame]) -> str:
+    """The default namespace in scope where an entity's replacement text is
+    referenced: that of the innermost open element of the document's own."""
+    for frame in reversed(frames):
+        if not frame.entity and frame.element is not None:
+            return str(frame.element.nsmap.get(None) or "")
+    return ""
 
 
 def _let_go_before(element: Any) -> None:
