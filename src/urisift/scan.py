@@ -240,6 +240,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         yield from defects
     if opened is not None and opened.doubt is not None:
         yield Defect(DefectKind.UNCERTAIN_KIND, opened.doubt, origin)
+    if opened is not None and opened.failure is not None:
+        yield opened.failure
     try:
         if unit.start is not None and kind is Kind.MBOX:
             from .mail.mbox import split_mbox

@@ -30,10 +30,10 @@ from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
 from .remote import expand, is_remote, local_path, open_remote, shown
 from .remote import size as remote_size
-from .sniff import sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers since issue 12
+from .sniff import SAMPLE, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers since issue 12
 
 #: how many leading bytes the sniffer reads
-SNIFF_SIZE = 4096
+SNIFF_SIZE = SAMPLE
 #: the kinds this version reads; the others are recognized, and reported
 BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, Kind.CSS, Kind.XML, Kind.ROBOTS,
                          Kind.PDF, Kind.OFFICE})
@@ -232,6 +232,7 @@ class Opened:
     guard: Guarded | None = None
     live: bool = False  # a pipe or terminal: read a line at a time, not a chunk
     doubt: str | None = None  # why the kind sniffed is a guess worth saying (:func:`~urisift.sniff.sniff`)
+    failure: Defect | None = None  # the sniffer failed on its first bytes: read as text
 
     @property
     def defects(self) -> list[Defect]:
@@ -277,13 +278,15 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             # member costs one record.
             return _warc(raw, head, live, origin)
     doubt = None
+    failure = None
     if method is None:
         if kind is Kind.AUTO:
-            kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
+            kind, doubt, failure = _kind(source, head, name, origin)
         if kind is Kind.WARC:
             # a plain WARC too: the reader seeks back to the record after a broken one
             return _warc(raw, head, live, origin)
-        return Opened(io.BufferedReader(Replay(head, raw, live)), kind, origin, live=live, doubt=doubt)
+        return Opened(io.BufferedReader(Replay(head, raw, live)), kind, origin, live=live, doubt=doubt,
+                      failure=failure)
     compression, suffix = method
     # closed with the stream that wraps it; the caller closes that one
     guard = Guarded(io.BufferedReader(Replay(head, raw, live)), compression, origin)
@@ -292,8 +295,24 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     if name.lower().endswith(suffix):
         name = name[: -len(suffix)]
     if kind is Kind.AUTO:
-        kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
-    return Opened(stream, kind, origin, compression, guard, doubt=doubt)
+        kind, doubt, failure = _kind(source, head, name, origin)
+    return Opened(stream, kind, origin, compression, guard, doubt=doubt, failure=failure)
+
+
+def _kind(source: Input, head: bytes, name: str, origin: Origin) -> tuple[Kind, str | None, Defect | None]:
+    """The kind of an input, as the walk knows it or as sniffed from
+    ``head``; the sniffer stands under a reader's guarantee: should it fail
+    on the bytes it is given, that is a defect, and the input is read as
+    plain text (which loses none of what it holds), not a failed scan."""
+    if source.kind:
+        return source.kind, None, None
+    try:
+        kind, doubt = sniff(head, name)
+    except Exception as exc:  # noqa: BLE001 - untrusted bytes: one input that trips the sniffer must not cost it
+        return Kind.TEXT, None, Defect(DefectKind.SCAN_FAILED, f"telling its kind from its first bytes failed "
+                                       f"({type(exc).__name__}: {exc}); read as plain text; please report it",
+                                       origin, 0)
+    return kind, doubt, None
 
 
 def _warc(raw: BinaryIO, head: bytes, live: bool, origin: Origin) -> Opened:
