@@ -277,8 +277,7 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             # member starts in the file (where a reader seeks to), and a corrupt
             # member costs one record.
             return _warc(raw, head, live, origin)
-    doubt = None
-    failure = None
+    doubt, failure = None, None
     if method is None:
         if kind is Kind.AUTO:
             kind, doubt, failure = _kind(source, head, name, origin)
@@ -300,10 +299,8 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
 
 
 def _kind(source: Input, head: bytes, name: str, origin: Origin) -> tuple[Kind, str | None, Defect | None]:
-    """The kind of an input, as the walk knows it or as sniffed from
-    ``head``; the sniffer stands under a reader's guarantee: should it fail
-    on the bytes it is given, that is a defect, and the input is read as
-    plain text (which loses none of what it holds), not a failed scan."""
+    """The kind of an input, as the walk knows it or as sniffed from ``head``:
+    a sniffer that fails is a defect, and the input read as plain text."""
     if source.kind:
         return source.kind, None, None
     try:

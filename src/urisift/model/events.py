@@ -46,7 +46,9 @@ class Content:
     ``budget`` the account of the document it belongs to (None until the
     scan routes it: a reader hands its own on to content that is part of
     the same document, a feed's HTML, and the scan gives any other a fresh
-    one; issue 35).
+    one; issue 35); ``inflated`` that the body's bytes are inflated out of
+    compressed ones as they are read (a compressed input, a payload's
+    content or transfer coding): each counts against the budget's bytes.
     """
 
     body: BinaryIO | bytes | str | Message
@@ -63,6 +65,7 @@ class Content:
     # written in the file (issue 37: Record.in_file); None where it does not stand there as written
     placed: Callable[[int, int], tuple[int, int]] | None = None
     budget: Budget | None = None
+    inflated: bool = False
 
     def stream(self) -> BinaryIO:
         """The body as a byte stream (mail and archives are bytes: a body
