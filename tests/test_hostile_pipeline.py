@@ -171,3 +171,24 @@ def test_a_mail_text_part_ends_at_its_time_budget(tmp_path: Path) -> None:
 def test_a_compressed_text_ends_at_its_time_budget(tmp_path: Path) -> None:
     data = b"".join(b"http://t%d.example/p\n" % i for i in range(1_000_000))
     _ended_in_time(_timed(tmp_path, "a.txt.bz2", bz2.compress(data)), "a.txt.bz2")
+
+
+# -- a document a reader holds whole is bounded ---------------------------------------------
+
+def test_a_page_held_whole_is_read_up_to_its_bound(tmp_path: Path) -> None:
+    from urisift import Defect, Record, ScanOptions, iter_input
+    from urisift.containment import Limits
+
+    (tmp_path / "a.html").write_bytes(_page(4 << 20))
+    (tmp_path / "b.css").write_bytes(b"a{background:url(http://first.example/c.png)}/*" + b" " * (4 << 20) + b"*/"
+                                     b"b{background:url(http://last.example/c.png)}")
+    options = ScanOptions(limits=Limits(whole=1 << 20))
+    for name, first in (("a.html", "http://first.example/"), ("b.css", "http://first.example/c.png")):
+        items = list(iter_input(str(tmp_path / name), options))
+        assert [i.uri for i in items if isinstance(i, Record)] == [first]
+        assert [i.detail for i in items if isinstance(i, Defect)] == [
+            "its reader holds it whole, and it is longer than 1048576 bytes, the bound of a document held whole: "
+            "its bytes from byte 1048576 on not read"]
+    # a page of exactly the bound is whole
+    (tmp_path / "c.html").write_bytes(_page(1 << 20)[: 1 << 20])
+    assert not [i for i in iter_input(str(tmp_path / "c.html"), options) if isinstance(i, Defect)]

@@ -17,7 +17,8 @@ srcdoc), the inner reading
   reader its byte stream through :class:`Metered`, which asks the budget
   as the bytes go by (its time; and, for bytes inflated as they are read,
   a compressed input or a payload's content coding, RFC 9110 §8.4, the
-  inflate budget) and ends the stream where it is spent; and the scan asks
+  inflate budget; for a reader that holds its document whole, the bytes
+  it may hold) and ends the stream where it is spent; and the scan asks
   the time again every :data:`EVERY` items the reader yields, so that a
   reader that holds its document whole (a page, a style sheet) is stopped
   too.  A reader added later asks nothing and is bounded all the same.
@@ -45,6 +46,10 @@ T = TypeVar("T")
 DOCUMENT_SECONDS = 60.0
 #: the bytes a document may inflate out of its compressed parts, by default
 DOCUMENT_INFLATED = 512 << 20
+#: the bytes of a document a reader holds whole (a page, a style sheet, a
+#: message, a PDF): three to four times as much memory once decoded and
+#: parsed, so that at this bound a document stays within 300 MB
+DOCUMENT_WHOLE = 64 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +59,7 @@ class Limits:
 
     seconds: float = DOCUMENT_SECONDS
     inflated: int = DOCUMENT_INFLATED
+    whole: int = DOCUMENT_WHOLE
 
     def budget(self) -> Budget:
         """A fresh account for one document, its clock started now."""
@@ -120,11 +126,13 @@ class Metered(io.RawIOBase):
     reader's records.  The reader sees a shorter stream and reads on, so
     what it found before the end is kept."""
 
-    def __init__(self, inner: BinaryIO, budget: Budget, origin: Origin, inflated: bool) -> None:
+    def __init__(self, inner: BinaryIO, budget: Budget, origin: Origin, inflated: bool,
+                 whole: int | None = None) -> None:
         self.inner = inner  # closed by whoever opened it, not here
         self.budget = budget
         self.origin = origin
         self.inflated = inflated
+        self.whole = whole  # the most bytes handed on: the reader holds them all at once
         self.done = inner.tell() if self.seekable() else 0  # where in the stream its next byte is
         self._read = getattr(inner, "read1", inner.read)  # what has arrived: a live stream's lines are not held
         self.defect: Defect | None = None
@@ -156,7 +164,16 @@ class Metered(io.RawIOBase):
             if self.budget.expired():
                 self.defect = self.budget.over_time(f"its bytes from byte {self.done} on", self.origin)
                 return 0
-        data = self._read(len(buffer))
+        wanted = len(buffer)
+        if self.whole is not None:
+            if self.done >= self.whole:
+                if self._read(1):  # (a document of exactly this size is whole: only a longer one is cut)
+                    self.defect = Defect(DefectKind.BOMB, f"its reader holds it whole, and it is longer than "
+                                         f"{self.whole} bytes, the bound of a document held whole: its bytes from "
+                                         f"byte {self.whole} on not read", self.origin, None)
+                return 0
+            wanted = min(wanted, self.whole - self.done)
+        data = self._read(wanted)
         n = len(data)
         if self.inflated and n:
             taken = self.budget.take(n)
@@ -171,10 +188,12 @@ class Metered(io.RawIOBase):
         return n
 
 
-def metered(items: Iterable[T], budget: Budget, origin: Origin, what: Callable[[], str]) -> Iterator[T | Defect]:
+def metered(items: Iterable[T], budget: Budget, origin: Origin, what: Callable[[], str | None]
+            ) -> Iterator[T | Defect]:
     """The items of a reader's reading of one document, ended with a ``bomb``
     defect once the document's time is up, naming ``what()`` was left
-    unread (asked then: where the reading had got to); the clock is looked
+    unread (asked then: where the reading had got to; None when that was
+    said already, by the stream that fed the reader); the clock is looked
     at every :data:`EVERY` items."""
     count = 0
     for item in items:
@@ -183,7 +202,9 @@ def metered(items: Iterable[T], budget: Budget, origin: Origin, what: Callable[[
         if count >= EVERY:
             count = 0
             if budget.expired():
-                yield budget.over_time(what(), origin)
+                unread = what()
+                if unread is not None:
+                    yield budget.over_time(unread, origin)
                 return
 
 
@@ -211,5 +232,5 @@ def failed(what: str, exc: BaseException, origin: Origin, position: int | None =
                   "please report it", origin, position, unit)
 
 
-__all__ = ["DOCUMENT_INFLATED", "DOCUMENT_SECONDS", "EVERY", "Budget", "Limits", "Metered", "contained", "failed",
+__all__ = ["DOCUMENT_INFLATED", "DOCUMENT_SECONDS", "DOCUMENT_WHOLE", "EVERY", "Budget", "Limits", "Metered", "contained", "failed",
            "metered"]

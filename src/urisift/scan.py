@@ -74,7 +74,8 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
         # as the reader takes them, and its items as it gives them
         body = content.body
         if not isinstance(body, (bytes, str)) and not is_message(body):
-            meter = Metered(body, budget, content.origin, content.inflated)  # type: ignore[arg-type]
+            whole = options.limits.whole if kind in HELD_WHOLE else None
+            meter = Metered(body, budget, content.origin, content.inflated, whole)  # type: ignore[arg-type]
             content = replace(content, body=io.BufferedReader(meter))
         items = metered(READERS[kind](content, options, tally), budget, content.origin,
                         lambda: _unread(kind, meter))
@@ -92,10 +93,13 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
         yield meter.defect
 
 
-def _unread(kind: Kind, meter: Metered | None) -> str:
-    """What a reading stopped by the time budget leaves unread."""
+def _unread(kind: Kind, meter: Metered | None) -> str | None:
+    """What a reading stopped by the time budget leaves unread (None: its
+    stream said so already)."""
     if meter is None:
         return f"the rest of its {kind} content"
+    if meter.defect is not None:
+        return None
     return f"the rest of its {kind} content (its bytes were read up to byte {meter.done})"
 
 
@@ -213,6 +217,10 @@ READERS: dict[Kind, Reader] = {
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
 ARCHIVES = frozenset({Kind.MBOX, Kind.WARC})
+#: the kinds whose readers hold a document's bytes whole, and can use a part of one (the others stream
+#: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
+#: their bytes are bounded by Limits.whole
+HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS})
 
 
 # -- units ---------------------------------------------------------------------------

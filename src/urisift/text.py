@@ -153,7 +153,8 @@ def read_text_range(stream: BinaryIO, start: int, characters: int, lines: int, c
         return
     meter = Metered(stream, budget, origin, False)
     items = _range(io.BufferedReader(meter), start, characters, lines, chosen, layer, origin, options)
-    for item in metered(items, budget, origin, lambda: f"the rest of the text (it was read up to byte {meter.done})"):
+    for item in metered(items, budget, origin, lambda: None if meter.defect is not None else
+                        f"the rest of the text (it was read up to byte {meter.done})"):
         if type(item) is Defect and item.kind is DefectKind.BOMB:
             account.told = True
         yield item
