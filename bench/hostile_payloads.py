@@ -234,3 +234,90 @@ def srcdoc_deep(depth: int = 24) -> bytes:
     for _ in range(depth):
         page = '<iframe srcdoc="' + page.replace("&", "&amp;").replace('"', "&quot;") + '"></iframe>'
     return (page + '<a href="http://after.example/">y</a>').encode()
+
+
+# -- the guarantees before and around the readers: inflation and time budgets --------------------
+
+def _packed(compressor: object, head: bytes, filler: bytes, size: int, tail: bytes) -> bytes:
+    """``head``, ``filler`` repeated to ``size`` bytes, ``tail``, compressed a
+    megabyte at a time (the builder never holds what it inflates to)."""
+    out = io.BytesIO()
+    out.write(compressor.compress(head))  # type: ignore[attr-defined]
+    block = filler * (MB // len(filler))
+    for _ in range(size // len(block)):
+        out.write(compressor.compress(block))  # type: ignore[attr-defined]
+    out.write(compressor.compress(tail))  # type: ignore[attr-defined]
+    out.write(compressor.flush())  # type: ignore[attr-defined]
+    return out.getvalue()
+
+
+def _gzip() -> object:
+    return zlib.compressobj(9, zlib.DEFLATED, 31)
+
+
+def html_gz(size: int = 1_000 * MB) -> bytes:
+    """A .html.gz of about 1 MB inflating to ``size`` bytes of one paragraph, links first and last."""
+    return _packed(_gzip(), b"<html><body><a href='http://first.example/'>f</a><p>", b" ", size,
+                   b"</p><a href='http://last.example/'>l</a>")
+
+
+def css_xz(size: int = 2_000 * MB) -> bytes:
+    """A .css.xz inflating to ``size`` bytes of one comment, a url() first and last."""
+    import lzma
+    return _packed(lzma.LZMACompressor(preset=9), b"a{background:url(http://first.example/a.png)}/*", b" ", size,
+                   b"*/b{background:url(http://last.example/b.png)}")
+
+
+def warc_gz_coded(size: int = 400 * MB) -> bytes:
+    """A .warc.gz of two records: an HTML response whose Content-Encoding is
+    gzip, inflating to ``size`` bytes, then one with a link."""
+    coded = _packed(_gzip(), b"<a href='http://first.example/'>f</a><p>", b" ", size, b"</p>")
+    big = warc_response(b"http://h.example/big", b"text/html\r\nContent-Encoding: gzip", coded)
+    small = warc_response(b"http://h.example/next", b"text/html", b"<a href='http://next.example/'>n</a>")
+    return _gzip_bytes(big) + _gzip_bytes(small)
+
+
+def _gzip_bytes(data: bytes) -> bytes:
+    compressor = _gzip()
+    return compressor.compress(data) + compressor.flush()  # type: ignore[attr-defined]
+
+
+def data_uri_page(size: int = 100 * MB) -> bytes:
+    """A page of ``size`` bytes holding one data: link (base64 of a page), a link after it."""
+    return _joined(b"<html><body><a href='data:text/html;base64,", (b"PGEgaHJlZj0ieCI+eDwvYT4K" * (MB // 24)
+                                                                   for _ in range(size // MB)),
+                   b"'>d</a><a href='http://after.example/'>a</a></body></html>")
+
+
+def base64_html_part(size: int = 50 * MB) -> bytes:
+    """A message whose HTML part is ``size`` bytes of base64 (paragraphs, a link first), a text part after it."""
+    import base64
+    page = b"<a href='http://first.example/'>f</a>" + b"<p>words words words</p>\n" * (size * 3 // 4 // 26)
+    encoded = base64.encodebytes(page)
+    return (b"From: a@example.com\nDate: Mon, 3 Jun 2024 12:00:00 +0000\nMIME-Version: 1.0\n"
+            b"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/html\n"
+            b"Content-Transfer-Encoding: base64\n\n" + encoded + b"\n--b\nContent-Type: text/plain\n\n"
+            b"see http://after.example/\n--b--\n")
+
+
+def text_links(size: int = 174 * MB) -> bytes:
+    """``size`` bytes of plain text, a distinct link a line."""
+    return _joined(b"", (b"see http://t%d.example/page for it\n" % i for i in range(size // 36)), b"")
+
+
+def css_links(size: int = 80 * MB) -> bytes:
+    """A style sheet of ``size`` bytes, a rule with a distinct url() a line."""
+    return _joined(b"", (b"a%d{background:url(http://c%d.example/i.png)}\n" % (i, i) for i in range(size // 48)),
+                   b"")
+
+
+def mail_text_part(size: int = 34 * MB) -> bytes:
+    """A message with one text part of ``size`` bytes, a distinct link a line."""
+    return _joined(b"From: a@example.com\nDate: Mon, 3 Jun 2024 12:00:00 +0000\nContent-Type: text/plain\n\n",
+                   (b"see http://m%d.example/page\n" % i for i in range(size // 28)), b"")
+
+
+def bz2_nuls(size: int = 2_000 * MB) -> bytes:
+    """A .bz2 of ``size`` NUL bytes."""
+    import bz2
+    return _packed(bz2.BZ2Compressor(9), b"see http://first.example/\n", b"\0", size, b"")

@@ -12,10 +12,13 @@ that short anyway, and a cut-off file is a broken input worth having.
 from __future__ import annotations
 
 import argparse
+import bz2
+import gzip
 import hashlib
 import importlib.util
 import lzma
 import os
+import zlib
 from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
@@ -156,8 +159,48 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
+    elif target == "sniff":
+        # the first bytes of every kind the sniffer tells, and the shapes that once hung it
+        for kind in ("html", "xml", "css", "mail", "warc", "text", "pdf"):
+            for path in _files(PROJECT / kind, "*.*"):
+                if not path.name.endswith(".jsonl"):
+                    yield _read(path, min(max_size, 8192))
+        yield b'<?xml version="1.0"?>\n<!-- licence ' + b"x" * 5000 + b" -->\n<rss><channel/></rss>\n"
+        yield b"<!DOCTYPE x>\n<!-- " + b" " * 5000 + b"\n http://stdin.example/ -->\n"
+    elif target in ("gzip", "bzip2", "xz"):
+        # the project's samples compressed, whole, cut short, and with a byte flipped
+        for data in _compressible(max_size):
+            packed = _compressed(target, data)
+            yield packed[:max_size]
+            yield packed[: len(packed) // 2]
+            flipped = bytearray(packed[:max_size])
+            flipped[len(flipped) // 2] ^= 0x55
+            yield bytes(flipped)
+    elif target == "codings":
+        # a coding byte (the target's choice of header), then the payload in that coding
+        for data in _compressible(max_size):
+            gzipped = _compressed("gzip", data)
+            for choice, packed in ((0, gzipped), (1, zlib.compress(data)),
+                                   (3, b"%x\r\n" % len(data) + data + b"\r\n0\r\n\r\n"),
+                                   (4, b"%x\r\n" % len(gzipped) + gzipped + b"\r\n0\r\n\r\n")):
+                yield bytes([choice]) + packed[:max_size]
     else:
         raise ValueError(f"no fuzz target {target!r}")
+
+
+def _compressible(max_size: int) -> Iterator[bytes]:
+    """The project's HTML, text and style sheet samples: what compressed inputs hold."""
+    for kind, pattern in (("html", "*.html"), ("text", "*.txt"), ("css", "**/*.css")):
+        for path in _files(PROJECT / kind, pattern)[:4]:
+            yield _read(path, max_size)
+
+
+def _compressed(method: str, data: bytes) -> bytes:
+    if method == "gzip":
+        return gzip.compress(data)
+    if method == "bzip2":
+        return bz2.compress(data)
+    return lzma.compress(data)
 
 
 def _style_sheets(page: bytes, max_size: int) -> Iterator[bytes]:
@@ -190,7 +233,8 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
     return len(names)
 
 
-TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "markdown", "notebook")
+TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
+           "codings", "markdown", "notebook")
 
 
 def main(argv: list[str] | None = None) -> int:

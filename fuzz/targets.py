@@ -222,6 +222,91 @@ def _as(kind: Kind) -> Callable[[bytes], None]:
     return target
 
 
+# -- the stages before a reader: the kind sniffer, the decompressors --------------------------
+
+#: the names an input is sniffed under: none (standard input), a name of each strength
+_NAMES = (None, "-", "feed.rss", "notes.txt", "page", "x.xhtml", "a.css")
+#: what a decompressing target may inflate an input to: more is the budget's to stop
+_INFLATE = 1 << 20
+
+
+def sniff(data: bytes) -> None:
+    """The kind sniffer (``--kind auto``) on an input's first bytes, under
+    each strength of name: it ends, looks at its sample only, and tells a
+    kind; then the bytes as standard input, sniffed and read."""
+    from urisift.sniff import SAMPLE
+    from urisift.sniff import sniff as sniffed
+
+    for name in _NAMES:
+        told = sniffed(data, name)
+        if not isinstance(told.kind, Kind):
+            raise ContractError(f"not a kind: {told!r}")
+        if sniffed(data[:SAMPLE], name) != told:
+            raise ContractError(f"the kind of {name!r} depends on bytes past the first {SAMPLE}")
+    _check(iter_input("-", ScanOptions(base=BASE), stdin=io.BytesIO(data)))
+
+
+def _inflating(method: str) -> Callable[[bytes], None]:
+    """A target decompressing its bytes as an input compressed with
+    ``method`` is (:class:`urisift.compressed.Guarded`): it never raises,
+    every problem a ``corrupt-compression`` defect; then the bytes as
+    standard input, sniffed, inflated within a small inflate budget."""
+    from urisift.compressed import MAGIC, Guarded
+    from urisift.containment import Limits
+    from urisift.model import Origin
+
+    magic = next(m for m, name, _ in MAGIC if name == method)
+
+    def target(data: bytes) -> None:
+        guard = Guarded(io.BytesIO(data), method, Origin(file="fuzz"))
+        stream = io.BufferedReader(guard)
+        total = 0
+        while total <= _INFLATE:
+            chunk = stream.read(1 << 16)
+            if not chunk:
+                break
+            total += len(chunk)
+        if total > guard.done:
+            raise ContractError(f"{total} bytes read, only {guard.done} said given out")
+        for defect in guard.defects:
+            if defect.kind is not DefectKind.CORRUPT_COMPRESSION or not defect.detail:
+                raise ContractError(f"not a corrupt-compression defect: {defect!r}")
+        options = ScanOptions(base=BASE, limits=Limits(inflated=_INFLATE))
+        _check(iter_input("-", options, stdin=io.BytesIO(data if data.startswith(magic) else magic + data)))
+
+    target.__name__ = target.__qualname__ = method
+    target.__doc__ = f"A {method} input, decompressed, then read as ``urisift -`` reads it."
+    return target
+
+
+#: the HTTP codings a payload is fuzzed under, chosen by its first byte (RFC 9112 §6.1, RFC 9110 §8.4)
+_CODINGS = (b"Content-Encoding: gzip", b"Content-Encoding: deflate", b"Content-Encoding: br",
+            b"Transfer-Encoding: chunked", b"Transfer-Encoding: gzip, chunked",
+            b"Content-Encoding: gzip, deflate", b"Transfer-Encoding: chunked\r\nContent-Encoding: gzip")
+
+
+def codings(data: bytes) -> None:
+    """An HTTP response's payload with the coding its first byte chooses,
+    in a WARC record followed by another: undone within a small inflate
+    budget, a broken coding a defect, the next record still read."""
+    from urisift.containment import Limits
+
+    coding = _CODINGS[data[0] % len(_CODINGS)] if data else _CODINGS[0]
+    body = data[1:]
+    records = b""
+    for number, (headers, payload) in enumerate(((b"Content-Type: text/html\r\n" + coding + b"\r\n", body),
+                                                 (b"Content-Type: text/html\r\n", b"<a href='/next'>n</a>"))):
+        http = b"HTTP/1.1 200 OK\r\n" + headers + b"\r\n" + payload
+        records += (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://fuzz.example/%d\r\n"
+                    b"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-%012d>\r\n"
+                    b"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n"
+                    % (number, number, len(http)) + http + b"\r\n\r\n")
+    options = ScanOptions(kind=Kind.WARC, limits=Limits(inflated=_INFLATE))
+    found = _check(iter_input("-", options, stdin=io.BytesIO(records)), len(records))
+    if "http://fuzz.example/next" not in {r.target for r in found}:
+        raise ContractError("the record after the coded one was not read")
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "text": text,
     "html": html,
@@ -232,6 +317,11 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "xml": _as(Kind.XML),
     "pdf": _as(Kind.PDF),
     "office": _as(Kind.OFFICE),
+    "sniff": sniff,
+    "gzip": _inflating("gzip"),
+    "bzip2": _inflating("bzip2"),
+    "xz": _inflating("xz"),
+    "codings": codings,
     "markdown": _as(Kind.MARKDOWN),
     "notebook": _as(Kind.NOTEBOOK),
 }

@@ -160,9 +160,10 @@ def parser() -> argparse.ArgumentParser:
                            f"a record's payload; default {DOCUMENT_SECONDS:g}): past it, a bomb defect says what "
                            "was left unread, and the next document is read")
     read.add_argument("--inflate-budget", type=_size, default=DOCUMENT_INFLATED, metavar="SIZE",
-                      help="the most bytes one document may inflate out of its compressed parts (an office file's "
-                           f"members, a PDF's streams; default {DOCUMENT_INFLATED >> 20}M; K, M, G suffixes): past "
-                           "it, a bomb defect names what was not read")
+                      help="the most bytes one document may inflate out of compressed bytes (a .gz, .bz2 or .xz "
+                           "input, a WARC payload's content coding, an office file's members, a PDF's streams; "
+                           f"default {DOCUMENT_INFLATED >> 20}M; K, M, G suffixes): past it, a bomb defect names "
+                           "what was not read")
     read.add_argument("--strict", action="store_true", help="stop at the first defect in the input (exit 1)")
     run_ = p.add_argument_group("running")
     run_.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1, metavar="N",

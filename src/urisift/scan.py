@@ -33,7 +33,7 @@ from typing import Any, BinaryIO, cast
 from . import arguments as check
 from .base import retrieval_layers, retrieval_uri
 from .charset import decode
-from .containment import contained
+from .containment import Metered, contained, metered
 from .delimit.chars import ordered
 from .errors import InputError, RunError
 from .model import Charset, Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with
@@ -67,14 +67,41 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
     if content.budget is None and kind not in ARCHIVES:
         # each document its own account (issue 35); an archive is many documents
         content = replace(content, budget=options.limits.budget())
+    budget = content.budget
+    meter = None
+    items: Iterator[Record | Defect | Content]
+    if budget is not None and kind not in ARCHIVES:
+        # the pipeline, not the reader, keeps the budget: the bytes are metered
+        # as the reader takes them, and its items as it gives them
+        body = content.body
+        if not isinstance(body, (bytes, str)) and not is_message(body):
+            whole = options.limits.whole if kind in HELD_WHOLE else None
+            meter = Metered(body, budget, content.origin, content.inflated, whole)  # type: ignore[arg-type]
+            content = replace(content, body=io.BufferedReader(meter))
+        items = metered(READERS[kind](content, options, tally), budget, content.origin,
+                        lambda: _unread(kind, meter))
+    else:
+        items = READERS[kind](content, options, tally)
     # a crawl's records all carry what a browser fetches, whatever the payload (issue 25)
     inner = replace(options, browser=True) if kind is Kind.WARC and not options.browser else options
-    for item in READERS[kind](content, options, tally):
+    for item in items:
         if type(item) is Content:
             assert isinstance(item, Content)
             yield from _nested(item, inner, tally)
         else:
             yield item  # type: ignore[misc]
+    if meter is not None and meter.defect is not None:
+        yield meter.defect
+
+
+def _unread(kind: Kind, meter: Metered | None) -> str | None:
+    """What a reading stopped by the time budget leaves unread (None: its
+    stream said so already)."""
+    if meter is None:
+        return f"the rest of its {kind} content"
+    if meter.defect is not None:
+        return None
+    return f"the rest of its {kind} content (its bytes were read up to byte {meter.done})"
 
 
 def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
@@ -227,6 +254,10 @@ READERS: dict[Kind, Reader] = {
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
 ARCHIVES = frozenset({Kind.MBOX, Kind.WARC})
+#: the kinds whose readers hold a document's bytes whole, and can use a part of one (the others stream
+#: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
+#: their bytes are bounded by Limits.whole
+HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS})
 
 
 # -- units ---------------------------------------------------------------------------
@@ -284,6 +315,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         yield from defects
     if opened is not None and opened.doubt is not None:
         yield Defect(DefectKind.UNCERTAIN_KIND, opened.doubt, origin)
+    if opened is not None and opened.failure is not None:
+        yield opened.failure
     try:
         if unit.start is not None and kind is Kind.MBOX:
             from .mail.mbox import split_mbox
@@ -301,12 +334,13 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
             tally.lines = lines[0]  # (the ranges after it number their lines on)
         elif unit.start is not None and kind is Kind.TEXT:
             yield from read_text_range(stream, unit.start, unit.characters, unit.lines, unit.charset, layer, origin,
-                                       options)
+                                       options, source.path)
         else:
             # a message file's text stands in the file from its first line (text output's location)
             where = origin_with(origin, line=1) if kind is Kind.MAIL and options.locations else origin
             content = Content(stream, kind, where, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
-                              live=opened is not None and opened.live)
+                              live=opened is not None and opened.live,
+                              inflated=opened is not None and opened.compression is not None)
             yield from scan_content(content, options, tally)
     except OSError as exc:
         yield Defect(DefectKind.UNREADABLE, f"reading stopped: {exc.strerror or exc}", origin)

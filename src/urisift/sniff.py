@@ -33,6 +33,10 @@ from typing import NamedTuple
 from .compressed import WARC_STARTS
 from .model import Kind
 
+#: the most leading bytes any signature is looked for in: what is past it is
+#: never looked at, so that sniffing costs the same whatever the input's size
+SAMPLE = 4096
+
 # RFC 5322 §3.6: a header field is a name of printable ASCII but ":" and a colon;
 # continuation lines start with white space.  Bounded per line: linear.
 _HEADER_LINE = re.compile(rb"[!-9;-~]{1,76}:")
@@ -104,21 +108,30 @@ class Sniffed(NamedTuple):
 def _xml_root(start: bytes) -> bytes | None:
     """The root element's name of a document that starts with markup (XML
     1.0 §2.8: after the prolog's declaration, comments, doctype and
-    processing instructions), lower case; None when the sample ends before it."""
+    processing instructions), lower case; None when the sample ends before it
+    (a comment, declaration or instruction that does not close in it).
+
+    Every turn of the loop moves ``position`` past the markup it looked at,
+    or returns: it ends within one pass over the sample."""
     position = 0
-    while True:
-        position = start.find(b"<", position)
-        if position == -1:
+    while position < len(start):
+        at = start.find(b"<", position)
+        if at == -1:
             return None
-        if start.startswith((b"<?", b"<!"), position):
-            end = start.find(b"-->", position) + 3 if start.startswith(b"<!--", position) else start.find(
-                b">", position) + 1
-            if end <= 0:
+        if start.startswith(b"<!--", at):
+            close = start.find(b"-->", at + 4)  # (XML 1.0 §2.5: "<!-->" does not close itself)
+            if close == -1:
                 return None
-            position = end
-            continue
-        m = _XML_ROOT.match(start, position)
-        return None if m is None else m.group(1).lower()
+            position = close + 3
+        elif start.startswith((b"<?", b"<!"), at):
+            close = start.find(b">", at + 2)
+            if close == -1:
+                return None
+            position = close + 1
+        else:
+            m = _XML_ROOT.match(start, at)
+            return None if m is None else m.group(1).lower()
+    return None
 
 
 def _is_message(head: bytes) -> bool:
@@ -204,7 +217,8 @@ def _weak(start: bytes) -> Kind | None:
 def sniff(head: bytes, name: str | None = None) -> Sniffed:
     """The kind of content that starts with ``head`` (see the module doc),
     and a note when an input with no name was read as text though it
-    begins with markup."""
+    begins with markup.  Only the first :data:`SAMPLE` bytes are looked at."""
+    head = head[:SAMPLE]
     # signatures may follow white space (and a UTF-8 BOM)
     start = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
     start = start.lstrip(b" \t\r\n\x0c")

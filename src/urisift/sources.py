@@ -30,13 +30,13 @@ from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
 from .remote import expand, is_remote, key_under, local_path, open_remote, retrieved, shown
 from .remote import size as remote_size
-from .sniff import binary, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
+from .sniff import SAMPLE, binary, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
 
 #: the first bytes of a walked file that tell whether it is binary (ripgrep reads its first buffer)
 BINARY_SAMPLE = 8192
 
 #: how many leading bytes the sniffer reads
-SNIFF_SIZE = 4096
+SNIFF_SIZE = SAMPLE
 #: the kinds this version reads; the others are recognized, and reported
 BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, Kind.CSS, Kind.XML, Kind.ROBOTS,
                          Kind.PDF, Kind.OFFICE, Kind.MARKDOWN, Kind.NOTEBOOK})
@@ -263,6 +263,7 @@ class Opened:
     doubt: str | None = None  # why the kind sniffed is a guess worth saying (:func:`~urisift.sniff.sniff`)
     # the URL the bytes came from (a web input's after its redirects), None for a local file
     fetched: str | None = None
+    failure: Defect | None = None  # the sniffer failed on its first bytes: read as text
 
     @property
     def defects(self) -> list[Defect]:
@@ -308,15 +309,15 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
             # member starts in the file (where a reader seeks to), and a corrupt
             # member costs one record.
             return _warc(raw, head, live, origin, fetched)
-    doubt = None
+    doubt, failure = None, None
     if method is None:
         if kind is Kind.AUTO:
-            kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
+            kind, doubt, failure = _kind(source, head, name, origin)
         if kind is Kind.WARC:
             # a plain WARC too: the reader seeks back to the record after a broken one
             return _warc(raw, head, live, origin, fetched)
         return Opened(io.BufferedReader(Replay(head, raw, live)), kind, origin, live=live, doubt=doubt,
-                      fetched=fetched)
+                      fetched=fetched, failure=failure)
     compression, suffix = method
     # closed with the stream that wraps it; the caller closes that one
     guard = Guarded(io.BufferedReader(Replay(head, raw, live)), compression, origin)
@@ -325,8 +326,22 @@ def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None 
     if name.lower().endswith(suffix):
         name = name[: -len(suffix)]
     if kind is Kind.AUTO:
-        kind, doubt = (source.kind, None) if source.kind else sniff(head, name)
-    return Opened(stream, kind, origin, compression, guard, doubt=doubt, fetched=fetched)
+        kind, doubt, failure = _kind(source, head, name, origin)
+    return Opened(stream, kind, origin, compression, guard, doubt=doubt, fetched=fetched, failure=failure)
+
+
+def _kind(source: Input, head: bytes, name: str, origin: Origin) -> tuple[Kind, str | None, Defect | None]:
+    """The kind of an input, as the walk knows it or as sniffed from ``head``:
+    a sniffer that fails is a defect, and the input read as plain text."""
+    if source.kind:
+        return source.kind, None, None
+    try:
+        kind, doubt = sniff(head, name)
+    except Exception as exc:  # noqa: BLE001 - untrusted bytes: one input that trips the sniffer must not cost it
+        return Kind.TEXT, None, Defect(DefectKind.SCAN_FAILED, f"telling its kind from its first bytes failed "
+                                       f"({type(exc).__name__}: {exc}); read as plain text; please report it",
+                                       origin, 0)
+    return kind, doubt, None
 
 
 def _warc(raw: BinaryIO, head: bytes, live: bool, origin: Origin, fetched: str | None) -> Opened:

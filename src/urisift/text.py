@@ -12,9 +12,10 @@ from typing import BinaryIO
 
 from .base import BaseLayer
 from .charset import decode, decode_lines, decode_stream
+from .containment import Budget, Metered, metered
 from .delimit import Scanner, safe_cut
 from .found_to_record import Tail
-from .model import Charset, Content, Defect, Origin, Record, Span, Tally
+from .model import Charset, Content, Defect, DefectKind, Origin, Record, Span, Tally
 from .model.events import is_message
 from .options import ScanOptions
 
@@ -119,13 +120,51 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
 
 
+class _RangeAccount:
+    """The budget of the text file whose ranges this process scans: the file
+    is one document, however many ranges the plan cut it into, so its ranges
+    share one account (this process's, from the first of them it scans);
+    once it is spent, the file's other ranges here are skipped, said once."""
+
+    source: str | None = None
+    budget: Budget | None = None
+    told = False
+
+
 def read_text_range(stream: BinaryIO, start: int, characters: int, lines: int, chosen: Charset | None,
-                    layer: BaseLayer, origin: Origin, options: ScanOptions) -> Iterator[Record | Defect]:
+                    layer: BaseLayer, origin: Origin, options: ScanOptions, source: str | None = None
+                    ) -> Iterator[Record | Defect]:
     """The range of a plain text file that starts at byte ``start``
     (:mod:`urisift.plan`), with ``characters`` and ``lines`` before it:
     decoded in the charset ``chosen`` from the input's first bytes (None
     for the first range, which chooses it), its positions counted on from
-    there, its defects at the file's byte offsets."""
+    there, its defects at the file's byte offsets.  The ranges of the file
+    ``source`` spend one time budget, metered as the scan meters a
+    document's (:mod:`urisift.containment`)."""
+    account = _RangeAccount
+    if account.source != source or account.budget is None or not start:
+        account.source, account.budget, account.told = source, options.limits.budget(), False
+    budget = account.budget
+    if account.told:
+        return  # said once, in the range it ran out in
+    if budget.expired():
+        account.told = True
+        yield budget.over_time(f"the rest of the text from byte {start} on", origin)
+        return
+    meter = Metered(stream, budget, origin, False)
+    items = _range(io.BufferedReader(meter), start, characters, lines, chosen, layer, origin, options)
+    for item in metered(items, budget, origin, lambda: None if meter.defect is not None else
+                        f"the rest of the text (it was read up to byte {meter.done})"):
+        if type(item) is Defect and item.kind is DefectKind.BOMB:
+            account.told = True
+        yield item
+    if meter.defect is not None:
+        account.told = True
+        yield meter.defect
+
+
+def _range(stream: BinaryIO, start: int, characters: int, lines: int, chosen: Charset | None,
+           layer: BaseLayer, origin: Origin, options: ScanOptions) -> Iterator[Record | Defect]:
     choice, pieces = decode_stream(stream, declared=options.charset, origin=origin, chunk_size=options.chunk_size,
                                    chosen=chosen if start else None, at=start)
     tail = Tail(layer, origin, Charset(choice.name, choice.source), browser=options.browser, needs=options.needs)

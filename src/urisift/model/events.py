@@ -46,7 +46,9 @@ class Content:
     ``budget`` the account of the document it belongs to (None until the
     scan routes it: a reader hands its own on to content that is part of
     the same document, a feed's HTML, and the scan gives any other a fresh
-    one; issue 35).
+    one; issue 35); ``inflated`` that the body's bytes are inflated out of
+    compressed ones as they are read (a compressed input, a payload's
+    content or transfer coding): each counts against the budget's bytes.
     """
 
     body: BinaryIO | bytes | str | Message
@@ -70,6 +72,7 @@ class Content:
     # <description>, an Atom type="html" element): the text is unescaped, so the document's own lines
     # and columns are not the file's; its records are given this line, and no column or span
     held: int | None = None
+    inflated: bool = False
 
     def stream(self) -> BinaryIO:
         """The body as a byte stream (mail and archives are bytes: a body

@@ -46,6 +46,12 @@ def decoded(record: Any) -> tuple[BinaryIO, str | None]:
     return stream, None
 
 
+def inflating(stream: Any) -> bool:
+    """Whether a payload :func:`decoded` gives is inflated as it is read (its
+    last coding undone is gzip, deflate or br), rather than as it is stored."""
+    return isinstance(stream, _Decoding)
+
+
 def _brotli() -> Any:
     try:
         import brotli

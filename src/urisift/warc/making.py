@@ -14,7 +14,7 @@ from ..media import kind_of, robots
 from ..model import Kind
 from ..placing import FileLines
 from ..sources import Replay
-from .codings import Payload, decoded
+from .codings import Payload, decoded, inflating
 from .unit import UNIT_TYPES, WarcUnit, media_type, printable, sniffed
 
 # ISO 28500 §5.3 (WARC 1.1 §5.3): Content-Length is mandatory, "1*DIGIT"
@@ -95,8 +95,10 @@ def unit_of(record: Any, offset: int, state: State) -> WarcUnit | None:
     target = headers.get_header("WARC-Target-URI")
     kind: Kind | None = None
     body: Any = None
+    inflated = False
     if media is None or kind_of(media) is not None:  # (else its payload is not read: no reader takes its type)
         stream, unknown = decoded(record)
+        inflated = inflating(stream)
         payload = state.payload = Payload(stream)
         if unknown is not None:
             payload.problem = unknown
@@ -107,7 +109,7 @@ def unit_of(record: Any, offset: int, state: State) -> WarcUnit | None:
         # the bytes read to sniff the kind are put back in front
         body = io.BufferedReader(Replay(head, cast(BinaryIO, payload)) if head else payload)
     return WarcUnit(record_type, record_id, target, headers.get_header("WARC-Date"), offset,
-                    headers.get_header("WARC-Truncated"), status, pairs, media, charset, kind, body)
+                    headers.get_header("WARC-Truncated"), status, pairs, media, charset, kind, body, inflated=inflated)
 
 
 def placed(unit: WarcUnit, record: Any, offset: int, lines: FileLines) -> WarcUnit:

@@ -56,7 +56,7 @@ def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
                                        naming=True)
             if defect is not None:
                 yield defect
-            yield Content(unit.payload, unit.kind, where, layer, unit.charset, flags=flags,
+            yield Content(unit.payload, unit.kind, where, layer, unit.charset, flags=flags, inflated=unit.inflated,
                           placed=_payload_place(unit.head) if unit.as_written and unit.head is not None else None)
     finally:
         tally.warc_types.update(reader.types)

@@ -34,6 +34,7 @@ class WarcUnit:
     line: int | None = None
     head: bytes | None = None
     as_written: bool = False
+    inflated: bool = False  # a content or transfer coding is undone as the payload is read (gzip, deflate, br)
 
 
 def media_type(value: str | None) -> tuple[str | None, str | None]:
