@@ -157,3 +157,43 @@ def test_the_rust_books_links_are_lychees() -> None:
 
 def _scan_tree(src: Path) -> list[Record]:
     return [item for path in sorted(src.glob("*.md")) for item in scan_path(path) if isinstance(item, Record)]
+
+
+def _pieces_document() -> str:
+    """A long document of every construct, each label defined once, a reference used in one piece and
+    defined in another (before it and after it), a code fence and an HTML block with blank lines inside."""
+    blocks = []
+    for n in range(400):
+        blocks.append(f"## Part {n}\n\nSee [part {n}](p/{n}.md), [ahead][def{n + 7}], [back][def{max(0, n - 7)}] and "
+                      f"www.w{n}.example/x.\n\n[def{n}]: https://d.example/{n}\n\n"
+                      f"```\nhttp://code{n}.example/\n\nhttp://code{n}b.example/\n```\n\n"
+                      f"<div>\n<a href=\"h{n}.html\">h</a>\n\n</div>\n\n- item <https://i{n}.example/>\n\n"
+                      f"  continued ![i](img/{n}.png)\n\n> quote [q](q/{n}.md)\n")
+    return "\n".join(blocks)
+
+
+def test_a_long_document_read_in_pieces_gives_the_records_of_one_read_whole(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import urisift.markup.markdown as markdown
+
+    doc = tmp_path / "long.md"
+    doc.write_text(_pieces_document(), "utf-8")
+
+    def records() -> list[tuple[object, ...]]:
+        return [(r.uri, r.target, r.line, r.column, r.span, r.found.style, r.found.place, r.found.flags)
+                for r in scan_path(doc, base="http://site.example/") if isinstance(r, Record)]
+
+    whole = records()
+    monkeypatch.setattr(markdown, "WHOLE", 4096)
+    monkeypatch.setattr(markdown, "PIECE", 2048)
+    assert len(markdown.pieces(doc.read_text(), 2048)) > 40
+    # the same records (a piece's raw HTML comes after that piece's other records, not the document's)
+    assert sorted(records(), key=repr) == sorted(whole, key=repr)
+    assert len(whole) == 400 * 11 - 7  # (each block eleven; the last seven look ahead to no definition)
+
+
+def test_a_line_longer_than_a_piece_is_cut_after_a_space() -> None:
+    from urisift.markup.markdown import pieces
+
+    text = "[a](b) " * 10 + "x" * 50
+    assert pieces(text, 20) == [0, 21, 42, 63, 83, 103, len(text)]

@@ -40,7 +40,7 @@ from ..delimit import Scanner
 from ..html.table import NAMES as URL_ATTRIBUTES
 from ..found_to_record import Tail
 from ..delimit.chars import ordered
-from ..model import Content, Defect, Flag, Found, Kind, Place, Record, Span, Style, Tally, Where, new_found
+from ..model import Content, Defect, DefectKind, Flag, Found, Kind, Place, Record, Span, Style, Tally, Where, new_found
 from ..options import ScanOptions
 
 LINK = Place(Where.MARKDOWN, "a", "href")
@@ -56,6 +56,17 @@ _AT_DOMAIN = re.compile(r"@(?=[A-Za-z0-9_-]{1,255}+\.[A-Za-z0-9_-])")
 _DOMAIN = re.compile(r"[A-Za-z0-9_-]++(?>(?:\.[A-Za-z0-9_-]++)+)")
 #: the longest local part looked back for (RFC 5321 §4.5.3.1.1 allows 64)
 _LOCAL_MAX = 256
+#: a Markdown document longer than this many characters is read in pieces (a large HTML page's threshold)
+WHOLE = 4 << 20
+#: the characters of a piece, about
+PIECE = 1 << 20
+#: the link reference definitions a document's pieces share, at most: more than a document needs, and a
+#: bound on what a million of them costs
+MAX_LABELS = 100_000
+# a blank line, then a line at the left margin that no container (a list item, a block quote) goes on with
+_BLOCK_AFTER_BLANK = re.compile(r"\n[ \t]*+\n(?=[^ \t\n>])")
+# a code fence's line (CommonMark §4.5): its opening and its closing count alike, a fence's inside is odd
+_FENCE = re.compile(r"^ {0,3}+(?:`{3,}+|~{3,}+)", re.MULTILINE)
 # raw HTML's attribute names (what stands before "="), and the abbreviated forms the scanner takes
 _ATTRIBUTE_NAME = re.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*+=")
 # (a scheme's ":" before a character that is not white space: "Filename: src/main.rs" holds none)
@@ -114,10 +125,85 @@ def _destination_at(text: str, start: int, end: int, marker: str) -> int:
 
 
 def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
+    """The records of a Markdown document; one over :data:`PIECE` characters
+    is read in pieces (:func:`pieces`), as a large HTML page is: the
+    parser holds a tree some fifteen times the size of its text.  A
+    reference link finds its definition in any piece."""
     text, decoding, defects = content_text(content, options.charset)
     yield from defects
     pyromark = _parser()
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
+    if len(text) <= WHOLE:
+        yield from _document(content, options, tail, text, 0, 1, None)
+        return
+    cuts = pieces(text)
+    labels: dict[str, str] = {}  # every piece's definitions, the first of a label kept (CommonMark §4.7)
+    for start, end in zip(cuts, cuts[1:]):
+        for label, definition in pyromark.reference_definitions(text[start:end]).items():
+            if len(labels) == MAX_LABELS:
+                yield Defect(DefectKind.BOMB, f"more than {MAX_LABELS} link reference definitions: a reference "
+                             "link finds the rest only in its own piece of the document", content.origin, start)
+                break
+            labels.setdefault(_label(label), definition["dest"])
+        if len(labels) == MAX_LABELS:
+            break
+
+    def defined(link: dict[str, Any]) -> tuple[str, str] | None:
+        dest = labels.get(_label(link["reference"]))
+        return None if dest is None else (dest, "")
+
+    line = 1
+    budget = content.budget
+    for start, end in zip(cuts, cuts[1:]):
+        if start and budget is not None and budget.expired():
+            yield budget.over_time(f"the rest of the document (from character {start})", content.origin)
+            return
+        yield from _document(content, options, tail, text[start:end], start, line, defined)
+        line += text.count("\n", start, end)
+
+
+def _label(label: str) -> str:
+    """A link label as CommonMark matches it (§4.7): case-folded, its white space one space."""
+    return " ".join(label.split()).casefold()
+
+
+def pieces(text: str, size: int | None = None) -> list[int]:
+    """Where a long document is cut, about every ``size`` characters: after
+    a blank line and before a line at the left margin that no container
+    goes on with (not indented, no ``>``), outside a fenced code block;
+    where there is none within a piece's length, at the next line start;
+    in a line longer than a piece, after a space (a link written across it
+    is cut, as in a page of text); else where the piece ends.  The cuts,
+    with 0 and the end."""
+    size = size or PIECE
+    cuts = [0]
+    fenced, counted = False, 0  # inside a fence at ``counted``
+    at = size
+    while at < len(text):
+        blank = _BLOCK_AFTER_BLANK.search(text, at, at + size)
+        if blank is not None:
+            cut = blank.end()
+            fenced ^= len(_FENCE.findall(text, counted, cut)) % 2 == 1
+            counted = cut
+            if fenced:
+                at = cut
+                continue
+        else:
+            line = text.find("\n", at, at + size)
+            space = text.find(" ", at, at + size) if line == -1 else -1
+            cut = line + 1 if line != -1 else space + 1 if space != -1 else at
+        cuts.append(cut)
+        at = cut + size
+    cuts.append(len(text))
+    return cuts
+
+
+def _document(content: Content, options: ScanOptions, tail: Tail, text: str, first: int, first_line: int,
+              defined: Callable[[dict[str, Any]], tuple[str, str] | None] | None
+              ) -> Iterator[Record | Content]:
+    """The records of a document, or of a piece of one that starts at
+    character ``first`` and line ``first_line``."""
+    pyromark = _parser()
     offset = _offsets(text)
     marked: list[tuple[int, int, str | None, Style, Place]] = []  # (start, end, URL, style, place) of links
     covered: list[tuple[int, int, bool]] = []  # (start, end, code?) not scanned as prose (code: scanned, flagged)
@@ -129,7 +215,8 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
         covered.append((start, end, False))
         at = _destination_at(text, start, end, "]:")
         marked.append((at, at + len(definition["dest"]), definition["dest"], Style.MARKUP, DEFINITION))
-    for event, where in pyromark.events_with_range(text, options=_options(pyromark), merge_text=True):
+    for event, where in pyromark.events_with_range(text, options=_options(pyromark), merge_text=True,
+                                                   broken_link_callback=defined):
         # the commonest events first, each told by one look-up: text, the ends of elements, and
         # bare tags (a soft or hard break, a rule: a str, where "in" finds neither name)
         if "Text" in event or "End" in event or type(event) is str:
@@ -170,10 +257,10 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
             covered.append((offset(where["start"]), offset(where["end"]), False))
     for start, end in html:
         covered.append((start, end, False))
-    yield from _records(text, tail, options, marked, covered)
+    yield from _records(text, tail, options, marked, covered, first, first_line)
     # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
     # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not)
-    yield from _html(content, text, [piece for piece in html if _may_hold(text, *piece)])
+    yield from _html(content, text, [piece for piece in html if _may_hold(text, *piece)], first, first_line)
 
 
 def _may_hold(text: str, start: int, end: int) -> bool:
@@ -185,16 +272,16 @@ def _may_hold(text: str, start: int, end: int) -> bool:
     return any(name.lower() in URL_ATTRIBUTES for name in _ATTRIBUTE_NAME.findall(piece))
 
 
-def _html(content: Content, text: str, pieces: list[list[int]]) -> Iterator[Content]:
+def _html(content: Content, text: str, html: list[list[int]], first: int, first_line: int) -> Iterator[Content]:
     """Raw HTML as nested content, each piece placed where it stands in the
     document (lines counted forward only, from one piece to the next)."""
-    line, upto = 1, 0
-    for start, end in pieces:
+    line, upto = first_line, 0
+    for start, end in html:
         line += text.count("\n", upto, start)
         upto = start
         column = start - text.rfind("\n", 0, start)
         yield Content(text[start:end], Kind.HTML, content.origin, content.layer, decoding=content.decoding,
-                      budget=content.budget, at=(start, line, column))
+                      budget=content.budget, at=(first + start, line, column))
 
 
 def _prose(text: str, abbreviated: bool) -> Iterator[Found]:
@@ -251,7 +338,7 @@ def _gfm_end(text: str, found: Found) -> Found:
 
 
 def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int, int, str | None, Style, Place]],
-             covered: list[tuple[int, int, bool]]) -> Iterator[Record]:
+             covered: list[tuple[int, int, bool]], first: int, first_line: int) -> Iterator[Record]:
     """The links the parser marked and the prose's URLs, in document order,
     each with its line and column."""
     marked.sort(key=lambda m: m[0])
@@ -281,7 +368,7 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
             if found.style is not Style.MARKUP:  # (an e-mail autolink is GFM's alone: not in code)
                 found = _gfm_end(text, found)
             prose.append((at, found._replace(place=LINK)))
-    line, line_start, upto = 1, 0, 0
+    line, line_start, upto = first_line, 0, 0
     i = j = 0
     while i < len(marked) or j < len(prose):
         if j == len(prose) or i < len(marked) and marked[i][0] <= prose[j][0]:
@@ -298,4 +385,6 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
                 line += newlines
                 line_start = text.rfind("\n", upto, start) + 1
             upto = start
-        yield tail(found, Span(start, end), line, start - line_start + 1)
+        if first:
+            found = found._replace(start=start + first, end=end + first)
+        yield tail(found, Span(start + first, end + first), line, start - line_start + 1)
