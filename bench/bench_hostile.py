@@ -86,6 +86,15 @@ PAYLOADS = {
     "a million entries, each its xml:base": ("xml", "hp.sibling_bases()"),
     "a million entries, no xml:base (the row above's peer)": ("xml", "hp.sibling_bases(based=False)"),
     "HTML page of 1.1 million links (26 MB)": ("html", "hp.dense_html()"),
+    # the hostile shapes of Markdown's syntax, and a notebook of many cells
+    "Markdown: 2 million nested block quotes": ("markdown", "b'>' * 2_000_000 + b' x http://a.example/\\n'"),
+    "Markdown: 5 million unclosed brackets": ("markdown", "b'[' * 5_000_000 + b'http://b.example/\\n'"),
+    "Markdown: a million emphasis openers": ("markdown", "b'*a ' * 1_000_000 + b'\\n'"),
+    "Markdown: a million backticks": ("markdown", "b'`' * 1_000_000 + b'x http://c.example/\\n'"),
+    "Markdown: 3,000 nested list items": ("markdown", "b''.join(b'  ' * i + b'- x\\n' for i in range(3000))"),
+    "Markdown: 500,000 links on one line (12 MB)": ("markdown", "hp.markdown_link_line()"),
+    "Markdown: a million link reference definitions (21 MB)": ("markdown", "hp.markdown_definitions()"),
+    "notebook of 100,000 cells": ("notebook", "hp.notebook_cells()"),
     # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
     "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),
     "26 MB page of links after <svg><style>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_STYLE)"),
@@ -139,7 +148,7 @@ _SCAN = {
     "mail": "scan_message(page)",
     "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
     **{kind: f"iter_input('-', ScanOptions(kind=Kind({kind!r})), stdin=io.BytesIO(page))"
-       for kind in ("css", "xml", "office", "pdf", "mbox")},
+       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook")},
 }
 
 _CHILD = r"""

@@ -4,6 +4,7 @@ for bench_hostile.py's children (each returns the input's bytes)."""
 from __future__ import annotations
 
 import io
+import json
 import struct
 import zipfile
 import zlib
@@ -321,3 +322,24 @@ def bz2_nuls(size: int = 2_000 * MB) -> bytes:
     """A .bz2 of ``size`` NUL bytes."""
     import bz2
     return _packed(bz2.BZ2Compressor(9), b"see http://first.example/\n", b"\0", size, b"")
+
+
+def markdown_definitions(count: int = 1_000_000) -> bytes:
+    """A million link reference definitions, each its own label (21 MB)."""
+    return b"".join(b"[d%d]: /d/%d\n" % (n, n) for n in range(count))
+
+
+def markdown_link_line(count: int = 500_000) -> bytes:
+    """Half a million inline links on one line, distinct (12 MB): no line break to cut at."""
+    return b"".join(b"[l%d](p/%d.html) " % (n, n) for n in range(count)) + b"\n"
+
+
+def notebook_cells(count: int = 100_000) -> bytes:
+    """A notebook of 100,000 cells, markdown and code by turns, each with a distinct link."""
+    cells = []
+    for n in range(count):
+        if n % 2:
+            cells.append({"cell_type": "code", "source": f"get('https://api.example/{n}')", "outputs": []})
+        else:
+            cells.append({"cell_type": "markdown", "source": f"[cell {n}](docs/{n}.md)"})
+    return json.dumps({"cells": cells, "nbformat": 4, "nbformat_minor": 5}).encode()
