@@ -56,7 +56,7 @@ def _record_at(window: bytes, at: int, f: BinaryIO, offset: int) -> bool:
         head = f.read(1 << 14)
         f.seek(f_position)
         try:
-            data = zlib.decompressobj(31).decompress(head, 64)
+            data = zlib.decompressobj(31).decompress(head, _LONGEST)  # (an ARC line, whole)
         except zlib.error:
             return False
         return _HEAD.match(data) is not None
