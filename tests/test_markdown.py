@@ -104,6 +104,12 @@ def test_each_construct_is_a_record_with_its_html_element_and_position(tmp_path:
     assert rows(out) == [tuple(e) for e in EXPECTED]
 
 
+def test_an_e_mail_address_in_code_is_no_link(tmp_path: Path) -> None:
+    doc = tmp_path / "a.md"
+    doc.write_text("Mail me@x.example; `git clone git@host.example:r.git`\n\n    me@code.example\n")
+    assert run([str(doc)])[1] == "mailto:me@x.example\n"
+
+
 def test_urls_in_code_can_be_left_out(tmp_path: Path) -> None:
     doc = tmp_path / "doc.md"
     doc.write_text(DOC, "utf-8")
@@ -139,9 +145,12 @@ def test_a_directory_walk_passes_over_binary_files(tmp_path: Path) -> None:
     (tmp_path / "utf16.txt").write_bytes("http://utf16.example/\n".encode("utf-16"))
     (tmp_path / "a.md").write_text("![logo](img/logo.png)\n")
     (tmp_path / "b.txt.gz").write_bytes(gzip.compress(b"http://gz.example/\n"))
+    # a message named so, with a binary part: mail, not binary
+    (tmp_path / "c.eml").write_bytes(b"Content-Type: text/plain\n\nx\x00y\nhttp://eml.example/\n")
     code, out, err = run(["--stats", str(tmp_path)])
-    assert (code, out) == (0, "img/logo.png\nhttp://gz.example/\nhttp://utf16.example/\n")
-    assert err.startswith("urisift: 3 inputs (2 binary files passed over), ")
+    assert (code, out) == (0, "img/logo.png\nhttp://gz.example/\nhttp://eml.example/\nhttp://utf16.example/\n")
+    assert err.splitlines()[1].startswith("urisift: 4 inputs (2 binary files passed over), ")  # (after c.eml's
+    # binary-content defect: a NUL byte in its text part)
     # a binary file named on the command line is read, as ripgrep reads it
     named = run([str(tmp_path / "blob.dat")])
     assert named[1] == "http://nul.example/\n"

@@ -246,18 +246,24 @@ _BINARY_MEDIA = (
     b"MZ", b"\xca\xfe\xba\xbe", b"\x00asm", b"PK\x03\x04", b"7z\xbc\xaf\x27\x1c", b"Rar!\x1a\x07", b"SQLite format 3\x00",
     b"\x1aE\xdf\xa3",
 )
+#: the kinds a name may say that are text, where a NUL byte means the file is not what its name says
+_TEXT_KINDS = frozenset({Kind.TEXT, Kind.MARKDOWN})
 #: what a walk reads although its bytes are not text: compressed inputs (decompressed, then sniffed), and
 #: text in UTF-16 or UTF-32 (its BOM says so; the charset chain decodes it)
 _READ_THOUGH_BINARY = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 
 
-def binary(head: bytes) -> bool:
+def binary(head: bytes, name: str | None = None) -> bool:
     """Whether a file that starts with ``head`` is binary, as ripgrep and
     GNU grep tell it in a directory walk: a NUL byte in its first bytes, or
     the signature of an image, a font, a program ...; a kind urisift reads
-    (a WARC, a PDF, an office file), a compressed input and text with a
-    UTF-16 or UTF-32 BOM are not."""
+    (a WARC, a PDF, an office file; a message whose name says so, which may
+    hold a binary part), a compressed input and text with a UTF-16 or
+    UTF-32 BOM are not."""
     if head.startswith(_READ_THOUGH_BINARY):
+        return False
+    named = _by_name(name)
+    if named is not None and named not in _TEXT_KINDS:
         return False
     start = head.lstrip(b" \t\r\n\x0c")
     if _unmistakable(head, start) is not None:

@@ -167,7 +167,7 @@ def _binary(path: str) -> bool:
             head = f.read(BINARY_SAMPLE)
     except OSError:
         return False
-    return binary(head)
+    return binary(head, path)
 
 
 def _linked_dirs(root: str, dirs: list[str], walked: set[tuple[int, int]], follow: bool) -> list[Defect]:

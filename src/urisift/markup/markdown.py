@@ -361,8 +361,8 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
         assert at is not None
         k = bisect.bisect_right(starts, at) - 1
         if k >= 0 and at < runs[k][1]:
-            if not runs[k][2] or not options.code:
-                continue
+            if not runs[k][2] or not options.code or found.style is Style.MARKUP:
+                continue  # (an e-mail address is a link in GFM's prose only: in code it is text, no URI)
             prose.append((at, found._replace(flags=ordered({*found.flags, Flag.CODE}), place=IN_CODE)))
         else:
             if found.style is not Style.MARKUP:  # (an e-mail autolink is GFM's alone: not in code)
