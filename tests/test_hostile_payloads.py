@@ -589,7 +589,7 @@ def test_an_archive_carrying_each_class_gives_the_same_with_one_or_two_jobs(tmp_
     path = tmp_path / "all.mbox"
     path.write_bytes(_mbox(messages))
     monkeypatch.setattr(plan, "MBOX_RANGE_SIZE", 64 << 10)
-    assert len([u for u in plan.plan(__import__("urisift.sources", fromlist=["walk"]).walk([str(path)]))]) > 4
+    assert len([u for u in plan.plan(__import__("urisift.walking", fromlist=["walk"]).walk([str(path)]))]) > 4
     runs = []
     for jobs in ("1", "2"):
         out, err = io.StringIO(), io.StringIO()

@@ -19,7 +19,7 @@ from urisift.model import DefectKind
 from urisift.plan import plan
 from urisift.remote import shown
 from urisift.scan import ScanOptions, scan_serial
-from urisift.sources import walk
+from urisift.walking import walk
 
 from .conftest import shared_path
 

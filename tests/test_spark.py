@@ -20,6 +20,7 @@ if shutil.which("java") is None:
     pytest.skip("Spark needs Java", allow_module_level=True)
 
 from urisift import plan, spark  # noqa: E402
+from urisift.errors import UsageError  # noqa: E402
 from urisift.units import WorkUnit  # noqa: E402
 
 CORPORA = ROOT / "corpora"
@@ -140,7 +141,7 @@ def test_without_pyspark_the_message_is_clear(monkeypatch: pytest.MonkeyPatch) -
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_pyspark)
-    with pytest.raises(SystemExit, match=r"pip install 'urisift\[spark\]'"):
+    with pytest.raises(UsageError, match=r"pip install 'urisift\[spark\]'"):
         spark.run(["x"], "out")
 
 

@@ -16,7 +16,7 @@ from urisift.cli import main
 from urisift.model import Defect, Kind, Record, Rendered, Tally
 from urisift.options import ScanOptions
 from urisift.output.writers import JsonlWriter, Layout
-from urisift.sources import walk
+from urisift.walking import walk
 from urisift.units import WorkUnit
 
 from .conftest import shared_path

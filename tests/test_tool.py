@@ -35,8 +35,9 @@ def test_a_directory_mixing_every_kind_gives_the_same_output_with_one_or_two_job
     assert one.stdout == two.stdout and one.stderr == two.stderr
     lines = [json.loads(line) for line in one.stdout.splitlines()]
     files = {line["file"].split("/")[1] for line in lines if line.get("file")}
-    assert files >= {"text", "html", "mail", "warc", "css", "xml", "pdf", "office"}
-    assert {line["where"] for line in lines if "where" in line} == {"text", "html", "header", "css", "xml", "pdf"}
+    assert files >= {"text", "html", "mail", "warc", "css", "xml", "pdf", "office", "markdown"}
+    assert {line["where"] for line in lines if "where" in line} == {"text", "html", "header", "css", "xml", "pdf",
+                                                                   "markdown"}
     assert _run("--jobs", "1", "corpora").stdout == _run("--jobs", "2", "corpora").stdout
 
 
@@ -243,7 +244,7 @@ def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> N
     from urisift import parallel, plan, scan
     from urisift.model import Tally
     from urisift.scan import ScanOptions
-    from urisift.sources import walk
+    from urisift.walking import walk
     from urisift.units import WorkUnit
 
     build = ROOT / "corpora" / "warc" / "build.py"

@@ -18,7 +18,7 @@ from urisift.cli import main
 from urisift.model import DefectKind
 from urisift.plan import plan
 from urisift.scan import scan_serial
-from urisift.sources import walk
+from urisift.walking import walk
 
 
 def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:

@@ -30,7 +30,8 @@ from .parallel import scan_parallel, writes_to
 from .plan import WARC_RANGE_SIZE, plan
 from .remote import configure, is_remote, missing_backend
 from .scan import ScanOptions, checked, scan_serial
-from .sources import Input, file_size, interactive, printable_name, read_too_often, walk
+from .sources import Input, file_size, interactive, printable_name, read_too_often
+from .walking import walk
 
 #: the work (bytes of input) below which no progress bar is shown: over in a second or two
 PROGRESS_MIN = 32 << 20

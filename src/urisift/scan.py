@@ -10,12 +10,12 @@
 - :func:`scan_content` routes one piece of :class:`~urisift.model.Content`
   to its reader by kind, through one table (:data:`READERS`): each
   reader's front door (:func:`~urisift.text.read_text`,
-  :func:`read_html`, :func:`~urisift.mail.reader.read_message` and
+  :func:`~urisift.html_reading.read_html`, :func:`~urisift.mail.reader.read_message` and
   ``read_mbox``, :func:`~urisift.warc.records.read_warc`) yields records,
   defects, and content nested in its own (a MIME part, a WARC payload),
-  which comes back here to be routed in turn.  The HTML door is here, not
-  in :mod:`urisift.html`, because it is where the decoder and the
-  ``<meta>`` prescan meet (the two never import each other).
+  which comes back here to be routed in turn.  The HTML door has a module
+  of its own, not in :mod:`urisift.html`, because it is where the decoder
+  and the ``<meta>`` prescan meet (the two never import each other).
 
 Lenient by default: a defect is yielded and the scan goes on.  With
 ``strict=True`` the first defect raises :class:`~urisift.errors.InputError`.
@@ -28,15 +28,15 @@ import io
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import Any, BinaryIO, cast
+from typing import BinaryIO, cast
 
 from . import arguments as check
 from .base import retrieval_layers, retrieval_uri
-from .charset import decode
 from .containment import Metered, contained, metered
 from .delimit.chars import ordered
+from .html_reading import read_html
 from .errors import InputError, RunError
-from .model import Charset, Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with
+from .model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
 from .remote import configure, is_remote, retrieved
@@ -152,75 +152,6 @@ def _moved(record: Record, offset: int, line: int, column: int) -> Record:
 
 
 # -- the readers' front doors ----------------------------------------------------------------
-
-def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
-    """A whole HTML document: decoded by the chain with the <meta> prescan
-    (DESIGN §1), parsed, walked.  A page is held whole, as any parser holds it."""
-    body = content.body
-    decoding = None
-    markup: str | bytes
-    from .html import DocumentWalk, Locator, parse, prescan  # (imported by the first page: see _reader)
-    from .html.prescan import encoding_of
-    from .html.segments import Pieces
-
-    if is_message(body):
-        raise TypeError("a parsed message is content of kind mail only")
-    if isinstance(body, str):
-        text = markup = body
-    else:
-        data = body if isinstance(body, bytes) else body.read()
-        declared = content.declared or options.charset
-        if declared:
-            # an HTML document's label, from HTTP or MIME as from its <meta>, means
-            # the WHATWG encoding a browser decodes it with (ISO-8859-1 and
-            # US-ASCII are windows-1252: 0x92 is U+2019, not a C1 control)
-            declared = encoding_of(declared) or declared
-        text, choice, defects = decode(data, declared=declared, sniff=prescan, origin=content.origin)
-        decoding = Charset(choice.name, choice.source)
-        # clean UTF-8 goes to the parser as it is: it reads the same text, and
-        # is spared encoding it again (measured: a third of the parse time)
-        markup = data if choice.codec == "utf-8" and not defects else text
-        yield from defects
-    locator = Locator(text) if options.located else None
-    based = None  # the document's base, once its first piece is read
-    budget = content.budget
-    pieces = Pieces(markup)  # a very large page in pieces, one tree at a time (issue 35)
-    page_base = _page_base(pieces.later_base())
-    for piece in pieces:
-        if based is not None and budget is not None and budget.expired():
-            yield budget.over_time("the rest of the page", content.origin)
-            return
-        tree, capped = parse(piece)
-        if capped is not None:  # what the guard capped before the parser saw it (issue 20)
-            yield Defect(DefectKind.DEEP_NESTING, capped, content.origin, None)
-        walk = DocumentWalk(tree, content.layer, content.origin, decoding, locator=locator, source=text,
-                            abbreviated=options.abbreviated, comments=options.comments, based=based,
-                            needs=options.needs, page_base=page_base)
-        yield from (_with_context(walk, text, options.context) if options.context else walk)
-        based = walk.based
-        del tree, walk  # the piece's tree goes before the next is built
-
-
-def _page_base(tag: str | bytes | None) -> Any:
-    """The element of a page's first ``<base href>`` tag that stands past its first piece
-    (parsed alone: a base's href is its own), for the first piece's walk; else None."""
-    if tag is None:
-        return None
-    from .html import parse
-    from .html.document import first_base
-    from .html.table import NAMES
-
-    return first_base(list(parse(tag)[0].items(NAMES)))
-
-
-def _with_context(items: Iterable[Record | Defect], text: str, context: int) -> Items:
-    """Records with the text around their span (those without a span have none)."""
-    for item in items:
-        if type(item) is Record and item.span:  # type: ignore[union-attr]
-            start, end = item.span  # type: ignore[union-attr,misc]
-            item = item._replace(context=text[max(0, start - context):end + context])  # type: ignore[union-attr]
-        yield item
-
 
 def _reader(module: str, name: str) -> Reader:
     """The reader ``name`` of ``module``, imported when it first reads: a run

@@ -1,12 +1,13 @@
 """Where the bytes come from: paths, standard input, directories, compressed
 files, and what kind of content each input holds.
 
-- :func:`walk` turns the command line's paths into :class:`Input` objects:
-  directories are walked in sorted order; hidden files and directories
-  (``.git``, ``.venv``) are skipped unless asked for; a FIFO, socket or device
-  met while walking is skipped with a defect (reading one would block
-  forever); a directory that cannot be listed is a defect.  A path named
-  explicitly is read whatever it is (``urisift <(cmd)`` is a FIFO on purpose).
+- :func:`~urisift.walking.walk` turns the command line's paths into
+  :class:`Input` objects: directories are walked in sorted order; hidden
+  files and directories (``.git``, ``.venv``) are skipped unless asked for;
+  a FIFO, socket or device met while walking is skipped with a defect
+  (reading one would block forever); a directory that cannot be listed is a
+  defect; a binary file is passed over.  A path named explicitly is read
+  whatever it is (``urisift <(cmd)`` is a FIFO on purpose).
 - :func:`open_input` opens one, reading gzip, bzip2 and xz transparently
   (recognized by their magic bytes, whatever the name), and tells its kind.
 - :func:`~urisift.sniff.sniff` decides the kind from the first bytes and
@@ -28,12 +29,9 @@ from typing import BinaryIO
 
 from .compressed import MAGIC, Guarded, gzip_warc
 from .model import Defect, DefectKind, Kind, Origin
-from .remote import expand, is_remote, key_under, local_path, open_remote, retrieved, shown
+from .remote import is_remote, open_remote, retrieved, shown
 from .remote import size as remote_size
-from .sniff import SAMPLE, binary, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
-
-#: the first bytes of a walked file that tell whether it is binary (ripgrep reads its first buffer)
-BINARY_SAMPLE = 8192
+from .sniff import SAMPLE, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
 
 #: how many leading bytes the sniffer reads
 SNIFF_SIZE = SAMPLE
@@ -89,134 +87,9 @@ def printable_name(path: str) -> str:
         return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _hidden(name: str) -> bool:
-    return name.startswith(".") and name not in (".", "..")
-
-
 def unreadable(path: str, error: OSError) -> Defect:
     """The defect of an input that cannot be opened or listed."""
     return Defect(DefectKind.UNREADABLE, error.strerror or str(error), Origin(file=printable_name(path)))
-
-
-def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follow: bool = False,
-         binary: list[str] | None = None) -> Iterator[Input | Defect]:
-    """The inputs the paths name, in order; defects for what cannot be walked.
-    A Maildir's messages (in ``cur/`` and ``new/``, as maildir(5) lays
-    them out; ``tmp/`` is skipped) are known to be mail; with
-    ``maildir``, every file under the paths is taken for a message.
-
-    A symbolic link to a directory is walked only with ``follow`` (as
-    ``find -L`` and ``rg -L`` do), each directory once however many links
-    lead to it (a link to a directory above it would loop); without
-    ``follow`` it is skipped with a ``not-a-file`` defect that says so.
-
-    A binary file met in a directory (an image, a font, a NUL byte in its
-    first bytes: :func:`~urisift.sniff.binary`) is passed over without a
-    word, as ripgrep passes over it, and its path added to ``binary``; one
-    named is read."""
-    for path in paths:
-        if is_remote(path):
-            try:
-                # globs and prefixes, listed by the store: each object's key under them is its path there
-                yield from (Input(url, None, key_under(path, url)) for url in expand(path))
-            except (OSError, RuntimeError, ValueError) as exc:
-                yield Defect(DefectKind.UNREADABLE, f"cannot list it: {exc}", Origin(file=shown(path)))
-            continue
-        path = local_path(path)  # file:///abs/path, as cluster jobs name local files
-        if path == "-" or not os.path.isdir(path):
-            yield Input(path)
-            continue
-        errors: list[OSError] = []
-        walked: set[tuple[int, int]] = set()  # (device, inode) of the directories walked
-        for root, dirs, files in os.walk(path, onerror=errors.append, followlinks=follow):
-            while errors:
-                error = errors.pop(0)
-                yield unreadable(str(error.filename or root), error)
-            if not hidden:
-                dirs[:] = [d for d in dirs if not _hidden(d)]
-            if {"cur", "new", "tmp"} <= set(dirs):
-                dirs.remove("tmp")  # a Maildir: tmp/ holds messages still being delivered
-            dirs.sort()
-            skipped = _linked_dirs(root, dirs, walked, follow)
-            parent = os.path.dirname(root)
-            in_maildir = maildir or os.path.basename(root) in ("cur", "new") and all(
-                os.path.isdir(os.path.join(parent, d)) for d in ("cur", "new", "tmp"))
-            for name in sorted(files):
-                if not hidden and _hidden(name):
-                    continue
-                full = os.path.join(root, name)
-                problem = _not_regular(full)
-                if problem is not None:
-                    yield problem
-                elif not in_maildir and _binary(full):
-                    if binary is not None:
-                        binary.append(full)
-                else:
-                    under = os.path.relpath(full, path).replace(os.sep, "/")
-                    yield Input(full, Kind.MAIL if in_maildir else None, under)
-            yield from skipped
-        for error in errors:
-            yield unreadable(str(error.filename or path), error)
-
-
-def _binary(path: str) -> bool:
-    """Whether the file at ``path`` is binary by its first bytes (one that
-    cannot be read is not: its reading will say why)."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(BINARY_SAMPLE)
-    except OSError:
-        return False
-    return binary(head, path)
-
-
-def _linked_dirs(root: str, dirs: list[str], walked: set[tuple[int, int]], follow: bool) -> list[Defect]:
-    """Take out of ``dirs`` what is not to be walked: symbolic links to
-    directories unless ``follow``; with it, a directory walked already (a
-    loop, or a second link to it).  The defects saying so."""
-    try:
-        here = os.stat(root)
-        walked.add((here.st_dev, here.st_ino))
-    except OSError:
-        pass
-    defects = []
-    for name in list(dirs):
-        full = os.path.join(root, name)
-        link = os.path.islink(full)
-        if not follow:
-            if link:
-                dirs.remove(name)
-                defects.append(Defect(DefectKind.NOT_A_FILE, "a symbolic link to a directory; not walked "
-                                      "(--follow walks it)", Origin(file=printable_name(full))))
-            continue
-        try:
-            target = os.stat(full)
-        except OSError:
-            continue  # os.walk reports what it cannot list
-        if (target.st_dev, target.st_ino) in walked:
-            dirs.remove(name)
-            what = "a symbolic link to a directory" if link else "a directory"
-            defects.append(Defect(DefectKind.NOT_A_FILE, f"{what} walked already (a loop, or a second way to it); "
-                                  "not walked again", Origin(file=printable_name(full))))
-        else:
-            walked.add((target.st_dev, target.st_ino))
-    return defects
-
-
-def _not_regular(path: str) -> Defect | None:
-    """A defect for what a directory walk must not open: FIFOs, sockets, devices."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as exc:
-        return unreadable(path, exc)
-    if stat.S_ISREG(mode):
-        return None
-    what = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
-    return Defect(DefectKind.NOT_A_FILE, f"{what}; skipped (name it explicitly to read it)", Origin(file=path))
-
-
-# -- compressed inputs (decoded in :mod:`.compressed`) ---------------------------------
 
 
 class Replay(io.RawIOBase):

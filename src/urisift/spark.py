@@ -49,7 +49,7 @@ from .output.writing import report
 from .plan import plan as plan_units
 from .remote import is_remote, local_path
 from .scan import ScanOptions, messages_in, scan_failed, scan_unit
-from .sources import walk
+from .walking import walk
 from .units import Renumbering, WorkUnit
 from .usage import OneLineParser
 

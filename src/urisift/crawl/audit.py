@@ -31,8 +31,9 @@ from ..output.records import defect_line
 from ..output.writing import report
 from ..plan import plan
 from ..scan import scan_serial
-from ..sources import read_too_often, walk
+from ..sources import read_too_often
 from ..usage import OneLineParser
+from ..walking import walk
 from .captures import build_index
 from .index import CaptureIndex, capture_key, iso, seconds
 

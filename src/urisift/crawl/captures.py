@@ -30,7 +30,7 @@ from ..model import Content, Defect, Kind, Origin, Record, Style, Tally, origin_
 from ..options import ScanOptions
 from ..plan import plan
 from ..resolve import resolve
-from ..scan import read_html
+from ..html_reading import read_html
 from ..sources import Input, open_input
 from ..units import Window, WorkUnit
 from ..warc import WarcReader, WarcUnit, link_values
