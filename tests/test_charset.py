@@ -123,3 +123,28 @@ def test_an_html_documents_declared_label_is_read_as_a_browser_reads_it() -> Non
     items = list(scan_message(plain))
     assert [type(i).__name__ for i in items] == ["Defect", "Record"]
     assert (items[0].kind, items[1].charset) == (DefectKind.UNDECODABLE_BYTES, "us-ascii")  # type: ignore[union-attr]
+
+
+def test_every_label_reported_finds_its_codec_again() -> None:
+    """A name normalize_label reports is a name the decoder can open: cp720 was reported 'ibm720', which
+    Python has no codec for, and every reader that decodes a document whole failed on chardet's guess
+    (b'\\xec ', found by the notebook reader's fuzz target)."""
+    import codecs
+    import encodings.aliases
+
+    from urisift.charset_labels import codec_name, normalize_label
+
+    lost = []
+    for name in sorted(set(encodings.aliases.aliases.values()) | set(encodings.aliases.aliases)):
+        try:
+            codecs.lookup(name)
+        except LookupError:
+            continue
+        label = normalize_label(name)
+        if label is not None:
+            try:
+                codec_name(label)
+            except LookupError:
+                lost.append((name, label))
+    assert lost == []
+    assert normalize_label("cp720") == "cp720" and normalize_label("cp437") == "ibm437"

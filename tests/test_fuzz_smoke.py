@@ -263,3 +263,9 @@ def test_a_zip_of_a_version_zipfile_refuses_is_a_broken_document() -> None:
     assert [(i.kind, i.detail) for i in items if isinstance(i, Defect)] == [
         (DefectKind.BROKEN_DOCUMENT, "not a ZIP package that can be read: zip file version 25.5")]
     targets.TARGETS["office"](bytes(data))
+
+
+@pytest.mark.parametrize("target", ["css", "xml", "markdown", "notebook", "html"])
+def test_a_byte_chardet_takes_for_cp720_is_decoded(target: str) -> None:
+    # the notebook target's find: chardet guessed cp720 for b"\xec ", reported as ibm720, which has no codec
+    run.guarded(targets.TARGETS[target])(b"\xec ")

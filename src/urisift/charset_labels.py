@@ -45,9 +45,18 @@ def normalize_label(label: str) -> str | None:
         return "iso-8859-" + name[8:]
     if name.startswith("iso2022_"):
         return "iso-2022-" + name[8:].replace("_", "-")
-    if name[:2] == "cp" and name[2:].isdigit():
-        return "ibm" + name[2:]  # cp437, cp855, cp866 ... are IBM code pages
+    if name[:2] == "cp" and name[2:].isdigit() and _has_codec("ibm" + name[2:]):
+        return "ibm" + name[2:]  # cp437, cp855, cp866 ... are IBM code pages (cp720, which Python has under
+        # no ibm name, keeps its own: the name reported must find its codec again)
     return name.replace("_", "-")
+
+
+def _has_codec(label: str) -> bool:
+    try:
+        codecs.lookup(label)
+    except LookupError:
+        return False
+    return True
 
 
 def whatwg_codec(label: str) -> str | None:
