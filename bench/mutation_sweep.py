@@ -25,6 +25,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -159,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="the cap of one file")
     parser.add_argument("--installed", action="store_true", help="scan with the installed build, not src/")
     parser.add_argument("--out", type=Path, help="write every file's result here (JSON)")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "urisift-sweep",
+                        help="where the mutated files are made (the same path in every run: records name it)")
     parser.add_argument("--compare", nargs=2, type=Path, metavar="RUN", help="two runs' outputs: equal digests?")
     args = parser.parse_args(argv)
     if args.compare:
@@ -166,11 +169,15 @@ def main(argv: list[str] | None = None) -> int:
         differ = sorted(k for k in one if one[k].get("digest") != two.get(k, {}).get("digest"))
         print(json.dumps({"files": len(one), "differ": differ[:50], "differing": len(differ)}, indent=1))
         return 1 if differ else 0
-    with tempfile.TemporaryDirectory() as work:
-        files = mutated(args.count, args.seed, Path(work))
+    shutil.rmtree(args.work, ignore_errors=True)
+    args.work.mkdir(parents=True)
+    try:
+        files = mutated(args.count, args.seed, args.work)
         started = time.perf_counter()
         results = sweep(files, args.seconds, args.installed)
         report = {"summary": summary(results), "seconds": round(time.perf_counter() - started, 1), "files": results}
+    finally:
+        shutil.rmtree(args.work, ignore_errors=True)
     print(json.dumps(report["summary"], indent=1))
     if args.out:
         args.out.write_text(json.dumps(report))
