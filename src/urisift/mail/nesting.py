@@ -156,15 +156,25 @@ def without_unread_fields(data: bytes) -> bytes:
     a folded line without a line break (a field the heading cannot hold
     whole)."""
     end = _HEADING_LINES.match(data).end()  # type: ignore[union-attr]  # "*+" always matches
-    heading = data[:end]
-    if (b"\r" in heading and heading.count(b"\r") != heading.count(b"\r\n") or data.startswith(b"From ", end)
+    # the heading is read where it stands (``endpos``), not copied: a heading of
+    # 50 MB would be held three times over
+    if (data.find(b"\r", 0, end) != -1 and data.count(b"\r", 0, end) != data.count(b"\r\n", 0, end)
+            or data.startswith(b"From ", end)
             or data[end:end + 1] in (b"\t", b" ")):  # a folded line the input ends in, with no line break
         return data
     start = 0
-    while (first := _FIRST_UNREAD_FIELD.match(heading, start)) is not None:
+    while (first := _FIRST_UNREAD_FIELD.match(data, start, end)) is not None:
         start = first.end()
-    kept = _UNREAD_FIELD.sub(b"", heading[start:] if start else heading)
-    return data if len(kept) == end else kept + data[end:]
+    view = memoryview(data)
+    kept: list[memoryview] = []
+    at = start  # the fields before ``start`` go
+    for field in _UNREAD_FIELD.finditer(data, start, end):
+        kept.append(view[at:field.start()])
+        at = field.end()
+    if not start and not kept:
+        return data
+    kept.append(view[at:])  # the rest of the heading, and the body
+    return b"".join(kept)
 
 
 def _needs_reading(data: bytes) -> bool:
