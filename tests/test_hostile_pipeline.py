@@ -252,3 +252,19 @@ def test_a_large_base64_part_is_parsed_and_decoded_without_copies_a_line() -> No
     assert parsed < 5 * len(data)
     assert decoded < 3 * len(data)
     assert [r.uri for r in scan_message(data)] == ["http://first.example/", "http://after.example/"]
+
+
+def test_a_document_cut_at_its_bound_and_then_out_of_time_says_both(tmp_path: Path) -> None:
+    from urisift import Defect, Record, ScanOptions, iter_input
+    from urisift.containment import EVERY, Limits
+
+    path = tmp_path / "a.css"
+    path.write_bytes(b"".join(b"a%d{background:url(http://c%d.example/i.png)}\n" % (i, i) for i in range(5_000)))
+    items = list(iter_input(str(path), ScanOptions(limits=Limits(whole=100_000, seconds=1e-9))))
+    assert len([i for i in items if isinstance(i, Record)]) == EVERY
+    # the time, when it ran out; the bound, once the reader is done
+    assert [i.detail for i in items if isinstance(i, Defect)] == [
+        "the document's time budget (1e-09 s, --time-budget) ran out: the rest of its css content (its bytes were "
+        "read up to byte 100000) not read",
+        "its reader holds it whole, and it is longer than 100000 bytes, the bound of a document held whole: its "
+        "bytes from byte 100000 on not read"]
