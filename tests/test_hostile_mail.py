@@ -151,10 +151,10 @@ def test_the_mbox_scan_gives_the_defect_and_every_other_message() -> None:
 
 
 def test_a_recursion_error_all_the_same_reads_the_body_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    def exhausted(data: bytes, policy: object) -> Message:
+    def exhausted(data: bytes) -> Message:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(nesting, "message_from_bytes", exhausted)
+    monkeypatch.setattr(nesting, "_from_bytes", exhausted)  # (the parser, fed a piece at a time)
     data = (b'From: a@example.com\nList-Archive: <http://list.example/>\n'
             b'Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\nhttp://body.example/\n--b--\n')
     assert _items(data) == [

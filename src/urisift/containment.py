@@ -136,6 +136,7 @@ class Metered(io.RawIOBase):
         self.done = inner.tell() if self.seekable() else 0  # where in the stream its next byte is
         self._read = getattr(inner, "read1", inner.read)  # what has arrived: a live stream's lines are not held
         self.defect: Defect | None = None
+        self.timed_out = False  # ``defect`` says the time ran out (not that a bound on bytes was met)
         # ``done`` at which the clock is next looked at: a document's first bytes are always
         # read, and a reader that asks the budget itself says more precisely what it left
         self._next_look = self.done + _METER_STEP
@@ -162,6 +163,7 @@ class Metered(io.RawIOBase):
         if self.done >= self._next_look:
             self._next_look = self.done + _METER_STEP
             if self.budget.expired():
+                self.timed_out = True
                 self.defect = self.budget.over_time(f"its bytes from byte {self.done} on", self.origin)
                 return 0
         wanted = len(buffer)

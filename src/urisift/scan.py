@@ -99,7 +99,7 @@ def _unread(kind: Kind, meter: Metered | None) -> str | None:
     stream said so already)."""
     if meter is None:
         return f"the rest of its {kind} content"
-    if meter.defect is not None:
+    if meter.timed_out:
         return None
     return f"the rest of its {kind} content (its bytes were read up to byte {meter.done})"
 

@@ -153,7 +153,7 @@ def read_text_range(stream: BinaryIO, start: int, characters: int, lines: int, c
         return
     meter = Metered(stream, budget, origin, False)
     items = _range(io.BufferedReader(meter), start, characters, lines, chosen, layer, origin, options)
-    for item in metered(items, budget, origin, lambda: None if meter.defect is not None else
+    for item in metered(items, budget, origin, lambda: None if meter.timed_out else
                         f"the rest of the text (it was read up to byte {meter.done})"):
         if type(item) is Defect and item.kind is DefectKind.BOMB:
             account.told = True

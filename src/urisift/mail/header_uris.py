@@ -68,5 +68,7 @@ def header_references(message: Message) -> Iterator[Found]:
                     yield new_found(uri, None, None, Style.HEADER, (), (), None, place)
         elif may_hold_absolute(text):  # without www. forms, every reference has a scheme and its colon: "Re:" is none
             place = Place(Where.HEADER, header=name)
-            for found in Scanner(" ".join(text.split("\n")), abbreviated=False):
+            # (one copy of the value, not a list of its lines: a Subject folded over 50 MB
+            # would be millions of small strings)
+            for found in Scanner(text.replace("\n", " "), abbreviated=False):
                 yield found._replace(place=place)

@@ -39,8 +39,8 @@ it closes (at most :data:`MAX_DEPTH`).
 from __future__ import annotations
 
 import re
-from email import message_from_bytes
 from email.errors import MessageError
+from email.feedparser import BytesFeedParser
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.policy import compat32
@@ -126,7 +126,7 @@ def _parsed(data: bytes, origin: Origin, defects: list[Defect]) -> Message:
         # a plain single-part message is built without the feedparser (its lines
         # cost half a mail scan); any other is the parser's
         plain = plain_parse(kept)
-        return plain if plain is not None else message_from_bytes(kept, policy=compat32)
+        return plain if plain is not None else _from_bytes(kept)
     shaped = reshaped(data)  # the message itself, whose offsets the defects name
     for position, length in shaped.shortened:
         defects.append(Defect(DefectKind.BROKEN_MIME,
@@ -141,7 +141,24 @@ def _parsed(data: bytes, origin: Origin, defects: list[Defect]) -> Message:
             f"MIME entities nested more than {MAX_DEPTH} levels deep: the {first.content_type} at level "
             f"{first.depth} was read as text/plain, with all it holds, so its links are still found "
             f"but not its parts' own bases{more}", origin, first.position))
-    return message_from_bytes(without_unread_fields(shaped.data), policy=compat32)
+    return _from_bytes(without_unread_fields(shaped.data))
+
+
+#: the bytes fed to the parser at a time: what ``email.parser.Parser`` reads at a time
+_FEED = 8192
+
+
+def _from_bytes(data: bytes) -> Message:
+    """``email.message_from_bytes(data, policy=compat32)``, the bytes fed to
+    its feedparser a piece at a time, as that function feeds the pieces of
+    the text it decodes them to: the same message, without the whole text
+    held in a ``StringIO``, whose buffer is four bytes a character (a
+    50 MB message held 200 MB there)."""
+    parser = BytesFeedParser(policy=compat32)
+    view = memoryview(data)
+    for at in range(0, len(data), _FEED):
+        parser.feed(bytes(view[at:at + _FEED]))
+    return parser.close()
 
 
 def without_unread_fields(data: bytes) -> bytes:
@@ -156,15 +173,25 @@ def without_unread_fields(data: bytes) -> bytes:
     a folded line without a line break (a field the heading cannot hold
     whole)."""
     end = _HEADING_LINES.match(data).end()  # type: ignore[union-attr]  # "*+" always matches
-    heading = data[:end]
-    if (b"\r" in heading and heading.count(b"\r") != heading.count(b"\r\n") or data.startswith(b"From ", end)
+    # the heading is read where it stands (``endpos``), not copied: a heading of
+    # 50 MB would be held three times over
+    if (data.find(b"\r", 0, end) != -1 and data.count(b"\r", 0, end) != data.count(b"\r\n", 0, end)
+            or data.startswith(b"From ", end)
             or data[end:end + 1] in (b"\t", b" ")):  # a folded line the input ends in, with no line break
         return data
     start = 0
-    while (first := _FIRST_UNREAD_FIELD.match(heading, start)) is not None:
+    while (first := _FIRST_UNREAD_FIELD.match(data, start, end)) is not None:
         start = first.end()
-    kept = _UNREAD_FIELD.sub(b"", heading[start:] if start else heading)
-    return data if len(kept) == end else kept + data[end:]
+    view = memoryview(data)
+    kept: list[memoryview] = []
+    at = start  # the fields before ``start`` go
+    for field in _UNREAD_FIELD.finditer(data, start, end):
+        kept.append(view[at:field.start()])
+        at = field.end()
+    if not start and not kept:
+        return data
+    kept.append(view[at:])  # the rest of the heading, and the body
+    return b"".join(kept)
 
 
 def _needs_reading(data: bytes) -> bool:

@@ -40,18 +40,22 @@ def plain_parse(data: bytes) -> Message | None:
     end = _HEADING_END.search(text)
     if end is None:
         return None
-    heading = text[:end.start() + 1]
-    if "\r" in heading and heading.count("\r") != heading.count("\r\n"):
+    # the heading is read where it stands in ``text`` (its end as ``endpos``), and each
+    # value is cut out once: a field of 50 MB is not copied three times over
+    stop = end.start() + 1
+    if text.find("\r", 0, stop) != -1 and text.count("\r", 0, stop) != text.count("\r\n", 0, stop):
         return None  # a lone CR ends a line for the parser, not for these patterns
-    if _PLAIN_HEADING.fullmatch(heading) is None:
+    if _PLAIN_HEADING.fullmatch(text, 0, stop) is None:
         return None
     message = Message(policy=compat32)
-    fields = _FIELD.findall(heading)
-    if heading.startswith("From "):
-        message.set_unixfrom(heading[:heading.index("\n")].rstrip("\r"))
-    for name, value in fields:
+    if text.startswith("From "):
+        message.set_unixfrom(text[:text.index("\n")].rstrip("\r"))
+    for field in _FIELD.finditer(text, 0, stop):
         # compat32.header_source_parse: the first line's leading blanks go, the line end of the last
-        message.set_raw(name, value.rstrip("\r\n"))
+        value_start, value_end = field.span(2)
+        while value_end > value_start and text[value_end - 1] in "\r\n":
+            value_end -= 1
+        message.set_raw(field.group(1), text[value_start:value_end])
     if message.get_content_maintype() in _STRUCTURED:
         return None
     message.set_payload(text[end.end():])
