@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,10 @@ settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 ROOT = Path(__file__).resolve().parents[1]
+#: how much more memory a bound allows on CPython before 3.11.5 (Debian 12's 3.11.2): its regex engine keeps
+#: a mark for each turn of an atomic repeat of a group (the HTML first pass's raw text, a page of text cut in
+#: pieces), where 3.11.5 and later keep none; the records are the same
+OLD_ENGINE_FACTOR = 2.5 if sys.version_info < (3, 11, 5) else 1
 SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared"))
 
 

@@ -24,12 +24,13 @@ from typing import Any
 import pytest
 
 import urisift.scan
+
 from urisift import Defect, Record, ScanOptions, iter_input, scan_html
 from urisift.cli import main
 from urisift.containment import Limits
 from urisift.model import Content, DefectKind, Kind, Tally
 
-from .conftest import ROOT
+from .conftest import OLD_ENGINE_FACTOR, ROOT
 from .test_payloads import _pdf
 
 SRC = str(ROOT / "src")
@@ -396,7 +397,7 @@ print(len(pieces) > 1, max(map(len, pieces)) <= PIECE, ''.join(pieces) == page, 
 text = '<pre>' + ('words ' * 99 + '\\n\\n') * 12_000 + 'see http://after.example/x and more</pre>'
 print([r.target for r in scan_html(text)])""")
     assert out.splitlines() == ["True True True []", "['http://after.example/x']"]
-    assert peak < 200
+    assert peak < OLD_ENGINE_FACTOR * 200
 
 
 # -- time that grows without bound ------------------------------------------------------------------------------
@@ -486,9 +487,13 @@ def test_a_member_that_lies_about_its_size_is_read_as_far_as_it_said(tmp_path: P
     path.write_bytes(_patched(package, "word/_rels/document.xml.rels", size=len(rows) // 3))
     records, defects = _scan(path)
     assert records == []  # zipfile checks the CRC-32 as the size it gives is reached
-    assert [d.detail for d in defects] == [
+    # (the zipfile of CPython 3.11.2 refuses to open the member at all, for overlapping entries: no record
+    # either way, a defect that says what zipfile said)
+    assert [d.detail for d in defects] in ([
         "member word/_rels/document.xml.rels: it cannot be inflated (BadZipFile: Bad CRC-32 for file "
-        "'word/_rels/document.xml.rels'): read as far as it went"]
+        "'word/_rels/document.xml.rels'): read as far as it went"], [
+        "member word/_rels/document.xml.rels cannot be opened (BadZipFile: Overlapped entries: "
+        "'word/_rels/document.xml.rels' (possible zip bomb)): not read"])
 
 
 def test_one_bad_annotation_costs_that_annotation_alone(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from . import patterns
 from . import arguments as check
 from .errors import UrnError
 
@@ -42,10 +43,10 @@ _PCHAR = _ALNUM | frozenset("-._~!$&'()*+,;=:@")
 # RFC 2141 §2.2: <trans> without <reserved>, which §2.3 keeps out of NSSs
 _URN_CHARS_2141 = _ALNUM | frozenset("()+,-.:=@;$_!*'")
 # seed 003 §2.3: keywd = ALPHA *( ["-"] (ALPHA / DIGIT) )
-_KEYWD = re.compile(r"[A-Za-z](?>(?:-?[A-Za-z0-9])*)")
+_KEYWD = patterns.compile(r"[A-Za-z](?>(?:-?[A-Za-z0-9])*)")
 # seed 003 §2.3: v-pchar = unreserved / pct-encoded / v-subdels ("&" excluded)
 _V_PCHAR = _ALNUM | frozenset("-._~!$'()*+,;=:@/?")
-_PCT = re.compile(r"%([0-9A-Fa-f]{2})")
+_PCT = patterns.compile(r"%([0-9A-Fa-f]{2})")
 
 
 @dataclass(frozen=True, slots=True)

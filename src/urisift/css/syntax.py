@@ -23,6 +23,8 @@ import re
 from collections.abc import Generator, Iterator
 from typing import NamedTuple
 
+from .. import patterns
+
 _COMMENT, _STRING, _URL, _IMPORT, _IMAGE_SET = range(5)
 # Each anchor absent from a sheet costs a whole search of it, so only the
 # spellings style sheets are written in: url( in either case, the rest in lower case.
@@ -37,17 +39,17 @@ _SPACE = "\t\n\x0c\r "
 # possessive repeat wrongly).  A repeat that may give back what it took keeps
 # a marker a character, and one 10 MB url() took 1.4 GB
 _STRING_PATTERN = r""""(?>(?:[^"\\\n]++|\\.)*)"?|'(?>(?:[^'\\\n]++|\\.)*)'?"""
-_STRING_TOKEN = re.compile(_STRING_PATTERN, re.DOTALL)
-_STRING_ARGUMENT = re.compile(f"({_STRING_PATTERN})[\t\n\x0c\r ]*+", re.DOTALL)
+_STRING_TOKEN = patterns.compile(_STRING_PATTERN, re.DOTALL)
+_STRING_ARGUMENT = patterns.compile(f"({_STRING_PATTERN})[\t\n\x0c\r ]*+", re.DOTALL)
 # the rest of url( when its argument is not a string: a url token (§4.3.6);
 # the optional tail always matches, so the engine never backtracks into the body
-_URL_TOKEN = re.compile(
+_URL_TOKEN = patterns.compile(
     r"((?>(?:[^\"'()\\\t\n\x0c\r ]++|\\[0-9A-Fa-f]{1,6}[\t\n\x0c\r ]?|\\[^0-9A-Fa-f])*))[\t\n\x0c\r ]*+(\))?", re.DOTALL)
 # inside image-set(): its strings, url()s, comments, and parentheses to find its end
-_IN_IMAGE_SET = re.compile(rf"/\*(?>(?:[^*]++|\*(?!/))*)(?:\*/)?|({_STRING_PATTERN})"
+_IN_IMAGE_SET = patterns.compile(rf"/\*(?>(?:[^*]++|\*(?!/))*)(?:\*/)?|({_STRING_PATTERN})"
                            r"|([uU][rR][lL]\([\t\n\x0c\r ]*+)|(\()|(\))", re.DOTALL)
-_IMPORT_ARGUMENT = re.compile(r"[\t\n\x0c\r ]*+(?=[\"'])")
-_ESCAPE = re.compile(r"\\(?:([0-9A-Fa-f]{1,6})[\t\n\x0c\r ]?|(\n)|(.))", re.DOTALL)
+_IMPORT_ARGUMENT = patterns.compile(r"[\t\n\x0c\r ]*+(?=[\"'])")
+_ESCAPE = patterns.compile(r"\\(?:([0-9A-Fa-f]{1,6})[\t\n\x0c\r ]?|(\n)|(.))", re.DOTALL)
 
 
 _HINTS = tuple(literal for literal, kind in _ANCHORS if kind not in (_COMMENT, _STRING))

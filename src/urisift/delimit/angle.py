@@ -15,36 +15,36 @@ is remembered too, so repeated markup (``<xcon:b>``) is decided once.
 
 from __future__ import annotations
 
-import re
 
+from .. import patterns
 from ..grammar import SCHEME
 from ..model import Flag, Found, Style
 from .chars import HAS_WS, LEADING_SCHEME, WS, ordered
 from .opaque import opaque_uri
 
 # <URL: prefix, any case, with or without white space after it
-URL_PREFIX = re.compile(r"[Uu][Rr][Ll]:\s*")
+URL_PREFIX = patterns.compile(r"[Uu][Rr][Ll]:\s*")
 # a mail quote prefix at a line start: "> ", ">> ", "> > ", indented or not
-QUOTE_PREFIX = re.compile(r"[ \t]*+(?>(?:>[ \t]?)+)")
+QUOTE_PREFIX = patterns.compile(r"[ \t]*+(?>(?:>[ \t]?)+)")
 # an XML tag's prefixed name right after "<" or "</", ended by white space, "/" or ">"
-XML_TAG_NAME = re.compile(r"/?[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+(?=[\s/>])")
+XML_TAG_NAME = patterns.compile(r"/?[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+(?=[\s/>])")
 # how far after an element's start tag its closing tag is looked for
 XML_WINDOW = 16384
 # an XML qualified name, "prefix:local", optionally self-closing ("/")
-QNAME = re.compile(r"[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+/?")
+QNAME = patterns.compile(r"[A-Za-z_][\w.-]*+:[A-Za-z_][\w.-]*+/?")
 # an interior line holding only white space; a hyphen (and blanks) at a line end
-BLANK_LINE = re.compile(r"\n[^\S\n]*+\n")
-HYPHEN_AT_BREAK = re.compile(r"-[^\S\n]*+\n")
+BLANK_LINE = patterns.compile(r"\n[^\S\n]*+\n")
+HYPHEN_AT_BREAK = patterns.compile(r"-[^\S\n]*+\n")
 # continuation lines' quote markers (when text follows them on their line) and
 # everything but brackets: the content of a "<" on a quoted line
-QUOTED_CONTENT = re.compile(r"(?>(?:[^<>\n]++|\n(?>(?:[ \t]*+(?>(?:>[ \t]?)+)(?![\r\n]|\Z))?))*)")
+QUOTED_CONTENT = patterns.compile(r"(?>(?:[^<>\n]++|\n(?>(?:[ \t]*+(?>(?:>[ \t]?)+)(?![\r\n]|\Z))?))*)")
 # what a "<" that holds a URI starts with: "URL:" or "scheme:" (and "//" or not)
-_OPENING = re.compile(rf"\s*+(?:(?P<url>[Uu][Rr][Ll]:)|(?P<scheme>{SCHEME}+):(?>(?P<slashes>//)?))")
+_OPENING = patterns.compile(rf"\s*+(?:(?P<url>[Uu][Rr][Ll]:)|(?P<scheme>{SCHEME}+):(?>(?P<slashes>//)?))")
 # how long a rejected bracket content may be to be remembered, and how many are
 _CACHED_LENGTH, _CACHED_TAGS = 256, 4096
 # a path, a query or an address in what follows a scheme's colon
-STRUCTURED = re.compile(r"[/?@=]")
-EMAIL_LIKE = re.compile(r"[^\s@<>:/]+@[^\s@<>:/]+")
+STRUCTURED = patterns.compile(r"[/?@=]")
+EMAIL_LIKE = patterns.compile(r"[^\s@<>:/]+@[^\s@<>:/]+")
 
 
 class AngleRule:

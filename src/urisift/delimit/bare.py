@@ -19,8 +19,8 @@ and tried again in another split.
 
 from __future__ import annotations
 
-import re
 
+from .. import patterns
 from ..grammar import SCHEME
 from ..model import Flag, Found, Place, Style, new_found
 from .chars import HAS_ALNUM, SCHEME_CHARS, TRAILING_PUNCT, TRIMMABLE, body_end, ordered, trim
@@ -38,17 +38,17 @@ _ENDS_SPECIALLY = TRIMMABLE | frozenset("*_~-")
 # the line break after a hyphen (or after "scheme://"), with the next line's
 # indent and margin marks: mail quote markers (">") and the change bars ("|")
 # of revised documents
-HYPHEN_BREAK = re.compile(r"[ \t]*+\r?\n(?>(?:[ \t]*+[>|])*)[ \t]*+")
-MARGIN_MARKS = re.compile(r"[>|]")
+HYPHEN_BREAK = patterns.compile(r"[ \t]*+\r?\n(?>(?:[ \t]*+[>|])*)[ \t]*+")
+MARGIN_MARKS = patterns.compile(r"[>|]")
 # a reference that starts at a given place: "scheme:" or "www."/"ftp."
-LEADING_REFERENCE = re.compile(rf"(?P<scheme>{SCHEME}):|(?:[Ww]{{3}}|[Ff][Tt][Pp])\.")
+LEADING_REFERENCE = patterns.compile(rf"(?P<scheme>{SCHEME}):|(?:[Ww]{{3}}|[Ff][Tt][Pp])\.")
 # URN: "urn:" NID ":" NSS, NSS ending at an excluded character (seed 003 §2.5.3)
 #   NID = alphanum 0*31( alphanum / "-" ) ; NSS chars = URN chars or "%" HEXDIG HEXDIG
 #   (parentheses are taken by body_end's bracket rule, the rest by one class)
-URN = re.compile(r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,31}:")
-URN_NSS = re.compile(r"(?>(?:[A-Za-z0-9+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})*)")  # atomic: nothing given back
+URN = patterns.compile(r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,31}:")
+URN_NSS = patterns.compile(r"(?>(?:[A-Za-z0-9+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})*)")  # atomic: nothing given back
 # after an NSS: the r-, q- and f-components ("?+", "?=", "#") of seed 003 / RFC 8141
-URN_COMPONENT = re.compile(r"[?#]")
+URN_COMPONENT = patterns.compile(r"[?#]")
 # characters that may not stand right before an abbreviated "www." (it would
 # be part of a host name, an e-mail address, a path or a scheme)
 ABBR_NOT_AFTER = frozenset(".@/:%+-_")
@@ -56,12 +56,12 @@ ABBR_NOT_AFTER = frozenset(".@/:%+-_")
 # repetitions are bounded (a DNS name has at most 127 labels of 63 characters)
 # and atomic, so a megabyte of "www.www.www." costs one bounded pass and
 # no backtracking state.
-ABBR_HOST = re.compile(r"[\w-]{1,63}+(?>(?:\.[\w-]{1,63}+){1,126})(?>(?::[0-9]++)?)")
+ABBR_HOST = patterns.compile(r"[\w-]{1,63}+(?>(?:\.[\w-]{1,63}+){1,126})(?>(?::[0-9]++)?)")
 
 
 # the characters of an escape that code and JSON put before a scheme:
 # "\x22https://", "\u003Chttps://", "%3Dhttp://" (the scheme starts after it)
-_ESCAPE = re.compile(r"(?<=\\)(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})|(?<=%)[0-9A-Fa-f]{2}")
+_ESCAPE = patterns.compile(r"(?<=\\)(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})|(?<=%)[0-9A-Fa-f]{2}")
 # characters after which no scheme starts: it would be inside a path
 # ("/wiki/File:Foo.jpg", "C:\\http"), or a list of names ("fe80::feed:c498",
 # "h=from:content-type"; after ":" only "scheme://" starts a URI)
@@ -145,9 +145,9 @@ def emphasis_end(text: str, start: int, end: int, flags: set[Flag]) -> int:
 
 
 # scheme characters and colons: "a:b:c", "fe80::1", "h=from:content-type:date"
-_NAME_RUN = re.compile(r"[A-Za-z0-9+.:-]*+")
+_NAME_RUN = patterns.compile(r"[A-Za-z0-9+.:-]*+")
 _MAX_HOST = 253
-_HOST_RUN = re.compile(r"[\w.-]*+")
+_HOST_RUN = patterns.compile(r"[\w.-]*+")
 
 
 def _skip_host(text: str, at: int) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 
+from .. import patterns
 from ..grammar import SCHEME
 from ..model import Flag
 
@@ -67,7 +68,7 @@ STOP = (
 # another URI character is kept.  Between ASCII letters it still ends the URI.
 _JOINER = r"(?<=[^\x00-\x7f" + STOP + r"])[\u200c\u200d](?=[^" + STOP + r"])"
 BODY = r"(?>(?:[!#-'*-;=?-Z_a-z|~]++|[^\x00-\x7f" + STOP + r"]|" + _JOINER + r")*)"
-_BODY = re.compile(BODY)
+_BODY = patterns.compile(BODY)
 # a URI with more brackets than this ends at the next one: no URI has so many,
 # and the bound keeps a megabyte of brackets from costing a Python step each
 MAX_BRACKETS = 256
@@ -76,21 +77,21 @@ _OPENER_OF = {")": "(", "]": "["}
 # scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
 SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
 # a scheme at the start of a delimited string
-LEADING_SCHEME = re.compile(f"{SCHEME}:")
+LEADING_SCHEME = patterns.compile(f"{SCHEME}:")
 # white space (any, including line breaks)
-WS = re.compile(r"\s+")
-HAS_WS = re.compile(r"\s")
-HAS_ALNUM = re.compile(r"[^\W_]")
+WS = patterns.compile(r"\s+")
+HAS_WS = patterns.compile(r"\s")
+HAS_ALNUM = patterns.compile(r"[^\W_]")
 
 # left out at the end of a bare URI: sentence punctuation, quotes, an ellipsis or
 # a dash after it, and "|" (kept only between URI characters)
 TRAILING_PUNCT = frozenset(".,;:!?'\"\u2019\u201d\u00bb\u203a\u2026\u2014|")
 TRIMMABLE = TRAILING_PUNCT | frozenset(")]")
-_TRAILING_RUN = re.compile("[" + re.escape("".join(sorted(TRAILING_PUNCT))) + "]*+")
+_TRAILING_RUN = patterns.compile("[" + re.escape("".join(sorted(TRAILING_PUNCT))) + "]*+")
 
 _ORDER = {f: i for i, f in enumerate(Flag)}
 # what another reference starts with: a scheme and its colon, or www./ftp.
-_LEADING_NAME = re.compile(rf"{SCHEME}+:|(?:[Ww]{{3}}|[Ff][Tt][Pp])\.")
+_LEADING_NAME = patterns.compile(rf"{SCHEME}+:|(?:[Ww]{{3}}|[Ff][Tt][Pp])\.")
 
 
 def body_end(text: str, pos: int, run: re.Pattern[str] = _BODY, openers: str = "([", start: int | None = None

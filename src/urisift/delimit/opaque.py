@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import re
 
-_ADDRESS = r"[^\s@<>()\[\],;:\"]++@[\w-]++(?:\.[\w-]++)++"  # user@host.domain
-_HOST = r"[\w-]++(?:\.[\w-]++)++"  # a dotted host name
+from .. import patterns
+
+_ADDRESS = r"[^\s@<>()\[\],;:\"]++@[\w-]++(?>(?:\.[\w-]++)+)"  # user@host.domain
+_HOST = r"[\w-]++(?>(?:\.[\w-]++)+)"  # a dotted host name
 # RFC 6068 §2: mailto takes any addr-spec; its domain may have no dot
 # ("root@localhost", "user@intranet") or be a literal ("postmaster@[192.0.2.1]")
-_MAILBOX = r"[^\s@<>()\[\],;:\"]++@(?:[\w-]++(?:\.[\w-]++)*+|\[[0-9A-Fa-f:.]++\])"
+_MAILBOX = r"[^\s@<>()\[\],;:\"]++@(?:[\w-]++(?>(?:\.[\w-]++)*)|\[[0-9A-Fa-f:.]++\])"
 
 #: scheme -> the syntax the text after its colon must start with
 OPAQUE_SYNTAX: dict[str, re.Pattern[str]] = {
-    scheme: re.compile(pattern)
+    scheme: patterns.compile(pattern)
     for schemes, pattern in (
         # RFC 6068: an address (any domain), or only header fields
         (("mailto",), rf"{_MAILBOX}|\?[\w-]++="),
@@ -40,18 +42,18 @@ OPAQUE_SYNTAX: dict[str, re.Pattern[str]] = {
         # RFC 5456, RFC 7064, RFC 7065: a host
         (("iax", "stun", "stuns", "turn", "turns"), _HOST),
         # RFC 6120 §4.8: the XMPP namespace names (jabber:client, jabber:iq:roster)
-        (("jabber",), r"[a-z]++(?::[a-z-]++)*+\b"),
+        (("jabber",), r"[a-z]++(?>(?::[a-z-]++)*)\b"),
         # RFC 2392: "cid:" names a body part; mail writes any token there
         # ("cid:logo.jpg", "cid:part1", hex ids).  "mid:" names a message: an
         # address or a dotted id, while SDP's "a=mid:v1" has neither
         (("cid",), r"[\w.$%+=-]"),
         (("mid",), rf"{_ADDRESS}|[^\s@<>()\[\],;:\".]++\.[\w]"),
         # RFC 2397: [mediatype][;parameters],data
-        (("data",), r"(?:[\w.+-]++/[\w.+-]++)?+(?:;[\w.+-]++(?:=[\w.+-]++)?+)*+,"),
+        (("data",), r"(?>(?:[\w.+-]++/[\w.+-]++)?)(?>(?:;[\w.+-]++(?>(?:=[\w.+-]++)?))*),"),
         # RFC 5538: a newsgroup (with dots), "*", or a message id
-        (("news",), rf"{_ADDRESS}|[\w+-]++(?:\.[\w+-]++)++|\*"),
+        (("news",), rf"{_ADDRESS}|[\w+-]++(?>(?:\.[\w+-]++)+)|\*"),
         # RFC 5870: latitude,longitude
-        (("geo",), r"-?+[0-9]++(?:\.[0-9]++)?+,-?+[0-9]"),
+        (("geo",), r"-?+[0-9]++(?>(?:\.[0-9]++)?),-?+[0-9]"),
         # RFC 4151: authority,date
         (("tag",), rf"(?:{_ADDRESS}|{_HOST}),[0-9]{{4}}"),
         (("magnet",), r"\?"),  # BEP 9: parameters only

@@ -6,9 +6,9 @@ stays in the package's ``__init__``, which checks its arguments first."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from .. import patterns
 from ..model import Found
 from ..schemes import registered_schemes
 from .angle import AngleRule
@@ -39,13 +39,13 @@ _TABLE: tuple[tuple[str, str], ...] = (
     (":(?=[^" + STOP + "])", _SCHEME),
     *((prefix + r"\.", _ABBREVIATED) for prefix in ("www", "WWW", "Www", "ftp", "FTP", "Ftp")),
 )
-_TRIGGER = re.compile("|".join(f"{literal}()" for literal, _ in _TABLE))
+_TRIGGER = patterns.compile("|".join(f"{literal}()" for literal, _ in _TABLE))
 _BRACKETS = ("(", "[", ")", "]")
 # every rule needs a ":" (the angle rule's content is absolute, or <URL:...>) or www./ftp.
-_ABBREVIATION = re.compile("|".join(literal for literal, rule in _TABLE if rule is _ABBREVIATED))
+_ABBREVIATION = patterns.compile("|".join(literal for literal, rule in _TABLE if rule is _ABBREVIATED))
 _RULE_OF = {group: rule for group, (_, rule) in enumerate(_TABLE, start=1)}  # m.lastindex -> rule
 # the triggers of every rule but the abbreviated one
-_ABSOLUTE_TRIGGER = re.compile("|".join(literal for literal, rule in _TABLE if rule is not _ABBREVIATED))
+_ABSOLUTE_TRIGGER = patterns.compile("|".join(literal for literal, rule in _TABLE if rule is not _ABBREVIATED))
 
 
 class Scanner:

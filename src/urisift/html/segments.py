@@ -35,10 +35,10 @@ the 130 corpus pages: the largest is 1.6 MB) are parsed whole.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from .. import patterns
 from .tokens import _ATTRIBUTES, _NAME, BREAKOUT, FONT_BREAKOUT, RAW_TEXT, SPACE, VOID, BYTES, STR
 from .tokens import Syntax as _Tokens
 from .tokens import attribute_map, attributes_of, decoded, script_end
@@ -61,7 +61,7 @@ _NO_ATTRIBUTES: Mapping[str, str | None] = {}
 #: content, or are the document's base or hide it (a template's contents are not the document)
 _SEEN = ("svg", "math", "script", "plaintext", "template", *sorted(RAW_TEXT))
 _DELIMITED = rf"(?=[{SPACE}/>])"
-_COMMENT = r"<!--(?:-?>|(?:[^-]++|-(?!-!?>))*+--!?>)"
+_COMMENT = r"<!--(?:-?>|(?>(?:[^-]++|-(?!-!?>))*)--!?>)"
 # a bogus comment, to its ">": "<!" not a comment, "<?", "</" and no letter (§13.2.5.6, .41)
 _BOGUS = r"<(?:!(?!--)|\?|/(?![A-Za-z]))[^>]*+>"
 # a lone "<" (not a tag's start) is text: a character that starts no tag must follow it (a
@@ -72,11 +72,12 @@ _LONE = r"<(?=[^A-Za-z!?/])"
 def _passed(seen: tuple[str, ...]) -> str:
     """The markup that changes nothing the pass follows, outside foreign content: runs of
     text each ended by a tag not in ``seen`` (nor ``</template>``), a comment, a bogus
-    comment, or a lone "<".  Its repeats are possessive: it stops before what it cannot
-    take whole, so matched up to a position it ends at a token's end."""
+    comment, or a lone "<".  Its repeats give nothing back (a class's possessive, a group's
+    atomic: CPython before 3.11.5 matched a group's possessive repeat wrongly): it stops
+    before what it cannot take whole, so matched up to a position it ends at a token's end."""
     tag = (rf"<(?!(?i:{'|'.join(seen)}){_DELIMITED}|/(?i:template){_DELIMITED})"
            rf"/?{_NAME}{_ATTRIBUTES}/?>")
-    return rf"(?:[^<]*+(?:{tag}|{_COMMENT}|{_BOGUS}|{_LONE}))*+"
+    return rf"(?>(?:[^<]*+(?:{tag}|{_COMMENT}|{_BOGUS}|{_LONE}))*)"
 
 
 # one token from a "<": tokens._MARKUP, with a CDATA section of its own (it is one in foreign
@@ -93,9 +94,9 @@ class _Syntax:
     """The pass's patterns for str or for bytes."""
 
     def __init__(self, kind: Callable[[str], Any], tokens: _Tokens) -> None:
-        self.passed = re.compile(kind(_passed((*_SEEN, "base"))))
-        self.passed_after_base = re.compile(kind(_passed(_SEEN)))
-        self.token = re.compile(kind(_TOKEN))
+        self.passed = patterns.compile(kind(_passed((*_SEEN, "base"))))
+        self.passed_after_base = patterns.compile(kind(_passed(_SEEN)))
+        self.token = patterns.compile(kind(_TOKEN))
         self.comment_end = tokens.comment_end
         self.raw_end = tokens.raw_end
         self.tokens = tokens

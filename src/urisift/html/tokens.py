@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .. import patterns
 from .table import NAMES
 
 #: the deepest the parser is let nest elements (Blink's cap, HTMLConstructionSite)
@@ -24,7 +25,8 @@ MAX_ATTRIBUTES = 256
 #: of MathML annotation-xml, area's alt as its anchor text)
 KEPT = frozenset({*NAMES, "rel", "http-equiv", "name", "property", "itemprop", "encoding", "alt"})
 
-# -- the tokenizer's pieces (§13.2.5); "*+" and "++" never give back what they took ---------------
+# -- the tokenizer's pieces (§13.2.5); "*+", "++" and "(?>...)" never give back what they took ------
+# (a group's repeat is atomic, "(?>(?:...)*)", never "(?:...)*+": CPython before 3.11.5 matched that wrongly)
 
 SPACE = r"\t\n\f\r "
 _NAME = rf"[A-Za-z][^{SPACE}/>]*+"
@@ -33,7 +35,7 @@ _NAME = rf"[A-Za-z][^{SPACE}/>]*+"
 # the end of the input (§13.2.5.36-38: EOF in a tag drops it)
 _ATTRIBUTE = (rf"[^{SPACE}/>][^{SPACE}/=>]*+"
               rf"(?:[{SPACE}]*+=[{SPACE}]*+(?:\"[^\"]*+\"|'[^']*+'|[^{SPACE}>\"'][^{SPACE}>]*+|(?=>))|(?![{SPACE}]*+=))")
-_ATTRIBUTES = rf"(?:[{SPACE}]++|/(?!>)|{_ATTRIBUTE})*+"
+_ATTRIBUTES = rf"(?>(?:[{SPACE}]++|/(?!>)|{_ATTRIBUTE})*)"
 _MARKUP = (rf"<(?=[A-Za-z!?/])(?:(?P<start>{_NAME})(?P<attributes>{_ATTRIBUTES})(?P<closed>/?)>"
            rf"|/(?P<end>{_NAME}){_ATTRIBUTES}/?>"
            r"|(?P<comment>!--)"
@@ -49,17 +51,17 @@ _ITEMS = 1025
 #: how much of a long page is first read for a sign of deep nesting
 PREFIX = 8192
 _RAW_NAMES = "|".join(sorted(("script", "style", "xmp", "iframe", "noembed", "noframes", "title", "textarea")))
-_FAST_ATTRIBUTES = rf"(?:[{SPACE}]++|/(?!>)|{_ATTRIBUTE}){{0,{_ITEMS}}}+"
+_FAST_ATTRIBUTES = rf"(?>(?:[{SPACE}]++|/(?!>)|{_ATTRIBUTE}){{0,{_ITEMS}}})"
 # (the lookahead first: a "<" that opens nothing is passed over without trying each branch)
 _FAST = (rf"<(?=[A-Za-z!?/])(?:(?P<raw>(?i:{_RAW_NAMES}))(?=[{SPACE}/>]){_FAST_ATTRIBUTES}/?>"
-         # its text, up to its end tag, taken whole: a possessive repeat with no group in it
+         # its text, up to its end tag, taken whole: an atomic repeat with no group in it
          # (re of Python 3.11 mistakes a group's span in one), whose memory does not grow with
          # the text (a greedy repeat of alternatives kept a mark an iteration: a script of 26 MB
          # with a million "<" took 1.1 GB); what it holds is looked for in it after (:func:`_marks`)
-         rf"(?P<text>(?:[^<]++|<(?!(?i:/(?P=raw))[{SPACE}/>]))*+)"
+         rf"(?P<text>(?>(?:[^<]++|<(?!(?i:/(?P=raw))[{SPACE}/>]))*))"
          rf"|(?P<start>{_NAME}){_FAST_ATTRIBUTES}(?P<closed>/?)>"
          rf"|/(?P<end>{_NAME}){_FAST_ATTRIBUTES}/?>"
-         r"|!--(?:-?>|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?)"
+         r"|!--(?:-?>|(?>(?:[^-]++|-(?!-!?>))*)(?:--!?>)?)"
          # a tag cut by the end of the input (or by _ITEMS) ends the pass: were the
          # next "<" tried, each would scan to the end again
          r"|(?P<cut>/?[A-Za-z])[\s\S]*+"
@@ -105,14 +107,14 @@ class Syntax:
     """The patterns for str or for bytes (clean UTF-8 is parsed as it is)."""
 
     def __init__(self, kind: Callable[[str], Any]) -> None:
-        self.markup: re.Pattern[Any] = re.compile(kind(_MARKUP))
-        self.attribute: re.Pattern[Any] = re.compile(kind(_ONE_ATTRIBUTE))
-        self.comment_end: re.Pattern[Any] = re.compile(kind(_COMMENT_END))
-        self.script: re.Pattern[Any] = re.compile(kind(_SCRIPT), re.IGNORECASE)
+        self.markup: re.Pattern[Any] = patterns.compile(kind(_MARKUP))
+        self.attribute: re.Pattern[Any] = patterns.compile(kind(_ONE_ATTRIBUTE))
+        self.comment_end: re.Pattern[Any] = patterns.compile(kind(_COMMENT_END))
+        self.script: re.Pattern[Any] = patterns.compile(kind(_SCRIPT), re.IGNORECASE)
         self.raw_end: dict[str, re.Pattern[Any]] = {
-            name: re.compile(kind(rf"</{name}(?=[{SPACE}/>])"), re.IGNORECASE) for name in RAW_TEXT}
-        self.fast: re.Pattern[Any] = re.compile(kind(_FAST))
-        self.inner_script: re.Pattern[Any] = re.compile(kind(rf"<(?i:script)[{SPACE}/>]"))
+            name: patterns.compile(kind(rf"</{name}(?=[{SPACE}/>])"), re.IGNORECASE) for name in RAW_TEXT}
+        self.fast: re.Pattern[Any] = patterns.compile(kind(_FAST))
+        self.inner_script: re.Pattern[Any] = patterns.compile(kind(rf"<(?i:script)[{SPACE}/>]"))
         self.kind = kind
         # the names the first pass compares with, made once (a small part costs its tokens, not these)
         self.shallow_names: tuple[Any, ...] = tuple(kind(name) for name in (

@@ -14,15 +14,16 @@ import codecs
 import email.base64mime
 import email.quoprimime
 import email.utils
-import re
 from collections.abc import Iterator
 from email.charset import Charset
 from email.errors import MessageError
 from email.header import make_header
 from email.message import Message
 
-_WHITESPACE = re.compile(r"\s+")
-_URL_PREFIX = re.compile(r"(?i)URL:")
+from .. import patterns
+
+_WHITESPACE = patterns.compile(r"\s+")
+_URL_PREFIX = patterns.compile(r"(?i)URL:")
 _BASE_HEADERS = frozenset({"content-base", "content-location", "snapshot-content-location"})
 
 
@@ -46,7 +47,7 @@ def decoded(value: str) -> str:
 # RFC 2047 §2: encoded-word = "=?" charset "?" encoding "?" encoded-text "?=".
 # The start of one, as the email package reads it (any charset without "?",
 # then Q or B); the encoded text runs to the next "?=" on the line.
-_WORD_START = re.compile(r"=\?([^?]*+)\?([qQbB])\?")
+_WORD_START = patterns.compile(r"=\?([^?]*+)\?([qQbB])\?")
 
 
 def _words(line: str) -> Iterator[tuple[str, tuple[str, str, str] | None]]:
@@ -137,7 +138,7 @@ def header_text(value: object) -> str:
 #: parameter parser (see :func:`parameter`); real ones are under a kilobyte
 MAX_PARAMETERS_LENGTH = 8192
 # a Content-Type parameter, quoted or not; RFC 2231 forms (name*=) are left to the email package
-_PARAMETER = re.compile(r';\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"((?>(?:[^"\\]|\\.)*))"|([^;\s"]*))')
+_PARAMETER = patterns.compile(r';\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"((?>(?:[^"\\]|\\.)*))"|([^;\s"]*))')
 
 
 def content_type(entity: Message) -> tuple[str, str | None]:

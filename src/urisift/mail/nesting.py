@@ -46,16 +46,17 @@ from email.parser import BytesHeaderParser
 from email.policy import compat32
 from itertools import groupby
 
+from .. import patterns
 from ..model import Defect, DefectKind, Origin
 from .headers import MAX_PARAMETERS_LENGTH
 from .reading import KEPT_PARAMETERS, MAX_DEPTH, Reshaped, reshaped, short_content_type
 from .single_part import plain_parse
 
 # the rest of a field: its line and the folded lines after it
-_FIELD_REST = re.compile(rb"[^\r\n]*+(?>(?:(?:\r\n?+|\n)[ \t][^\r\n]*+)*)")
+_FIELD_REST = patterns.compile(rb"[^\r\n]*+(?>(?:(?:\r\n?+|\n)[ \t][^\r\n]*+)*)")
 # The lines the parser reads as the heading: each a field's first line or a
 # folded one (its headerRE, but "From ", after which nothing is dropped).
-_HEADING_LINES = re.compile(rb"(?>(?:(?:[\x21-\x39\x3b-\x7e]*+:|[\t ])[^\n]*+\n)*)")
+_HEADING_LINES = patterns.compile(rb"(?>(?:(?:[\x21-\x39\x3b-\x7e]*+:|[\t ])[^\n]*+\n)*)")
 #: fields of a message's own heading that no step of urisift reads (none
 #: holds a reference :mod:`.header_uris` reports): the trace and signature
 #: fields relays add, the addresses, the date and the thread's references
@@ -75,8 +76,8 @@ _UNREAD_NAMES = b"|".join(
     re.escape(first).encode() + b"(?:" + b"|".join(re.escape(name[1:]).encode() for name in names) + b")"
     for first, names in groupby(sorted({name.lower() for name in UNREAD_FIELDS}, key=lambda n: (n[0], -len(n))),
                                 key=lambda n: n[0]))
-_UNREAD_FIELD = re.compile(rb"\n(?i:" + _UNREAD_NAMES + rb"):[^\n]*+(?>(?:\n[\t ][^\n]*+)*)(?=\n)")
-_FIRST_UNREAD_FIELD = re.compile(rb"(?i:" + _UNREAD_NAMES + rb"):[^\n]*+(?>(?:\n[\t ][^\n]*+)*)\n")
+_UNREAD_FIELD = patterns.compile(rb"\n(?i:" + _UNREAD_NAMES + rb"):[^\n]*+(?>(?:\n[\t ][^\n]*+)*)(?=\n)")
+_FIRST_UNREAD_FIELD = patterns.compile(rb"(?i:" + _UNREAD_NAMES + rb"):[^\n]*+(?>(?:\n[\t ][^\n]*+)*)\n")
 
 
 def checked_parse(data: bytes, origin: Origin) -> tuple[Message, list[Defect]]:

@@ -17,6 +17,7 @@ from email.message import Message
 from itertools import accumulate
 from typing import NamedTuple
 
+from .. import patterns
 from .headers import MAX_PARAMETERS_LENGTH
 
 #: levels below the message that are parsed as MIME structure; an entity at
@@ -25,11 +26,11 @@ from .headers import MAX_PARAMETERS_LENGTH
 MAX_DEPTH = 64
 
 # the parser's own patterns (email.feedparser): a header line, a line break
-_HEADER_LINE = re.compile(r"^(From |[\041-\071\073-\176]*:|[\t ])")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_HEADER_LINE = patterns.compile(r"^(From |[\041-\071\073-\176]*:|[\t ])")
+_LINE_BREAK = patterns.compile(r"\r\n|\r|\n")
 # a Content-Type parameter, its value quoted or not (RFC 2045 §5.1); possessive,
 # and a quote left open fails only its own match: linear
-_PARAMETER = re.compile(r';\s*+([A-Za-z0-9_.-]++)\s*+=\s*+("(?>(?:[^"\\]|\\.)*)"|[^;\s"]*+)')
+_PARAMETER = patterns.compile(r';\s*+([A-Za-z0-9_.-]++)\s*+=\s*+("(?>(?:[^"\\]|\\.)*)"|[^;\s"]*+)')
 #: the parameters a Content-Type too long to parse keeps: the ones the parser
 #: (boundary) and urisift (charset, format, delsp) read
 KEPT_PARAMETERS = ("boundary", "charset", "format", "delsp")
@@ -243,7 +244,7 @@ class _Reading:
             entity.state = _BODY  # a multipart without a boundary is read as one body, as the parser does
             return None
         entity.boundary = boundary
-        entity.separator = re.compile("(?P<sep>" + re.escape("--" + boundary) + r")(?P<end>--)?[ \t]*(?:\r\n|\r|\n)?$")
+        entity.separator = patterns.compile("(?P<sep>" + re.escape("--" + boundary) + r")(?P<end>--)?[ \t]*(?:\r\n|\r|\n)?$")
         entity.state = _MULTIPART
         return None
 

@@ -23,13 +23,15 @@ import re
 from email.message import Message
 from email.policy import compat32
 
+from .. import patterns
+
 # the end of the heading: a line break, then a blank line (LF or CRLF)
-_HEADING_END = re.compile(r"\n\r?\n")
+_HEADING_END = patterns.compile(r"\n\r?\n")
 # a plain heading, whole: the envelope line, then fields with their folded lines
 # (the feedparser's header line, email.feedparser.headerRE, less its odd cases)
-_PLAIN_HEADING = re.compile(r"(?>(?:From [^\n]*+\n)?)(?>(?:[\041-\071\073-\176]++:[^\n]*+\n(?>(?:[\t ][^\n]*+\n)*))*)")
+_PLAIN_HEADING = patterns.compile(r"(?>(?:From [^\n]*+\n)?)(?>(?:[\041-\071\073-\176]++:[^\n]*+\n(?>(?:[\t ][^\n]*+\n)*))*)")
 # one field: its name, and its value as compat32 keeps it before the line end is cut
-_FIELD = re.compile(r"^([\041-\071\073-\176]++):[ \t]*+([^\n]*+\n(?>(?:[\t ][^\n]*+\n)*))", re.MULTILINE)
+_FIELD = patterns.compile(r"^([\041-\071\073-\176]++):[ \t]*+([^\n]*+\n(?>(?:[\t ][^\n]*+\n)*))", re.MULTILINE)
 _STRUCTURED = frozenset({"multipart", "message"})
 
 

@@ -35,6 +35,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from .. import patterns
 from ..charset import content_text
 from ..delimit import Scanner
 from ..html.table import NAMES as URL_ATTRIBUTES
@@ -52,8 +53,8 @@ _AUTOLINKS = frozenset({"Autolink", "Email"})
 # dots (one at least); found from each "@", each side matched once (linear: no run is read twice)
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-")
 # an "@" before a label and a dot: the only ones that may start a domain (the rest are passed over in C)
-_AT_DOMAIN = re.compile(r"@(?=[A-Za-z0-9_-]{1,255}+\.[A-Za-z0-9_-])")
-_DOMAIN = re.compile(r"[A-Za-z0-9_-]++(?>(?:\.[A-Za-z0-9_-]++)+)")
+_AT_DOMAIN = patterns.compile(r"@(?=[A-Za-z0-9_-]{1,255}+\.[A-Za-z0-9_-])")
+_DOMAIN = patterns.compile(r"[A-Za-z0-9_-]++(?>(?:\.[A-Za-z0-9_-]++)+)")
 #: the longest local part looked back for (RFC 5321 §4.5.3.1.1 allows 64)
 _LOCAL_MAX = 256
 #: a Markdown document longer than this many characters is read in pieces (a large HTML page's threshold)
@@ -64,15 +65,15 @@ PIECE = 1 << 20
 #: bound on what a million of them costs
 MAX_LABELS = 100_000
 # a blank line, then a line at the left margin that no container (a list item, a block quote) goes on with
-_BLOCK_AFTER_BLANK = re.compile(r"\n[ \t]*+\n(?=[^ \t\n>])")
+_BLOCK_AFTER_BLANK = patterns.compile(r"\n[ \t]*+\n(?=[^ \t\n>])")
 # a code fence's line (CommonMark §4.5): its opening and its closing count alike, a fence's inside is odd
-_FENCE = re.compile(r"^ {0,3}+(?:`{3,}+|~{3,}+)", re.MULTILINE)
+_FENCE = patterns.compile(r"^ {0,3}+(?:`{3,}+|~{3,}+)", re.MULTILINE)
 # raw HTML's attribute names (what stands before "="), and the abbreviated forms the scanner takes
-_ATTRIBUTE_NAME = re.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*+=")
+_ATTRIBUTE_NAME = patterns.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*+=")
 # (a scheme's ":" before a character that is not white space: "Filename: src/main.rs" holds none)
-_SCHEME_OR_ABBREVIATED = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+:[^\s<>\"']|(?i:www|ftp)\.")
+_SCHEME_OR_ABBREVIATED = patterns.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+:[^\s<>\"']|(?i:www|ftp)\.")
 # GFM: an extended autolink that ends in what looks like an entity reference ("&hl;") leaves it out
-_TRAILING_ENTITY = re.compile(r"&[A-Za-z0-9]++$")
+_TRAILING_ENTITY = patterns.compile(r"&[A-Za-z0-9]++$")
 
 _pyromark: Any = None
 
@@ -108,7 +109,7 @@ def _same(at: int) -> int:
     return at
 
 
-_CONTINUATION = re.compile(rb"[\x80-\xbf]")
+_CONTINUATION = patterns.compile(rb"[\x80-\xbf]")
 
 
 def _destination_at(text: str, start: int, end: int, marker: str) -> int:
