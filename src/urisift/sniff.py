@@ -87,9 +87,11 @@ _XML_ROOTS = frozenset({b"rss", b"feed", b"rdf", b"urlset", b"sitemapindex", b"o
 _CSS_AT_RULE = re.compile(
     rb"@(?:charset|import|namespace|media|font-face|supports|page|(?:-webkit-)?keyframes|layer|container|"
     rb"property|counter-style|font-feature-values|-moz-document)\b", re.IGNORECASE)
+# (each class taken possessively: a pseudo-class's name that the class of selector characters could go on
+# with split every way there is, and 568 bytes of prose with colons took 0.4 s a name tried)
 _CSS_RULE = re.compile(
-    rb"((?:[-\w.#*>+~,\s%]|\[[^\]\n]{0,200}\]|::?[-\w]{1,40}\([^)\n]{0,200}\)|::?[-\w]{1,40}|\\.){1,500}?)"
-    rb"\{\s*(?:--|-?[A-Za-z_])[-\w]{0,60}\s*:[^;{}]{0,2000}[;}]")
+    rb"((?:[-\w.#*>+~,\s%]|\[[^\]\n]{0,200}+\]|::?[-\w]{1,40}+\([^)\n]{0,200}+\)|::?[-\w]{1,40}+|\\.){1,500}?)"
+    rb"\{\s*+(?:--|-?[A-Za-z_])[-\w]{0,60}+\s*+:[^;{}]{0,2000}+[;}]")
 _CSS_COMMENTS = re.compile(rb"(?:\s|/\*.{0,4000}?\*/)*", re.DOTALL)
 # robots.txt (RFC 9309 §2.2): its groups' lines, after comments and blank lines
 _ROBOTS = re.compile(rb"(?:[ \t]*(?:#[^\n]{0,1000})?\r?\n){0,50}[ \t]*(?:user-agent|sitemap)[ \t]*:", re.IGNORECASE)
