@@ -275,7 +275,16 @@ def test_a_byte_chardet_takes_for_cp720_is_decoded(target: str) -> None:
 def test_prose_with_colons_is_sniffed_at_once() -> None:
     # the sniff target's find (a 10 s timeout): 568 bytes of prose with "urn:" and "::" before no "{" made
     # the style sheet rule's pattern try every split of each pseudo-class name: 0.4 s each name tried
-    data = (b"Identifiers\n\nThe book is urn:isbn:0451450523, the RFC urn:ietf:rfc:2648" + b" a::b:c:d x" * 40)
+    data = (b'Identifiers\n\nThe book is urn:isbn:0451450523, the RFC urn:ietf:rfc:26489 the namespace\n'
+            b'registry lists URN:NBN:de:bvb:19-146642 too.  A resolver query:\nurn:example:a123,z456?+CC'
+            b'Resolve:cc=uk.  The NSS ends at a slash:\nurn:example:weather/forecast.\n\nLoopback is htt'
+            b'p://[::1]:8080/ and a zone is http://[fe80::a%25en1]/.\nCredentials: ftp://anonymous:guest'
+            b'@ftp.example.org:2121/pub/.\n\nInternationalized: http:$//\xe4\xbe\x8b\xe3\x81\x88.\xe3'
+            b'\x83\x86\xe3\x82\xb9\xe3\x83\x88/\xe3\x83\x91\xe3\x82\xb9?q=\xe5\x80\xa4#\xe6\x96\xad\xe7'
+            b'\x89\x87 and\nhttps://\xd0\xbf\xd1\x80\xd0\xb8\xd0\xbc\xd0\xb5\xd1\x80.\xd0\xb8\xd1\x81'
+            b'\xd0\xbf\xd1\x8b\xd1\x82\xd0\xb0\xd0\xbd\xd0\xb8\xd0\xb5/\xd0\xbf\xd1\x83\xd1\x82\xd1\x8c,'
+            b' next to Japanese punctuation\n\xef\xbc\x88http://\xe4\xbe\x8b\xe3\x81\x88.\xe3\x83\x86'
+            b'\xe3\x82\xb9\xe3\x83\x88/\xe6\x8b\xac\xe5\xbc\xa7\xef\xbc\x89\xe3\x80\x82\n')
     started = time.process_time()
     run.guarded(targets.TARGETS["sniff"])(data)
     assert time.process_time() - started < 1.0
