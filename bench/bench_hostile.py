@@ -95,6 +95,11 @@ PAYLOADS = {
     "Markdown: 500,000 links on one line (12 MB)": ("markdown", "hp.markdown_link_line()"),
     "Markdown: a million link reference definitions (21 MB)": ("markdown", "hp.markdown_definitions()"),
     "notebook of 100,000 cells": ("notebook", "hp.notebook_cells()"),
+    # reStructuredText's: a block indented ever deeper, runs of unclosed backquotes and phrases, links on a line
+    "rST: 2,000 notes nested ever deeper (4 MB)": ("rst", "hp.rst_nested_notes()"),
+    "rST: 5 million unclosed backquotes": ("rst", "b'`' * 5_000_000 + b' http://b.example/\\n'"),
+    "rST: 500,000 unclosed phrases": ("rst", "b'`a <http://u.example/ ' * 500_000 + b'\\n'"),
+    "rST: 250,000 embedded URIs and references on one line (11 MB)": ("rst", "hp.rst_link_line()"),
     # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
     "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),
     "26 MB page of links after <svg><style>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_STYLE)"),
@@ -148,7 +153,7 @@ _SCAN = {
     "mail": "scan_message(page)",
     "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
     **{kind: f"iter_input('-', ScanOptions(kind=Kind({kind!r})), stdin=io.BytesIO(page))"
-       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook")},
+       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst")},
 }
 
 _CHILD = r"""

@@ -50,6 +50,7 @@ class Where(_Enum):
     XML = "xml"  # an XML document: feeds, sitemaps, SVG, OPML, office files' parts
     PDF = "pdf"
     MARKDOWN = "markdown"  # a Markdown document: its links, its prose, its code
+    RST = "rst"  # a reStructuredText document
 
 
 class Flag(_Enum):
@@ -146,6 +147,7 @@ class Kind(_Enum):
     OFFICE = "office"  # OOXML (.docx, .xlsx, .pptx) and ODF (.odt, .ods, .odp)
     MARKDOWN = "markdown"  # CommonMark with GitHub's extensions
     NOTEBOOK = "notebook"  # a Jupyter notebook (.ipynb): its cells and outputs, each read as its kind
+    RST = "rst"  # reStructuredText (docutils, Sphinx)
 
 
 class Region(_Enum):
