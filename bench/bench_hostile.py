@@ -100,6 +100,10 @@ PAYLOADS = {
     "rST: 5 million unclosed backquotes": ("rst", "b'`' * 5_000_000 + b' http://b.example/\\n'"),
     "rST: 500,000 unclosed phrases": ("rst", "b'`a <http://u.example/ ' * 500_000 + b'\\n'"),
     "rST: 250,000 embedded URIs and references on one line (11 MB)": ("rst", "hp.rst_link_line()"),
+    # AsciiDoc's: block openers never closed, each of another length; macros never closed; links on a line
+    "AsciiDoc: 2,000 unclosed delimiters of 2,000 lengths (2 MB)": ("asciidoc", "hp.asciidoc_delimiters()"),
+    "AsciiDoc: a million unclosed macros and cross references": ("asciidoc", "b'link:x[<<a ' * 1_000_000 + b'\\n'"),
+    "AsciiDoc: 250,000 URL macros on one line (10 MB)": ("asciidoc", "hp.asciidoc_link_line()"),
     # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
     "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),
     "26 MB page of links after <svg><style>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_STYLE)"),
@@ -153,7 +157,7 @@ _SCAN = {
     "mail": "scan_message(page)",
     "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
     **{kind: f"iter_input('-', ScanOptions(kind=Kind({kind!r})), stdin=io.BytesIO(page))"
-       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst")},
+       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc")},
 }
 
 _CHILD = r"""

@@ -356,3 +356,13 @@ def rst_link_line(count: int = 250_000) -> bytes:
     links = b" ".join(b"`l%d <https://l.example/%d>`_ t%d_" % (n, n, n % 1000) for n in range(count))
     targets = b"".join(b".. _t%d: https://t.example/%d\n" % (n, n) for n in range(1000))
     return links + b"\n\n" + targets
+
+
+def asciidoc_delimiters(count: int = 2_000) -> bytes:
+    """Comment, listing and passthrough delimiters, one of each length, none closed but by the next longer."""
+    return b"".join(b"/-+"[n % 3:n % 3 + 1] * (n + 4) + b"\nhttp://d%d.example/\n" % n for n in range(count))
+
+
+def asciidoc_link_line(count: int = 250_000) -> bytes:
+    """250,000 URL macros with their text, and cross references, on one line."""
+    return b" ".join(b"https://l.example/%d[l%d] <<s%d>>" % (n, n, n) for n in range(count)) + b"\n"

@@ -159,6 +159,9 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
     elif target == "rst":
         for path in _files(PROJECT / "rst", "*.rst"):
             yield _read(path, max_size)
+    elif target == "asciidoc":
+        for path in _files(PROJECT / "asciidoc", "*.adoc"):
+            yield _read(path, max_size)
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -237,7 +240,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
-           "codings", "markdown", "notebook", "rst")
+           "codings", "markdown", "notebook", "rst", "asciidoc")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -325,4 +325,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "markdown": _as(Kind.MARKDOWN),
     "notebook": _as(Kind.NOTEBOOK),
     "rst": _as(Kind.RST),
+    "asciidoc": _as(Kind.ASCIIDOC),
 }

@@ -251,6 +251,7 @@ READERS: dict[Kind, Reader] = {
     Kind.MARKDOWN: _reader(".markup", "read_markdown"),
     Kind.NOTEBOOK: _reader(".markup", "read_notebook"),
     Kind.RST: _reader(".markup", "read_rst"),
+    Kind.ASCIIDOC: _reader(".markup", "read_asciidoc"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one

@@ -4,8 +4,9 @@ URLs in its prose found by the text scanner, and those in its code told
 apart by the ``code`` flag.  Their raw HTML is handed back to the scan as
 nested HTML content, read by the HTML reader."""
 
+from .asciidoc import read_asciidoc
 from .markdown import read_markdown
 from .notebook import read_notebook
 from .rst import read_rst
 
-__all__ = ["read_markdown", "read_notebook", "read_rst"]
+__all__ = ["read_asciidoc", "read_markdown", "read_notebook", "read_rst"]

@@ -51,6 +51,7 @@ class Where(_Enum):
     PDF = "pdf"
     MARKDOWN = "markdown"  # a Markdown document: its links, its prose, its code
     RST = "rst"  # a reStructuredText document
+    ASCIIDOC = "asciidoc"  # an AsciiDoc document
 
 
 class Flag(_Enum):
@@ -148,6 +149,7 @@ class Kind(_Enum):
     MARKDOWN = "markdown"  # CommonMark with GitHub's extensions
     NOTEBOOK = "notebook"  # a Jupyter notebook (.ipynb): its cells and outputs, each read as its kind
     RST = "rst"  # reStructuredText (docutils, Sphinx)
+    ASCIIDOC = "asciidoc"  # AsciiDoc (Asciidoctor)
 
 
 class Region(_Enum):
