@@ -81,8 +81,8 @@ def test_asciidoc_is_told_by_its_name_and_media_type(tmp_path: Path, name: str) 
                                                              ("http://d.example/", ["code"])]),
     # a macro in a block is the block's text; an escaped macro is not one
     ("....\nhttps://x.example/[x]\n....\n\\link:y.html[y]\n", [("https://x.example/[x]", ["code"])]),
-    # a macro whose text is never closed is still the macro; a cross reference never closed is nothing
-    ("https://u.example/[text\n<<id\n", [("https://u.example/", [])]),
+    # a macro whose text is never closed on its line is no macro (its URL is text); nor an unclosed <<
+    ("https://u.example/[text\nlink:v.html[v\n<<id\n", [("https://u.example/[text", [])]),
     # a [source] paragraph ends at a blank line
     ("[source]\nhttp://c.example/\n\nhttp://p.example/\n", [("http://c.example/", ["code"]), ("http://p.example/", [])]),
 ])

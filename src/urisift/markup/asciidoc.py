@@ -51,7 +51,7 @@ _STYLE_BLOCKS = re.compile(r"(?:-{4,}+|\.{4,}+|\+{4,}+|/{4,}+|`{3,}+|={4,}+|\*{4
 _BLANK_LINE = re.compile(r"\n[ \t]*+(?:\n|$)")
 # the macros: a named inline one, a URL with its text, a cross reference, a block macro at a line's start
 _MACRO = re.compile(r"(?<![\w\\])(?:(link|xref|image|mailto|video|audio):(?!:)([^\s\[\]]++)|"
-                    r"((?:https?|ftp|irc)://[^\s\[\]<>]++))\[|<<([^<>,\n]++)(?:,[^>\n]*+)?>>|"
+                    r"((?:https?|ftp|irc)://[^\s\[\]<>]++))\[|<<([^<>,\n]++)(?:,[^<>\n]*+)?>>|"
                     r"^(image|include|video|audio)::([^\[\n]*+)\[", re.MULTILINE)
 _CODE_STYLES = frozenset({"source", "listing", "literal"})
 _closers: dict[str, re.Pattern[str]] = {}
@@ -130,6 +130,9 @@ def _macros(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]])
     """The macros and cross references outside the blocks ``covered`` so far."""
     blocks = sorted(covered)
     k, upto = 0, 0
+    # the next "]" and line end, each looked for once and kept while ahead: a line of a million
+    # macros whose text is never closed is read once, not once a macro
+    close, line_end = -1, -1
     search = _MACRO.search
     while (found := search(text, upto)) is not None:
         start = found.start()
@@ -154,11 +157,16 @@ def _macros(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]])
             target, at = found.group(3), found.start(3)
             uri, place = target, LINK
         if found.group(4) is None:
-            line_end = text.find("\n", upto)
-            close = text.find("]", upto, len(text) if line_end == -1 else line_end)
-            end = close + 1 if close != -1 else upto
-            covered.append((start, end, False))  # (a macro's text is no prose of its own)
-            upto = max(upto, end)
+            if line_end < upto:
+                line_end = text.find("\n", upto)
+                line_end = len(text) if line_end == -1 else line_end
+            if close < upto:
+                close = text.find("]", upto)
+                close = len(text) if close == -1 else close
+            if close > line_end:
+                continue  # its text never closed on its line: no macro, as Asciidoctor reads it (only text)
+            covered.append((start, close + 1, False))  # (a macro's text is no prose of its own)
+            upto = close + 1
         else:
             covered.append((start, upto, False))
         if target:
