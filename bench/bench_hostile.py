@@ -104,6 +104,10 @@ PAYLOADS = {
     "AsciiDoc: 2,000 unclosed delimiters of 2,000 lengths (2 MB)": ("asciidoc", "hp.asciidoc_delimiters()"),
     "AsciiDoc: a million unclosed macros and cross references": ("asciidoc", "b'link:x[<<a ' * 1_000_000 + b'\\n'"),
     "AsciiDoc: 250,000 URL macros on one line (10 MB)": ("asciidoc", "hp.asciidoc_link_line()"),
+    # Org's: blocks never ended, links never closed, links on a line
+    "Org: 100,000 source blocks never ended": ("org", "b'#+BEGIN_SRC\\nhttp://s.example/\\n' * 100_000"),
+    "Org: a million unclosed links": ("org", "b'[[https://u.example/ ' * 1_000_000 + b'\\n'"),
+    "Org: 250,000 links on one line (8 MB)": ("org", "b' '.join(b'[[https://l.example/%d][l]]' % n for n in range(250_000))"),
     # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
     "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),
     "26 MB page of links after <svg><style>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_STYLE)"),
@@ -157,7 +161,7 @@ _SCAN = {
     "mail": "scan_message(page)",
     "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
     **{kind: f"iter_input('-', ScanOptions(kind=Kind({kind!r})), stdin=io.BytesIO(page))"
-       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc")},
+       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc", "org")},
 }
 
 _CHILD = r"""

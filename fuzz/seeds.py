@@ -162,6 +162,9 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
     elif target == "asciidoc":
         for path in _files(PROJECT / "asciidoc", "*.adoc"):
             yield _read(path, max_size)
+    elif target == "org":
+        for path in _files(PROJECT / "org", "*.org"):
+            yield _read(path, max_size)
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -240,7 +243,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
-           "codings", "markdown", "notebook", "rst", "asciidoc")
+           "codings", "markdown", "notebook", "rst", "asciidoc", "org")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -326,4 +326,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "notebook": _as(Kind.NOTEBOOK),
     "rst": _as(Kind.RST),
     "asciidoc": _as(Kind.ASCIIDOC),
+    "org": _as(Kind.ORG),
 }

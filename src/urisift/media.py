@@ -20,6 +20,7 @@ KINDS: dict[str, Kind] = {
     "application/x-ipynb+json": Kind.NOTEBOOK,
     "text/x-rst": Kind.RST, "text/prs.fallenstein.rst": Kind.RST,
     "text/asciidoc": Kind.ASCIIDOC, "text/x-asciidoc": Kind.ASCIIDOC,
+    "text/org": Kind.ORG, "text/x-org": Kind.ORG,
     "text/css": Kind.CSS,
     "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,
     "application/rss+xml": Kind.XML, "application/rdf+xml": Kind.XML, "image/svg+xml": Kind.XML,

@@ -252,6 +252,7 @@ READERS: dict[Kind, Reader] = {
     Kind.NOTEBOOK: _reader(".markup", "read_notebook"),
     Kind.RST: _reader(".markup", "read_rst"),
     Kind.ASCIIDOC: _reader(".markup", "read_asciidoc"),
+    Kind.ORG: _reader(".markup", "read_org"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one

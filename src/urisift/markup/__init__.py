@@ -7,6 +7,7 @@ nested HTML content, read by the HTML reader."""
 from .asciidoc import read_asciidoc
 from .markdown import read_markdown
 from .notebook import read_notebook
+from .org import read_org
 from .rst import read_rst
 
-__all__ = ["read_asciidoc", "read_markdown", "read_notebook", "read_rst"]
+__all__ = ["read_asciidoc", "read_markdown", "read_notebook", "read_org", "read_rst"]

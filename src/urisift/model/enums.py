@@ -52,6 +52,7 @@ class Where(_Enum):
     MARKDOWN = "markdown"  # a Markdown document: its links, its prose, its code
     RST = "rst"  # a reStructuredText document
     ASCIIDOC = "asciidoc"  # an AsciiDoc document
+    ORG = "org"  # an Org document
 
 
 class Flag(_Enum):
@@ -150,6 +151,7 @@ class Kind(_Enum):
     NOTEBOOK = "notebook"  # a Jupyter notebook (.ipynb): its cells and outputs, each read as its kind
     RST = "rst"  # reStructuredText (docutils, Sphinx)
     ASCIIDOC = "asciidoc"  # AsciiDoc (Asciidoctor)
+    ORG = "org"  # Org mode (Emacs)
 
 
 class Region(_Enum):
