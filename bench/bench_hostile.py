@@ -107,6 +107,11 @@ PAYLOADS = {
     # Org's: blocks never ended, links never closed, links on a line
     "Org: 100,000 source blocks never ended": ("org", "b'#+BEGIN_SRC\\nhttp://s.example/\\n' * 100_000"),
     "Org: a million unclosed links": ("org", "b'[[https://u.example/ ' * 1_000_000 + b'\\n'"),
+    # LaTeX's and BibTeX's: arguments never closed and nested deep, environments never ended, links on a line
+    "LaTeX: a million unclosed url arguments (5 MB)": ("latex", "b'\\\\url{' * 1_000_000 + b' http://u.example/\\n'"),
+    "LaTeX: 100,000 verbatim environments never ended": ("latex", "b'\\\\begin{verbatim} http://v.example/\\n' * 100_000"),
+    "LaTeX: 250,000 href links on one line (9 MB)": ("latex", "b' '.join(b'\\\\href{https://l.example/%d}{l}' % n for n in range(250_000))"),
+    "BibTeX: a million unclosed url fields": ("bibtex", "b'url = {' * 1_000_000 + b'\\n'"),
     "Org: 250,000 links on one line (8 MB)": ("org", "b' '.join(b'[[https://l.example/%d][l]]' % n for n in range(250_000))"),
     # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
     "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),
@@ -161,7 +166,7 @@ _SCAN = {
     "mail": "scan_message(page)",
     "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
     **{kind: f"iter_input('-', ScanOptions(kind=Kind({kind!r})), stdin=io.BytesIO(page))"
-       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc", "org")},
+       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc", "org", "latex", "bibtex")},
 }
 
 _CHILD = r"""

@@ -327,4 +327,6 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "rst": _as(Kind.RST),
     "asciidoc": _as(Kind.ASCIIDOC),
     "org": _as(Kind.ORG),
+    "latex": _as(Kind.LATEX),
+    "bibtex": _as(Kind.BIBTEX),
 }

@@ -253,6 +253,8 @@ READERS: dict[Kind, Reader] = {
     Kind.RST: _reader(".markup", "read_rst"),
     Kind.ASCIIDOC: _reader(".markup", "read_asciidoc"),
     Kind.ORG: _reader(".markup", "read_org"),
+    Kind.LATEX: _reader(".markup", "read_latex"),
+    Kind.BIBTEX: _reader(".markup", "read_bibtex"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one

@@ -53,6 +53,8 @@ class Where(_Enum):
     RST = "rst"  # a reStructuredText document
     ASCIIDOC = "asciidoc"  # an AsciiDoc document
     ORG = "org"  # an Org document
+    LATEX = "latex"  # a LaTeX document
+    BIBTEX = "bibtex"  # a BibTeX database
 
 
 class Flag(_Enum):
@@ -152,6 +154,8 @@ class Kind(_Enum):
     RST = "rst"  # reStructuredText (docutils, Sphinx)
     ASCIIDOC = "asciidoc"  # AsciiDoc (Asciidoctor)
     ORG = "org"  # Org mode (Emacs)
+    LATEX = "latex"  # LaTeX (.tex)
+    BIBTEX = "bibtex"  # BibTeX (.bib)
 
 
 class Region(_Enum):
