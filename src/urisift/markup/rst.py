@@ -250,6 +250,8 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
             if next_anonymous < len(anonymous):
                 uri = anonymous[next_anonymous]
             next_anonymous += 1
+        elif found.group(4) is not None:
+            uri = named.get(phrase.casefold())  # (a word: no white space to fold)
         else:
             uri = named.get(_name(phrase))
         if uri is not None:
