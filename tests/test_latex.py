@@ -77,5 +77,5 @@ def test_urls_in_code_can_be_left_out(tmp_path: Path) -> None:
 def test_edges(tmp_path: Path, doc: str, expected: list[tuple[str, list[str]]]) -> None:
     path = tmp_path / "e.tex"
     path.write_text(doc)
-    out = run(["--format", "jsonl", "--fields", "uri,flags", str(path)])[1]
-    assert [tuple(row) for row in rows(out)] == expected
+    out = run(["--format", "jsonl", "--fields", "uri,flags,where", str(path)])[1]
+    assert [tuple(row) for row in rows(out)] == [(uri, flags, "latex") for uri, flags in expected]

@@ -82,5 +82,5 @@ def test_org_is_told_by_its_name_and_media_type(tmp_path: Path) -> None:
 def test_edges(tmp_path: Path, doc: str, expected: list[tuple[str, list[str]]]) -> None:
     path = tmp_path / "e.org"
     path.write_text(doc)
-    out = run(["--format", "jsonl", "--fields", "uri,flags", str(path)])[1]
-    assert [tuple(row) for row in rows(out)] == expected
+    out = run(["--format", "jsonl", "--fields", "uri,flags,where", str(path)])[1]
+    assert [tuple(row) for row in rows(out)] == [(uri, flags, "org") for uri, flags in expected]

@@ -79,14 +79,14 @@ def test_rst_is_told_by_its_name_and_media_type(tmp_path: Path, name: str) -> No
 @pytest.mark.parametrize("doc, expected", [
     # a "::" whose paragraph goes on is no literal block; one at the end of the text neither
     ("a::\nb http://p.example/\n", [("http://p.example/", [])]),
-    ("x::\n", []),
+    ("http://p.example/ x::", [("http://p.example/", [])]),
     # a literal block ends at the first line back at the paragraph's margin
     ("x::\n\n  http://c.example/\n\nhttp://p.example/", [("http://c.example/", ["code"]), ("http://p.example/", [])]),
     # an indirect target and an internal one are no URIs; an escaped "_" ends a URI
     (".. _a: b_\n.. _c:\n\nd_ http://p.example/\n", [("http://p.example/", [])]),
     (".. _a: http://e.example/x\\_\n", [("http://e.example/x_", [])]),
     # an anonymous reference with no target left, and a reference to no target, are nothing
-    ("`x`__ `y`_ z_\n", []),
+    ("`x`__ `y`_ z_ http://p.example/\n", [("http://p.example/", [])]),
     # markup nested in a note and in a figure's caption is found; options belong to their directive only
     (".. note:: see\n\n   .. image:: n.png\n      :target: http://t.example/\n\n   :target: http://p.example/\n",
      [("n.png", []), ("http://t.example/", []), ("http://p.example/", [])]),
@@ -98,5 +98,5 @@ def test_rst_is_told_by_its_name_and_media_type(tmp_path: Path, name: str) -> No
 def test_edges(tmp_path: Path, doc: str, expected: list[tuple[str, list[str]]]) -> None:
     path = tmp_path / "e.rst"
     path.write_text(doc)
-    out = run(["--format", "jsonl", "--fields", "uri,flags", str(path)])[1]
-    assert [tuple(row) for row in rows(out)] == expected
+    out = run(["--format", "jsonl", "--fields", "uri,flags,where", str(path)])[1]
+    assert [tuple(row) for row in rows(out)] == [(uri, flags, "rst") for uri, flags in expected]
