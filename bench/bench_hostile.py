@@ -100,6 +100,24 @@ PAYLOADS = {
     "Markdown: 500,000 links on one line (12 MB)": ("markdown", "hp.markdown_link_line()"),
     "Markdown: a million link reference definitions (21 MB)": ("markdown", "hp.markdown_definitions()"),
     "notebook of 100,000 cells": ("notebook", "hp.notebook_cells()"),
+    # reStructuredText's: a block indented ever deeper, runs of unclosed backquotes and phrases, links on a line
+    "rST: 2,000 notes nested ever deeper (4 MB)": ("rst", "hp.rst_nested_notes()"),
+    "rST: 5 million unclosed backquotes": ("rst", "b'`' * 5_000_000 + b' http://b.example/\\n'"),
+    "rST: 500,000 unclosed phrases": ("rst", "b'`a <http://u.example/ ' * 500_000 + b'\\n'"),
+    "rST: 250,000 embedded URIs and references on one line (11 MB)": ("rst", "hp.rst_link_line()"),
+    # AsciiDoc's: block openers never closed, each of another length; macros never closed; links on a line
+    "AsciiDoc: 2,000 unclosed delimiters of 2,000 lengths (2 MB)": ("asciidoc", "hp.asciidoc_delimiters()"),
+    "AsciiDoc: a million unclosed macros and cross references": ("asciidoc", "b'link:x[<<a ' * 1_000_000 + b'\\n'"),
+    "AsciiDoc: 250,000 URL macros on one line (10 MB)": ("asciidoc", "hp.asciidoc_link_line()"),
+    # Org's: blocks never ended, links never closed, links on a line
+    "Org: 100,000 source blocks never ended": ("org", "b'#+BEGIN_SRC\\nhttp://s.example/\\n' * 100_000"),
+    "Org: a million unclosed links": ("org", "b'[[https://u.example/ ' * 1_000_000 + b'\\n'"),
+    # LaTeX's and BibTeX's: arguments never closed and nested deep, environments never ended, links on a line
+    "LaTeX: a million unclosed url arguments (5 MB)": ("latex", "b'\\\\url{' * 1_000_000 + b' http://u.example/\\n'"),
+    "LaTeX: 100,000 verbatim environments never ended": ("latex", "b'\\\\begin{verbatim} http://v.example/\\n' * 100_000"),
+    "LaTeX: 250,000 href links on one line (9 MB)": ("latex", "b' '.join(b'\\\\href{https://l.example/%d}{l}' % n for n in range(250_000))"),
+    "BibTeX: a million unclosed url fields": ("bibtex", "b'url = {' * 1_000_000 + b'\\n'"),
+    "Org: 250,000 links on one line (8 MB)": ("org", "b' '.join(b'[[https://l.example/%d][l]]' % n for n in range(250_000))"),
     # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
     "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),
     "26 MB page of links after <svg><style>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_STYLE)"),
@@ -153,7 +171,7 @@ _SCAN = {
     "mail": "scan_message(page)",
     "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
     **{kind: f"iter_input('-', ScanOptions(kind=Kind({kind!r})), stdin=io.BytesIO(page))"
-       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook")},
+       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc", "org", "latex", "bibtex")},
 }
 
 _CHILD = r"""

@@ -343,3 +343,26 @@ def notebook_cells(count: int = 100_000) -> bytes:
         else:
             cells.append({"cell_type": "markdown", "source": f"[cell {n}](docs/{n}.md)"})
     return json.dumps({"cells": cells, "nbformat": 4, "nbformat_minor": 5}).encode()
+
+
+def rst_nested_notes(count: int = 2_000) -> bytes:
+    """Notes nested 2,000 deep, each indented past the last, with a URL and an image in each."""
+    return b"".join(b" " * n + b".. note:: http://n%d.example/\n\n" % n + b" " * (n + 1)
+                    + b".. image:: i%d.png\n\n" % n for n in range(count))
+
+
+def rst_link_line(count: int = 250_000) -> bytes:
+    """250,000 embedded URIs and references to targets on one line, and the targets."""
+    links = b" ".join(b"`l%d <https://l.example/%d>`_ t%d_" % (n, n, n % 1000) for n in range(count))
+    targets = b"".join(b".. _t%d: https://t.example/%d\n" % (n, n) for n in range(1000))
+    return links + b"\n\n" + targets
+
+
+def asciidoc_delimiters(count: int = 2_000) -> bytes:
+    """Comment, listing and passthrough delimiters, one of each length, none closed but by the next longer."""
+    return b"".join(b"/-+"[n % 3:n % 3 + 1] * (n + 4) + b"\nhttp://d%d.example/\n" % n for n in range(count))
+
+
+def asciidoc_link_line(count: int = 250_000) -> bytes:
+    """250,000 URL macros with their text, and cross references, on one line."""
+    return b" ".join(b"https://l.example/%d[l%d] <<s%d>>" % (n, n, n) for n in range(count)) + b"\n"

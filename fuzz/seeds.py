@@ -156,6 +156,21 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
             yield _read(path, max_size)
         for path in _spread(there("markdown-rust-book", "src/*.md"), 30):
             yield _read(path, max_size)
+    elif target == "rst":
+        for path in _files(PROJECT / "rst", "*.rst"):
+            yield _read(path, max_size)
+    elif target == "asciidoc":
+        for path in _files(PROJECT / "asciidoc", "*.adoc"):
+            yield _read(path, max_size)
+    elif target == "org":
+        for path in _files(PROJECT / "org", "*.org"):
+            yield _read(path, max_size)
+    elif target == "latex":
+        for path in _files(PROJECT / "latex", "*.tex"):
+            yield _read(path, max_size)
+    elif target == "bibtex":
+        for path in _files(PROJECT / "latex", "*.bib"):
+            yield _read(path, max_size)
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -234,7 +249,8 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
-           "codings", "markdown", "notebook")
+           "codings", "markdown", "notebook", "rst", "asciidoc", "org",
+           "latex", "bibtex")
 
 
 def main(argv: list[str] | None = None) -> int:

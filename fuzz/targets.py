@@ -324,4 +324,9 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "codings": codings,
     "markdown": _as(Kind.MARKDOWN),
     "notebook": _as(Kind.NOTEBOOK),
+    "rst": _as(Kind.RST),
+    "asciidoc": _as(Kind.ASCIIDOC),
+    "org": _as(Kind.ORG),
+    "latex": _as(Kind.LATEX),
+    "bibtex": _as(Kind.BIBTEX),
 }

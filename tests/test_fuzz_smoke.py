@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = ROOT / "fuzz"
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
-           "codings", "markdown", "notebook")
+           "codings", "markdown", "notebook", "rst", "asciidoc", "org",
+           "latex", "bibtex")
 
 
 def load_fuzz_module(name: str) -> ModuleType:
@@ -54,7 +55,8 @@ def test_every_project_sample_is_a_seed_that_keeps_the_contract(target: str) -> 
                            "pdf": 1, "office": 3,
                            # sniff: the samples' first bytes and the two shapes that hung it; a compression:
                            # 11 samples whole, cut and flipped; codings: 11 samples in 4 codings
-                           "sniff": 35, "gzip": 33, "bzip2": 33, "xz": 33, "codings": 44, "markdown": 1, "notebook": 1}[target]
+                           "sniff": 35, "gzip": 33, "bzip2": 33, "xz": 33, "codings": 44, "markdown": 1, "notebook": 1,
+                           "rst": 1, "asciidoc": 1, "org": 1, "latex": 1, "bibtex": 1}[target]
     one_input = run.guarded(targets.TARGETS[target])
     for data in inputs:
         one_input(data)
@@ -69,14 +71,15 @@ def test_the_shared_seeds_keep_the_contract(target: str) -> None:
     for data in seeds.seeds(target, 16384):
         one_input(data)
         count += 1
-    # the shared corpora hold no PDF, office file or notebook: those targets have the project's seeds alone
-    assert count > 10 if target not in ("pdf", "office", "notebook") else count == len(_PROJECT_SEEDS[target])
+    # the shared corpora hold no PDF, office file, notebook, reStructuredText, AsciiDoc, Org, LaTeX or BibTeX: those targets have the project's seeds alone
+    assert count > 10 if target not in ("pdf", "office", "notebook", "rst", "asciidoc", "org",
+                                                                          "latex", "bibtex") else count == len(_PROJECT_SEEDS[target])
 
 
 # the text target's pieces are the hypothesis properties' (test_properties.py);
 # a splice can make a line longer than a piece there, which a test below is about
 @pytest.mark.parametrize("target", ["html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "markdown",
-                                    "notebook"])
+                                    "notebook", "rst", "asciidoc", "org", "latex", "bibtex"])
 @settings(max_examples=60)
 @given(data=st.data())
 def test_seeds_with_bytes_spliced_in_keep_the_contract(target: str, data: st.DataObject) -> None:

@@ -74,7 +74,8 @@ def test_a_markdown_file_that_starts_with_an_html_comment_is_markdown(tmp_path: 
 @pytest.mark.parametrize("head", [b"<!-- x -->\n", b"<p align=\"center\">", b"<a href=\"x\">", b"<div>",
                                   b"<svg width=\"1\">", b"body { color: red }", b"User-agent: *\n"])
 def test_weak_signs_of_another_kind_never_override_a_text_name(name: str, head: bytes) -> None:
-    named = Kind.MARKDOWN if name.endswith((".md", ".markdown")) else Kind.TEXT
+    named = Kind.MARKDOWN if name.endswith((".md", ".markdown")) else Kind.RST if name.endswith(".rst") \
+        else Kind.ASCIIDOC if name.endswith(".adoc") else Kind.TEXT
     assert sniff(head + b"\nhttp://a.example/\n", name) == (named, None)
 
 

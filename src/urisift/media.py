@@ -18,6 +18,11 @@ KINDS: dict[str, Kind] = {
     # RFC 7763 (text/markdown); text/x-markdown before it
     "text/markdown": Kind.MARKDOWN, "text/x-markdown": Kind.MARKDOWN,
     "application/x-ipynb+json": Kind.NOTEBOOK,
+    "text/x-rst": Kind.RST, "text/prs.fallenstein.rst": Kind.RST,
+    "text/asciidoc": Kind.ASCIIDOC, "text/x-asciidoc": Kind.ASCIIDOC,
+    "text/org": Kind.ORG, "text/x-org": Kind.ORG,
+    "application/x-latex": Kind.LATEX, "text/x-tex": Kind.LATEX, "application/x-tex": Kind.LATEX,
+    "text/x-bibtex": Kind.BIBTEX, "application/x-bibtex": Kind.BIBTEX,
     "text/css": Kind.CSS,
     "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,
     "application/rss+xml": Kind.XML, "application/rdf+xml": Kind.XML, "image/svg+xml": Kind.XML,

@@ -181,6 +181,11 @@ READERS: dict[Kind, Reader] = {
     Kind.OFFICE: _reader(".xml", "read_office"),
     Kind.MARKDOWN: _reader(".markup", "read_markdown"),
     Kind.NOTEBOOK: _reader(".markup", "read_notebook"),
+    Kind.RST: _reader(".markup", "read_rst"),
+    Kind.ASCIIDOC: _reader(".markup", "read_asciidoc"),
+    Kind.ORG: _reader(".markup", "read_org"),
+    Kind.LATEX: _reader(".markup", "read_latex"),
+    Kind.BIBTEX: _reader(".markup", "read_bibtex"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one

@@ -9,8 +9,8 @@ Signatures are of two strengths, and the name sits between them:
    and ``From`` fields §3.6 requires, ``<?xml`` and its root element, a
    document that opens with ``<!DOCTYPE html`` or ``<html``;
 2. the *name*: ``robots.txt``, an extension of a kind (``.css``, ``.rss``,
-   ``.eml`` ...), and the names of plain text (``.txt``, ``.md``, ``.rst``
-   ...), which mean text;
+   ``.eml`` ..., Markdown's ``.md``, reStructuredText's ``.rst``, AsciiDoc's
+   ``.adoc``, Org's ``.org``, ``.tex``, ``.bib``), and the names of plain text (``.txt``, ``.log`` ...), which mean text;
 3. *weak* content, for an input whose name says nothing (standard input, a
    file without a known extension): the other HTML signatures of WHATWG
    MIME Sniffing §7.1 (``<p``, ``<a``, ``<!--`` ...), the root element of a
@@ -69,12 +69,17 @@ _EXTENSIONS = {
     ".pptm": Kind.OFFICE, ".odt": Kind.OFFICE, ".ods": Kind.OFFICE, ".odp": Kind.OFFICE,
     # the names of plain text: text, whatever markup they begin with (only unmistakable content overrides them)
     ".txt": Kind.TEXT, ".text": Kind.TEXT,
-    ".rst": Kind.TEXT, ".adoc": Kind.TEXT, ".asciidoc": Kind.TEXT, ".org": Kind.TEXT, ".log": Kind.TEXT,
+    ".log": Kind.TEXT,
 }
 # Markdown, whatever markup it begins with (R Markdown, Quarto and MDX are Markdown with code chunks)
 _EXTENSIONS.update(dict.fromkeys((".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mdx", ".qmd", ".rmd"),
                                  Kind.MARKDOWN))
 _EXTENSIONS[".ipynb"] = Kind.NOTEBOOK
+_EXTENSIONS.update(dict.fromkeys((".rst", ".rest"), Kind.RST))
+_EXTENSIONS.update(dict.fromkeys((".adoc", ".asciidoc", ".asc"), Kind.ASCIIDOC))
+_EXTENSIONS[".org"] = Kind.ORG
+_EXTENSIONS.update(dict.fromkeys((".tex", ".latex", ".ltx"), Kind.LATEX))
+_EXTENSIONS[".bib"] = Kind.BIBTEX
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
 _XML_ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")

@@ -37,7 +37,8 @@ from .sniff import SAMPLE, sniff, sniff_kind  # noqa: F401 - sniff_kind: read he
 SNIFF_SIZE = SAMPLE
 #: the kinds this version reads; the others are recognized, and reported
 BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, Kind.CSS, Kind.XML, Kind.ROBOTS,
-                         Kind.PDF, Kind.OFFICE, Kind.MARKDOWN, Kind.NOTEBOOK})
+                         Kind.PDF, Kind.OFFICE, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
+                         Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX})
 
 
 @dataclass(frozen=True, slots=True)

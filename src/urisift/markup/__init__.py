@@ -4,7 +4,11 @@ URLs in its prose found by the text scanner, and those in its code told
 apart by the ``code`` flag.  Their raw HTML is handed back to the scan as
 nested HTML content, read by the HTML reader."""
 
+from .asciidoc import read_asciidoc
+from .latex import read_bibtex, read_latex
 from .markdown import read_markdown
 from .notebook import read_notebook
+from .org import read_org
+from .rst import read_rst
 
-__all__ = ["read_markdown", "read_notebook"]
+__all__ = ["read_asciidoc", "read_bibtex", "read_latex", "read_markdown", "read_notebook", "read_org", "read_rst"]

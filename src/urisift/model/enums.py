@@ -50,6 +50,11 @@ class Where(_Enum):
     XML = "xml"  # an XML document: feeds, sitemaps, SVG, OPML, office files' parts
     PDF = "pdf"
     MARKDOWN = "markdown"  # a Markdown document: its links, its prose, its code
+    RST = "rst"  # a reStructuredText document
+    ASCIIDOC = "asciidoc"  # an AsciiDoc document
+    ORG = "org"  # an Org document
+    LATEX = "latex"  # a LaTeX document
+    BIBTEX = "bibtex"  # a BibTeX database
 
 
 class Flag(_Enum):
@@ -146,6 +151,11 @@ class Kind(_Enum):
     OFFICE = "office"  # OOXML (.docx, .xlsx, .pptx) and ODF (.odt, .ods, .odp)
     MARKDOWN = "markdown"  # CommonMark with GitHub's extensions
     NOTEBOOK = "notebook"  # a Jupyter notebook (.ipynb): its cells and outputs, each read as its kind
+    RST = "rst"  # reStructuredText (docutils, Sphinx)
+    ASCIIDOC = "asciidoc"  # AsciiDoc (Asciidoctor)
+    ORG = "org"  # Org mode (Emacs)
+    LATEX = "latex"  # LaTeX (.tex)
+    BIBTEX = "bibtex"  # BibTeX (.bib)
 
 
 class Region(_Enum):

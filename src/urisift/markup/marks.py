@@ -1,0 +1,94 @@
+"""The records of a document whose link syntax a reader found by its own
+scanner (reStructuredText, AsciiDoc, Org, LaTeX): the links it marked and
+the URLs the text scanner finds in the rest, in document order, each with
+its line and column.  Ranges the reader covered are not prose: a code
+range's URLs are still found, with the ``code`` flag (left out when
+``ScanOptions(code=False)``), the others' are not (a link's text, a
+directive's options, a comment)."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ..delimit import Scanner
+from ..delimit.chars import ordered
+from ..found_to_record import Tail
+from ..model import Flag, Found, Place, Record, Span, Style, new_found
+from ..options import ScanOptions
+
+
+class Mark(NamedTuple):
+    """A link the reader found: where its target is written, the target (as
+    the format gives it: spaces it drops already dropped), its style and place."""
+
+    start: int
+    end: int
+    uri: str
+    style: Style
+    place: Place
+
+
+def records(text: str, tail: Tail, options: ScanOptions, marked: list[Mark],
+            covered: list[tuple[int, int, bool]], prose: Place, code: Place) -> Iterator[Record]:
+    """``marked`` and the text scanner's finds outside ``covered`` (each
+    ``(start, end, code?)``), placed at ``prose``; those in a code range
+    flagged ``code`` and placed at ``code``."""
+    marked.sort(key=lambda m: m.start)
+    covered.sort()
+    # the covered ranges as disjoint runs (a range inside another is the outer one's)
+    starts: list[int] = []
+    runs: list[tuple[int, int, bool]] = []
+    for start, end, is_code in covered:
+        if runs and start < runs[-1][1]:
+            if end > runs[-1][1]:
+                starts.append(runs[-1][1])
+                runs.append((runs[-1][1], end, is_code))
+            continue
+        starts.append(start)
+        runs.append((start, end, is_code))
+    line, line_start, upto = 1, 0, 0
+    i = 0
+    for found in _finds(text, options, starts, runs, prose, code):
+        start = found.start
+        assert start is not None
+        while i < len(marked) and marked[i].start <= start:
+            mark = marked[i]
+            i += 1
+            line, line_start, upto = _advance(text, mark.start, line, line_start, upto)
+            yield tail(new_found(mark.uri, mark.start, mark.end, mark.style, (), (), None, mark.place),
+                       Span(mark.start, mark.end), line, mark.start - line_start + 1)
+        line, line_start, upto = _advance(text, start, line, line_start, upto)
+        yield tail(found, Span(start, found.end if found.end is not None else start), line, start - line_start + 1)
+    for mark in marked[i:]:
+        line, line_start, upto = _advance(text, mark.start, line, line_start, upto)
+        yield tail(new_found(mark.uri, mark.start, mark.end, mark.style, (), (), None, mark.place),
+                   Span(mark.start, mark.end), line, mark.start - line_start + 1)
+
+
+def _advance(text: str, start: int, line: int, line_start: int, upto: int) -> tuple[int, int, int]:
+    """The line and the line's start at ``start``, counted on from ``upto`` (positions come in order)."""
+    if start > upto:
+        newlines = text.count("\n", upto, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", upto, start) + 1
+        upto = start
+    return line, line_start, upto
+
+
+def _finds(text: str, options: ScanOptions, starts: list[int], runs: list[tuple[int, int, bool]], prose: Place,
+           code: Place) -> Iterator[Found]:
+    """The text scanner's finds, one at a time (none held: a document of a
+    million URLs is not a million finds in memory)."""
+    for found in Scanner(text, abbreviated=options.abbreviated):
+        at = found.start
+        assert at is not None
+        k = bisect.bisect_right(starts, at) - 1
+        if k >= 0 and at < runs[k][1]:
+            if not runs[k][2] or not options.code:
+                continue
+            yield found._replace(flags=ordered({*found.flags, Flag.CODE}), place=code)
+        else:
+            yield found._replace(place=prose)
