@@ -193,7 +193,8 @@ ARCHIVES = frozenset({Kind.MBOX, Kind.WARC})
 #: the kinds whose readers hold a document's bytes whole, and can use a part of one (the others stream
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole
-HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK})
+HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
+                        Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX})
 
 
 # -- units ---------------------------------------------------------------------------
