@@ -277,8 +277,8 @@ def unused_options(args: argparse.Namespace, kinds: set[str]) -> list[str]:
     for name, option, applies, what in _READ_BY:
         if getattr(args, name) not in (None, False) and kinds and not kinds & applies:
             notes.append(f"urisift: note: {option} applies to {what} content, and none was read")
-    if not args.code and kinds and not kinds & {"markdown", "notebook"}:
-        notes.append("urisift: note: --no-code applies to Markdown and notebooks, and none was read")
+    if not args.code and kinds and not kinds & {"markdown", "notebook", "wikitext"}:
+        notes.append("urisift: note: --no-code applies to Markdown, notebooks and wikitext, and none was read")
     return notes
 
 

@@ -18,6 +18,7 @@ KINDS: dict[str, Kind] = {
     # RFC 7763 (text/markdown); text/x-markdown before it
     "text/markdown": Kind.MARKDOWN, "text/x-markdown": Kind.MARKDOWN,
     "application/x-ipynb+json": Kind.NOTEBOOK,
+    "text/x-wiki": Kind.WIKITEXT,
     "text/css": Kind.CSS,
     "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,
     "application/rss+xml": Kind.XML, "application/rdf+xml": Kind.XML, "image/svg+xml": Kind.XML,

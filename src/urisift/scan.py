@@ -250,6 +250,7 @@ READERS: dict[Kind, Reader] = {
     Kind.OFFICE: _reader(".xml", "read_office"),
     Kind.MARKDOWN: _reader(".markup", "read_markdown"),
     Kind.NOTEBOOK: _reader(".markup", "read_notebook"),
+    Kind.WIKITEXT: _reader(".markup", "read_wikitext"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one

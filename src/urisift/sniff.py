@@ -75,6 +75,7 @@ _EXTENSIONS = {
 _EXTENSIONS.update(dict.fromkeys((".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mdx", ".qmd", ".rmd"),
                                  Kind.MARKDOWN))
 _EXTENSIONS[".ipynb"] = Kind.NOTEBOOK
+_EXTENSIONS.update(dict.fromkeys((".wiki", ".mediawiki", ".wikitext"), Kind.WIKITEXT))
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
 _XML_ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")

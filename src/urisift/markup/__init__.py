@@ -6,5 +6,6 @@ nested HTML content, read by the HTML reader."""
 
 from .markdown import read_markdown
 from .notebook import read_notebook
+from .wikitext import read_wikitext
 
-__all__ = ["read_markdown", "read_notebook"]
+__all__ = ["read_markdown", "read_notebook", "read_wikitext"]

@@ -50,6 +50,7 @@ class Where(_Enum):
     XML = "xml"  # an XML document: feeds, sitemaps, SVG, OPML, office files' parts
     PDF = "pdf"
     MARKDOWN = "markdown"  # a Markdown document: its links, its prose, its code
+    WIKITEXT = "wikitext"  # MediaWiki wikitext: its links, templates' URLs, its prose, its code
 
 
 class Flag(_Enum):
@@ -146,6 +147,7 @@ class Kind(_Enum):
     OFFICE = "office"  # OOXML (.docx, .xlsx, .pptx) and ODF (.odt, .ods, .odp)
     MARKDOWN = "markdown"  # CommonMark with GitHub's extensions
     NOTEBOOK = "notebook"  # a Jupyter notebook (.ipynb): its cells and outputs, each read as its kind
+    WIKITEXT = "wikitext"  # MediaWiki wikitext (.wiki, .mediawiki)
 
 
 class Region(_Enum):
