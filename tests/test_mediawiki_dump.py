@@ -108,3 +108,10 @@ def test_memory_does_not_grow_with_the_dump(tmp_path: Path) -> None:
     records_large, rss_large = _peak_rss(large)
     assert (records_small, records_large) == (6_000, 120_000)
     assert rss_large - rss_small < 16 * 1024  # (the large dump is 20 times the small one, some 4 MB more)
+
+
+def test_a_dump_is_told_by_its_root_without_a_name(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    main([], stdin=io.BytesIO(DUMP.encode()), stdout=out, stderr=err)
+    assert (out.getvalue().splitlines()[:2], err.getvalue()) == (
+        ["https://en.wikipedia.org/wiki/Gamma_ray", "https://ext.example/"], "")

@@ -80,7 +80,7 @@ _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
 _XML_ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
 # root elements (local names, lower case) that no note or page begins with: the XML family's readers
-_XML_ROOTS = frozenset({b"rss", b"feed", b"rdf", b"urlset", b"sitemapindex", b"opml", b"svg"})
+_XML_ROOTS = frozenset({b"rss", b"feed", b"rdf", b"urlset", b"sitemapindex", b"opml", b"svg", b"mediawiki"})
 # CSS Syntax 3: what a style sheet may begin with.  An at-rule of CSS, or a
 # rule: a selector (names, classes, ids, combinators, attribute selectors,
 # pseudo-classes with their arguments; no "=" or "(" of its own, as code has),
@@ -230,7 +230,7 @@ def sniff(head: bytes, name: str | None = None) -> Sniffed:
         return Sniffed(kind)
     if _by_name(name) is None and _MARKUP.match(start):
         return Sniffed(Kind.TEXT, "it begins with markup of no kind told by its first bytes (HTML, a feed, a "
-                       "sitemap, OPML, SVG); read as plain text: --kind html or --kind xml reads it as markup")
+                       "sitemap, OPML, SVG, a MediaWiki dump); read as plain text: --kind html or --kind xml reads it as markup")
     return Sniffed(Kind.TEXT)
 
 
