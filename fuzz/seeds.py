@@ -156,6 +156,9 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
             yield _read(path, max_size)
         for path in _spread(there("markdown-rust-book", "src/*.md"), 30):
             yield _read(path, max_size)
+    elif target == "wikitext":
+        for path in _files(PROJECT / "wiki", "*.wiki"):
+            yield _read(path, max_size)
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -234,7 +237,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
-           "codings", "markdown", "notebook")
+           "codings", "markdown", "notebook", "wikitext")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -324,4 +324,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "codings": codings,
     "markdown": _as(Kind.MARKDOWN),
     "notebook": _as(Kind.NOTEBOOK),
+    "wikitext": _as(Kind.WIKITEXT),
 }
