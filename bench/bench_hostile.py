@@ -95,6 +95,13 @@ PAYLOADS = {
     "Markdown: 500,000 links on one line (12 MB)": ("markdown", "hp.markdown_link_line()"),
     "Markdown: a million link reference definitions (21 MB)": ("markdown", "hp.markdown_definitions()"),
     "notebook of 100,000 cells": ("notebook", "hp.notebook_cells()"),
+    # wikitext's hostile shapes, and a dump streamed page by page
+    "Wikitext: a million nested templates": (
+        "wikitext", "b'{{' * 1_000_000 + b'|url=http://deep.example/' + b'}}' * 1_000_000"),
+    "Wikitext: a million links (28 MB)": ("wikitext", "hp.wikitext_links()"),
+    "Wikitext: 2 million unclosed brackets": ("wikitext", "b'[[a [http://b.example/ ' * 1_000_000"),
+    "Wikitext: a million unclosed tags": ("wikitext", "b'<pre><nowiki><!-' * 1_000_000 + b'http://c.example/'"),
+    "MediaWiki dump of 100,000 pages (120 MB)": ("xml", "hp.mediawiki_dump()"),
     # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
     "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),
     "26 MB page of links after <svg><style>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_STYLE)"),
@@ -148,7 +155,7 @@ _SCAN = {
     "mail": "scan_message(page)",
     "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
     **{kind: f"iter_input('-', ScanOptions(kind=Kind({kind!r})), stdin=io.BytesIO(page))"
-       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook")},
+       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "wikitext")},
 }
 
 _CHILD = r"""

@@ -144,3 +144,11 @@ def test_wikitext_on_standard_input_and_by_media_type(tmp_path: Path) -> None:
     message.write_bytes(b"From: a@b.example\r\nDate: Mon, 1 Jan 2024 00:00:00 +0000\r\nContent-Type: text/x-wiki\r\n"
                         b"Content-Base: https://wiki.example/wiki/Start\r\n\r\nRead [[the intro]].\r\n")
     assert run([str(message)])[1] == "https://wiki.example/wiki/The_intro\n"
+
+
+def test_an_external_link_is_closed_on_its_line_and_its_label_is_text(tmp_path: Path) -> None:
+    got = [(r.uri, r.found.style.value, r.line, r.column)
+           for r in wiki(tmp_path, "[http://a.example/ see http://label.example/] [http://b.example/ open\n"
+                                   "x] [http://c.example/]\n")]
+    assert got == [("http://a.example/", "markup", 1, 2), ("http://b.example/", "bare", 1, 48),
+                   ("http://c.example/", "markup", 2, 5)]

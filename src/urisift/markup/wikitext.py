@@ -71,7 +71,7 @@ _TOKEN = re.compile(
     r"|<(?P<tag>(?i:nowiki|pre|syntaxhighlight|source|code))(?=[\s/>])[^>]{0,1000}+>"
     r"|(?P<open>\{\{)|(?P<close>\}\})"
     r"|\[\[[ \t]*+(?P<title>[^\[\]|\n{}<>]{1,512}+)(?=\||\]\])"
-    r"|\[(?P<external>" + _PROTOCOL + _URL + r")(?:[ \t\u3000][^\]\n]{0,2000}+)?\]"
+    r"|\[(?P<external>" + _PROTOCOL + _URL + r")(?=[ \t\u3000\]])"
     r"|\|[ \t\r\n]*+(?:(?P<name>[^=|{}\[\]\n<>]{1,64}+)=[ \t\r\n]*+)?(?P<value>" + _PROTOCOL
     + r"[^\s|{}\[\]<>\"]++)")
 _CLOSER = {tag: re.compile(r"</" + tag + r"\s*>", re.IGNORECASE)
@@ -136,6 +136,9 @@ def read_wikitext(content: Content, options: ScanOptions, tally: Tally) -> Itera
     skipped: list[tuple[int, int, bool]] = []  # the piece's ranges not read as prose: (start, end, code?)
     unclosed: set[str] = set()  # tags whose closing tag is not in the rest of the text
     depth = 0  # of templates ({{ … }})
+    # the next "]" and the next line break at or after some place: an external link is closed when its "]"
+    # comes before the line ends (its label holds neither); each is looked for again only once passed
+    bracket = newline = -1
     piece, line = 0, 1  # where the piece starts, and its line
     at = 0
     search = _TOKEN.search
@@ -169,8 +172,18 @@ def read_wikitext(content: Content, options: ScanOptions, tally: Tally) -> Itera
                 marked.append((token.start("title"), end - (len(title) - len(title.rstrip())), made[0],
                                IMAGE if made[1] else LINK))
         elif group == "external":
-            skipped.append((start, at, False))
-            marked.append((start + 1, token.end("external"), token.group("external"), LINK))
+            if bracket < at:
+                bracket = text.find("]", at)
+                bracket = length if bracket == -1 else bracket
+            if newline < at:
+                newline = text.find("\n", at)
+                newline = length if newline == -1 else newline
+            if bracket < newline:  # (its label is text, not read: a URL there is not a link of its own)
+                skipped.append((start, bracket + 1, False))
+                marked.append((start + 1, at, token.group("external"), LINK))
+                at = bracket + 1
+            else:  # not a link: its URL is the prose's (MediaWiki's free link)
+                at = start + 1
         elif group == "value":
             if depth:  # a template's parameter (elsewhere a table's cell: the scanner's)
                 begin = token.start("value")
