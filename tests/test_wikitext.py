@@ -17,8 +17,10 @@ from urisift.cli import main
 from urisift.markup import wikitext
 from urisift.markup.wikitext import article_reference
 
-DOC = """\
-'''Topic''' is a [[subject area|subject]] of [[Great  interest#Early history]].<ref>{{cite web|url=https://example.org/a?b=1|title=Src|archive-url=https://web.archive.org/web/2020/https://example.org/a}}</ref>
+DOC = ("'''Topic''' is a [[subject area|subject]] of [[Great  interest#Early history]]."
+       "<ref>{{cite web|url=https://example.org/a?b=1|title=Src|"
+       "archive-url=https://web.archive.org/web/2020/https://example.org/a}}</ref>\n"
+       """\
 See [https://example.com/p the portal], [//proto.example/x] and http://bare.example.net/x.
 [[File:topic map.png|thumb|A [[map]]]] {{URL|https://site.example/}} [[image:B.jpg]]
 <!-- http://hidden.example/ [[Hidden]] --> <nowiki>[http://no.example/] [[No]]</nowiki>
@@ -27,7 +29,7 @@ See [https://example.com/p the portal], [//proto.example/x] and http://bare.exam
 | http://cell.example/ || [[:Category:Foo bar]] [[Café & co]] [[#Sec tion]] [[/Sub]]
 |}
 [mailto:someone@example.org mail] [not a link] [[unclosed
-"""
+""")
 
 FIELDS = "uri,target,style,where,element,attribute,flags,line,column"
 BASE = "https://en.wikipedia.org/wiki/Main_Page"
@@ -152,3 +154,12 @@ def test_an_external_link_is_closed_on_its_line_and_its_label_is_text(tmp_path: 
                                    "x] [http://c.example/]\n")]
     assert got == [("http://a.example/", "markup", 1, 2), ("http://b.example/", "bare", 1, 48),
                    ("http://c.example/", "markup", 2, 5)]
+
+
+def test_a_comment_never_closed_hides_the_rest_and_is_a_defect(tmp_path: Path) -> None:
+    doc = tmp_path / "c.wiki"
+    doc.write_text("http://a.example/\n[[B]]\nx <!-- open [[C]]\nhttp://d.example/\n")
+    code, out, err = run([str(doc)])
+    assert (code, out) == (0, "http://a.example/\n./B\n")
+    assert err == (f"urisift: {doc} at character 26: broken-document: a comment opened at line 3 is never closed: "
+                   "the rest of the page is inside it, and not read\n")

@@ -51,7 +51,7 @@ from ..charset import content_text
 from ..delimit import Scanner
 from ..delimit.chars import ordered
 from ..found_to_record import Tail
-from ..model import Content, Defect, Flag, Found, Place, Record, Span, Style, Tally, Where, new_found
+from ..model import Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Unit, Where, new_found
 from ..options import ScanOptions
 
 LINK = Place(Where.WIKITEXT, "a", "href")
@@ -195,7 +195,11 @@ def read_wikitext(content: Content, options: ScanOptions, tally: Tally) -> Itera
                 at = token.start("value")
         elif group == "comment":
             end = text.find(_COMMENT_END, at)
-            at = length if end == -1 else end + len(_COMMENT_END)  # (an unclosed comment hides the rest)
+            if end == -1:  # MediaWiki hides the rest of the page: so does this reading, and says so
+                opened = line + text.count("\n", piece, start)
+                yield Defect(DefectKind.BROKEN_DOCUMENT, f"a comment opened at line {opened} is never closed: the "
+                             "rest of the page is inside it, and not read", content.origin, start, Unit.CHARACTER)
+            at = length if end == -1 else end + len(_COMMENT_END)
             skipped.append((start, at, False))
         else:  # an opening tag: its content up to its closing tag, if there is one
             tag = token.group("tag").lower()
