@@ -163,3 +163,11 @@ def test_a_comment_never_closed_hides_the_rest_and_is_a_defect(tmp_path: Path) -
     assert (code, out) == (0, "http://a.example/\n./B\n")
     assert err == (f"urisift: {doc} at character 26: broken-document: a comment opened at line 3 is never closed: "
                    "the rest of the page is inside it, and not read\n")
+
+
+def test_each_line_of_a_gallery_is_an_image(tmp_path: Path) -> None:
+    got = [(r.uri, r.found.place.element, r.line, r.column)
+           for r in wiki(tmp_path, 'x <gallery mode="packed">\nFile:a b.jpg|A http://cap.example/\n'
+                                   "  c.png\nImage:d.svg\n\n</gallery> [[E]]\n")]
+    assert got == [("./File:A_b.jpg", "img", 2, 1), ("./File:C.png", "img", 3, 3), ("./File:D.svg", "img", 4, 1),
+                   ("./E", "a", 6, 14)]

@@ -10,7 +10,8 @@ attribute, style ``markup``:
   positional ``{{URL|https://…}}``), ``a``/``href``: the citation and
   infobox templates render them as external links;
 - internal links ``[[Page]]``, ``[[Page#Section|label]]``, ``a``/``href``,
-  and ``[[File:x.png]]``/``[[Image:x.png]]`` as ``img``/``src``: the title
+  and ``[[File:x.png]]``/``[[Image:x.png]]`` and each line of a
+  ``<gallery>`` (``File:`` may be left out there) as ``img``/``src``: the title
   normalised as MediaWiki does (``Title::newFromText``: ``_`` and runs of
   white space one ``_``, a known namespace's canonical name, the first
   letter upper case, ``%XX`` decoded) and percent-encoded as
@@ -70,14 +71,16 @@ _URL = r"[^\]\[<>\"\x00-\x20\x7f\s]++"
 # characters a match can begin with and passes over the rest of the text in C (three times as fast)
 _TOKEN = re.compile(
     r"<(?P<comment>!--)"
-    r"|<(?P<tag>(?i:nowiki|pre|syntaxhighlight|source|code))(?=[\s/>])[^>]{0,1000}+>"
+    r"|<(?P<tag>(?i:nowiki|pre|syntaxhighlight|source|code|gallery))(?=[\s/>])[^>]{0,1000}+>"
     r"|\{(?P<open>\{)|\}(?P<close>\})"
     r"|\[\[[ \t]*+(?P<title>[^\[\]|\n{}<>]{1,512}+)(?=\||\]\])"
     r"|\[(?P<external>" + _PROTOCOL + _URL + r")(?=[ \t\u3000\]])"
     r"|\|[ \t\r\n]*+(?:(?P<name>[^=|{}\[\]\n<>]{1,64}+)=[ \t\r\n]*+)?(?P<value>" + _PROTOCOL
     + r"[^\s|{}\[\]<>\"]++)")
 _CLOSER = {tag: re.compile(r"</" + tag + r"\s*>", re.IGNORECASE)
-           for tag in ("nowiki", "pre", "syntaxhighlight", "source", "code")}
+           for tag in ("nowiki", "pre", "syntaxhighlight", "source", "code", "gallery")}
+# a line of a <gallery>: a file's name (its "File:" may be left out), up to its caption's "|"
+_GALLERY_LINE = re.compile(r"^[ \t]*+([^|\n<>\[\]{}]{1,512}+)", re.MULTILINE)
 _COMMENT_END = "-->"
 
 #: namespaces of a default MediaWiki (and Wikipedia's), their aliases to their canonical names, by lower case
@@ -209,7 +212,13 @@ def read_wikitext(content: Content, options: ScanOptions, tally: Tally) -> Itera
             if closer is None:
                 unclosed.add(tag)
                 continue
-            skipped.append((start, closer.end(), tag != "nowiki"))
+            if tag == "gallery":  # each line a file: an image (its caption is not read)
+                for line_of in _GALLERY_LINE.finditer(text, at, closer.start()):
+                    name = line_of.group(1).rstrip()
+                    made = article_reference(name if ":" in name else "File:" + name) if name else None
+                    if made is not None and made[1]:
+                        marked.append((line_of.start(1), line_of.start(1) + len(name), made[0], IMAGE))
+            skipped.append((start, closer.end(), tag not in ("nowiki", "gallery")))
             at = closer.end()
 
 
