@@ -91,10 +91,11 @@ def _write_dump(path: Path, pages: int) -> None:
 
 
 def _peak_rss(path: Path) -> tuple[int, int]:
-    """(records, peak RSS in KiB) of a scan of ``path`` in a process of its own."""
-    script = ("import resource, sys\nfrom urisift import scan_path\n"
+    """(records, peak RSS in KiB) of a scan of ``path`` in a process of its own
+    (its VmHWM: ``ru_maxrss`` would keep the forking test process's peak across exec)."""
+    script = ("import re, sys\nfrom urisift import scan_path\n"
               "n = sum(1 for _ in scan_path(sys.argv[1]))\n"
-              "print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+              "print(n, re.search(r'VmHWM:\\s*(\\d+)', open('/proc/self/status').read()).group(1))")
     out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(Path(__file__).parent.parent / "src")}).stdout.split()
     return int(out[0]), int(out[1])

@@ -171,3 +171,24 @@ def test_each_line_of_a_gallery_is_an_image(tmp_path: Path) -> None:
                                    "  c.png\nImage:d.svg\n\n</gallery> [[E]]\n")]
     assert got == [("./File:A_b.jpg", "img", 2, 1), ("./File:C.png", "img", 3, 3), ("./File:D.svg", "img", 4, 1),
                    ("./E", "a", 6, 14)]
+
+
+def test_long_prose_without_constructs_is_read_in_pieces_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = ("[[A]] <!-- " + "x " * 3000 + "-->" + " ".join(f"http://p.example/{n}" for n in range(2000))
+           + "\n" + "y" * 5000 + " http://q.example/ [[B]]\n")
+    whole = [(r.uri, r.line, r.column, r.span) for r in wiki(tmp_path, doc)]
+    monkeypatch.setattr(wikitext, "PIECE", 1000)
+    pieces = [(r.uri, r.line, r.column, r.span) for r in wiki(tmp_path, doc)]
+    assert len(whole) == 2003 and whole[1] == ("http://p.example/0", 1, 6015, (6014, 6032))
+    assert pieces == whole
+
+
+def test_memory_does_not_grow_with_prose_that_holds_no_construct(tmp_path: Path) -> None:
+    from .test_mediawiki_dump import _peak_rss
+
+    small, large = tmp_path / "small.wiki", tmp_path / "large.wiki"
+    small.write_text(" ".join(f"http://p.example/{n}" for n in range(20_000)))
+    large.write_text(" ".join(f"http://p.example/{n}" for n in range(400_000)))  # (10 MB, one line)
+    (records_small, rss_small), (records_large, rss_large) = _peak_rss(small), _peak_rss(large)
+    assert (records_small, records_large) == (20_000, 400_000)
+    assert rss_large - rss_small < 48 * 1024  # (the text itself, held decoded and as bytes: some 30 MB)

@@ -149,19 +149,20 @@ def read_wikitext(content: Content, options: ScanOptions, tally: Tally) -> Itera
     search = _TOKEN.search
     length = len(text)
     while True:
+        prose_from = at  # (what follows the last construct read is prose up to the next one)
         token = search(text, at)
         start = length if token is None else token.start()
-        if start - piece >= PIECE or token is None:
-            cut = start if token is None else text.find("\n", piece + PIECE, start) + 1 or start
+        while start - piece >= PIECE or (token is None and piece < length):
+            cut = _cut(text, max(piece + PIECE, prose_from), start) if start - piece >= PIECE else start
             yield from _piece(text, piece, cut, line, marked, skipped, tail, options)
             line += text.count("\n", piece, cut)
             piece = cut
             marked, skipped = [], []
-            if token is None:
-                return
-            if budget is not None and budget.expired():
+            if piece < length and budget is not None and budget.expired():
                 yield budget.over_time(f"the rest of the document (from character {cut})", content.origin)
                 return
+        if token is None:
+            return
         group = token.lastgroup
         at = token.end()
         if group == "open":
@@ -220,6 +221,21 @@ def read_wikitext(content: Content, options: ScanOptions, tally: Tally) -> Itera
                         marked.append((line_of.start(1), line_of.start(1) + len(name), made[0], IMAGE))
             skipped.append((start, closer.end(), tag not in ("nowiki", "gallery")))
             at = closer.end()
+
+
+def _cut(text: str, low: int, high: int) -> int:
+    """Where a piece ends in prose between ``low`` and ``high`` (no
+    construct there): after a line break, else after a space, within a
+    piece's length of ``low``; else a piece's length on; ``high`` when the
+    prose is reached no sooner."""
+    if low >= high:
+        return high
+    end = min(high, low + PIECE)
+    newline = text.find("\n", low, end)
+    if newline != -1:
+        return newline + 1
+    space = text.find(" ", low, end)
+    return space + 1 if space != -1 else end
 
 
 def _piece(text: str, first: int, last: int, first_line: int, marked: list[tuple[int, int, str, Place]],
