@@ -36,7 +36,8 @@ def test_a_directory_mixing_every_kind_gives_the_same_output_with_one_or_two_job
     lines = [json.loads(line) for line in one.stdout.splitlines()]
     files = {line["file"].split("/")[1] for line in lines if line.get("file")}
     assert files >= {"text", "html", "mail", "warc", "css", "xml", "pdf", "office"}
-    assert {line["where"] for line in lines if "where" in line} == {"text", "html", "header", "css", "xml", "pdf"}
+    assert {line["where"] for line in lines if "where" in line} == {"text", "html", "header", "css", "xml", "pdf",
+                                                                    "markdown", "wikitext"}
     assert _run("--jobs", "1", "corpora").stdout == _run("--jobs", "2", "corpora").stdout
 
 

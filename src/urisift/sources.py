@@ -39,8 +39,7 @@ BINARY_SAMPLE = 8192
 SNIFF_SIZE = SAMPLE
 #: the kinds this version reads; the others are recognized, and reported
 BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, Kind.CSS, Kind.XML, Kind.ROBOTS,
-                         Kind.PDF, Kind.OFFICE, Kind.MARKDOWN, Kind.NOTEBOOK,
-                         Kind.WIKITEXT})
+                         Kind.PDF, Kind.OFFICE, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.WIKITEXT})
 
 
 @dataclass(frozen=True, slots=True)

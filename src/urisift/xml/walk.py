@@ -34,14 +34,12 @@ from typing import Any
 from ..base import BaseLayer
 from ..containment import Budget
 from ..found_to_record import Tail
-import re
-
-from ..delimit import Scanner
 from ..model import BaseSource, Charset, Content, Defect, Kind, Origin, Place, Record, Style, Where, new_found
 from ..options import ScanOptions
 from .dump import DUMP_ROOT, Dump
 from .fields import FieldCodes, formula_urls, simple_field
 from .parsing import Parsed
+from .unknown import absolute_records, prose_records
 from .vocabulary import (
     ANY_ELEMENT,
     ATOM,
@@ -64,10 +62,6 @@ from .xhtml import XhtmlReading
 _SPACE = " \t\r\n"
 #: how many events pass between two looks at the document's clock
 _CLOCK_EVERY = 4096
-# an attribute of an unknown vocabulary whose whole value is an absolute URI (RFC 3986 §4.3): a hierarchical
-# one ("scheme://"), or one of the schemes without "//" that name a resource on their own
-_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+://[^\s]++|(?i:mailto|urn|tel|news|sip|sips|xmpp|geo|magnet"
-                       r"|tag|doi|info|ni|cid|mid):[^\s/][^\s]*+")
 
 
 def split(tag: str) -> tuple[str, str]:
@@ -202,7 +196,7 @@ class XmlWalk:
         frame = Frame(layer, tail, xhtml or prose, element, entity, prose)
         frames.append(frame)
         if prose:
-            yield from self._absolute(element, local, frame)
+            yield from absolute_records(self, element, local, frame)
         elif namespace == XHTML:
             if self.xhtml is None:
                 self.xhtml = XhtmlReading(self, document=False)
@@ -338,36 +332,11 @@ class XmlWalk:
     def _text(self, run: str, parent: Any, frame: Frame, line: int | None, *, backwards: bool
               ) -> Iterator[Record | Defect | Content]:
         """A run of text: XHTML's, read by the XHTML reading; an unknown
-        vocabulary's, scanned as prose and named by its element."""
-        if not frame.prose:
-            if self.xhtml is not None:
-                yield from self.xhtml.text(run, parent, frame, line, backwards=backwards)
-            return
-        if ":" not in run and "www." not in run and "ftp." not in run:
-            return
-        tag = parent.tag
-        name = qualified(parent, split(tag)[1]) if isinstance(tag, str) else ""
-        place = self.place(name, None)
-        for found in Scanner(run, abbreviated=self.options.abbreviated):
-            assert found.start is not None
-            at = None if line is None else (line - run.count("\n", found.start) if backwards
-                                            else line + run.count("\n", 0, found.start))
-            yield self.tail(frame)(found._replace(start=None, end=None, place=place), None, at, None)
-
-    def _absolute(self, element: Any, local: str, frame: Frame) -> Iterator[Record]:
-        """An unknown vocabulary's attributes whose whole value is an absolute URI."""
-        name = qualified(element, local)
-        for attribute, value in element.attrib.items():
-            value = value.strip(_SPACE)
-            if attribute != XML_BASE and _ABSOLUTE.fullmatch(value) is not None:
-                namespace, attribute_local = split(attribute)
-                label = ANY_ELEMENT.get((namespace, attribute_local))
-                if label is None:
-                    prefix = next((p for p, n in element.nsmap.items() if n == namespace and p), None) \
-                        if namespace else None
-                    label = f"{prefix}:{attribute_local}" if prefix else attribute_local
-                yield self.record(frame, value, name, label, element.sourceline)
-
+        vocabulary's, scanned as prose (:mod:`.unknown`)."""
+        if frame.prose:
+            yield from prose_records(self, run, parent, frame, line, backwards)
+        elif self.xhtml is not None:
+            yield from self.xhtml.text(run, parent, frame, line, backwards=backwards)
 
 def _run_before(element: Any, parsed: Parsed, parent: Frame) -> tuple[str, int | None]:
     """The text between ``element`` and the element before it (or its
