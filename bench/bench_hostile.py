@@ -118,6 +118,13 @@ PAYLOADS = {
     "LaTeX: 250,000 href links on one line (9 MB)": ("latex", "b' '.join(b'\\\\href{https://l.example/%d}{l}' % n for n in range(250_000))"),
     "BibTeX: a million unclosed url fields": ("bibtex", "b'url = {' * 1_000_000 + b'\\n'"),
     "Org: 250,000 links on one line (8 MB)": ("org", "b' '.join(b'[[https://l.example/%d][l]]' % n for n in range(250_000))"),
+    # wikitext's hostile shapes, and a dump streamed page by page
+    "Wikitext: a million nested templates": (
+        "wikitext", "b'{{' * 1_000_000 + b'|url=http://deep.example/' + b'}}' * 1_000_000"),
+    "Wikitext: a million links (28 MB)": ("wikitext", "hp.wikitext_links()"),
+    "Wikitext: 2 million unclosed brackets": ("wikitext", "b'[[a [http://b.example/ ' * 1_000_000"),
+    "Wikitext: a million unclosed tags": ("wikitext", "b'<pre><nowiki><!-' * 1_000_000 + b'http://c.example/'"),
+    "MediaWiki dump of 100,000 pages (120 MB)": ("xml", "hp.mediawiki_dump()"),
     # issue 46: what stopped the cutting of a large page, what made its pieces differ from the whole
     "26 MB page of links after <svg><title>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_TITLE)"),
     "26 MB page of links after <svg><style>x</svg><p>": ("html", "hp.dense_html(prefix=hp.SVG_STYLE)"),
@@ -171,7 +178,8 @@ _SCAN = {
     "mail": "scan_message(page)",
     "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
     **{kind: f"iter_input('-', ScanOptions(kind=Kind({kind!r})), stdin=io.BytesIO(page))"
-       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc", "org", "latex", "bibtex")},
+       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc", "org", "latex", "bibtex",
+                    "wikitext")},
 }
 
 _CHILD = r"""

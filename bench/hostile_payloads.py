@@ -366,3 +366,23 @@ def asciidoc_delimiters(count: int = 2_000) -> bytes:
 def asciidoc_link_line(count: int = 250_000) -> bytes:
     """250,000 URL macros with their text, and cross references, on one line."""
     return b" ".join(b"https://l.example/%d[l%d] <<s%d>>" % (n, n, n) for n in range(count)) + b"\n"
+
+
+def wikitext_links(count: int = 250_000) -> bytes:
+    """A million links of wikitext's four kinds (internal, file, external, a template's), distinct."""
+    return b"".join(b"[[Page %d|p]] [[File:F%d.png]] [https://ext.example/%d e] {{cite web|url=https://c.example/%d}}\n"
+                    % (n, n, n, n) for n in range(count))
+
+
+def mediawiki_dump(pages: int = 100_000) -> bytes:
+    """A MediaWiki export dump of ``pages`` pages, each of about 1,200 bytes of article-like text."""
+    head = (b'<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11">\n<siteinfo>'
+            b"<sitename>W</sitename><base>https://wiki.example/wiki/Main_Page</base></siteinfo>\n")
+    body = (b"'''Topic %d''' is a [[subject]] of [[great interest#History|interest]] since 1900.&lt;ref&gt;"
+            b"{{cite web|url=https://example.org/a/%d|title=Source|access-date=2020-01-01}}&lt;/ref&gt;\n"
+            b"It is described at [https://example.com/p/%d the portal] and http://bare.example.net/x/%d too. "
+            + b"Prose of the article, sentences without links, as most of an article is. " * 10
+            + b"\n== History ==\n[[File:Topic %d.png|thumb|A picture]] The road.\n")
+    pages_ = (b"<page><title>Topic %d</title><ns>0</ns><id>%d</id><revision><id>%d</id><text>" % (n, n, n)
+              + body % (n, n, n, n, n) + b"</text></revision></page>\n" for n in range(pages))
+    return head + b"".join(pages_) + b"</mediawiki>\n"

@@ -171,6 +171,9 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
     elif target == "bibtex":
         for path in _files(PROJECT / "latex", "*.bib"):
             yield _read(path, max_size)
+    elif target == "wikitext":
+        for path in _files(PROJECT / "wiki", "*.wiki"):
+            yield _read(path, max_size)
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -250,7 +253,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
            "codings", "markdown", "notebook", "rst", "asciidoc", "org",
-           "latex", "bibtex")
+           "latex", "bibtex", "wikitext")
 
 
 def main(argv: list[str] | None = None) -> int:

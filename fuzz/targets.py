@@ -329,4 +329,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "org": _as(Kind.ORG),
     "latex": _as(Kind.LATEX),
     "bibtex": _as(Kind.BIBTEX),
+    "wikitext": _as(Kind.WIKITEXT),
 }

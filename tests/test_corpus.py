@@ -112,9 +112,9 @@ def test_golden_warc_jsonl(path: Path) -> None:
     assert len(err.splitlines()) == len(defect_lines(out))
 
 
-# issue 21: style sheets, the XML family, robots.txt, PDF and office files, each
+# issue 21: style sheets, the XML family, robots.txt, PDF, office files and wikitext, each
 # scanned as if retrieved from https://corpus.example/<folder>/<name>
-PAYLOADS = sorted(p for folder in ("css", "xml", "pdf", "office") for p in (ROOT / "corpora" / folder).rglob("*")
+PAYLOADS = sorted(p for folder in ("css", "xml", "pdf", "office", "wiki") for p in (ROOT / "corpora" / folder).rglob("*")
                   if p.is_file() and not p.name.endswith((".expected.jsonl", ".py")))
 
 
@@ -122,7 +122,8 @@ def test_payload_corpus_is_there() -> None:
     assert {p.relative_to(ROOT / "corpora").as_posix() for p in PAYLOADS} == {
         "css/site.css", "css/base.css", "css/fonts/fonts.css",
         "xml/feed.atom", "xml/news.rss", "xml/sitemap-index.xml", "xml/sitemap-pages.xml", "xml/subscriptions.opml",
-        "xml/drawing.svg", "xml/robots.txt",
+        "xml/drawing.svg", "xml/robots.txt", "xml/catalog-unknown-vocabulary.xml",
+        "wiki/article.wiki", "wiki/pages-articles.xml",
         "pdf/links-and-base.pdf", "office/invoice.docx", "office/sheet.xlsx", "office/notes.odt"}
 
 

@@ -40,3 +40,16 @@ def test_real_output_of_every_kind_is_valid(extra: list[str]) -> None:
         validator.validate(line)
     if extra:
         assert all("context" in line and "normalized" in line for line in lines if "defect" not in line)
+
+
+def test_wikitext_a_dump_and_unknown_xml_give_valid_records() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    paths = [str(ROOT / "corpora" / p) for p in ("wiki/article.wiki", "wiki/pages-articles.xml",
+                                                 "xml/catalog-unknown-vocabulary.xml")]
+    assert main(["--format", "jsonl", "--jobs", "1", *paths], stdout=out, stderr=err) == 0
+    validator = jsonschema.Draft202012Validator(record_schema())
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert {line["where"] for line in lines} == {"wikitext", "xml"}
+    assert {line["base_source"] for line in lines} == {"siteinfo", None}
+    for line in lines:
+        validator.validate(line)

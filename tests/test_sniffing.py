@@ -145,7 +145,7 @@ def test_standard_input_says_what_it_could_not_tell() -> None:
     code, out, err = run([], b'<catalog><book href="http://a.example/b"/></catalog>\n')
     assert (code, out, err) == (0, "http://a.example/b\n", (
         "urisift: -: uncertain-kind: it begins with markup of no kind told by its first bytes (HTML, a feed, a "
-        "sitemap, OPML, SVG); read as plain text: --kind html or --kind xml reads it as markup\n"))
+        "sitemap, OPML, SVG, a MediaWiki dump); read as plain text: --kind html or --kind xml reads it as markup\n"))
     assert run(["--kind", "text"], b"<catalog/>\n") == (0, "", "")
 
 

@@ -38,7 +38,7 @@ def test_a_directory_mixing_every_kind_gives_the_same_output_with_one_or_two_job
     assert files >= {"text", "html", "mail", "warc", "css", "xml", "pdf", "office", "markdown"}
     assert {line["where"] for line in lines if "where" in line} == {"text", "html", "header", "css", "xml", "pdf",
                                                                    "markdown", "rst", "asciidoc", "org", "latex",
-                                                                   "bibtex"}
+                                                                   "bibtex", "wikitext"}
     assert _run("--jobs", "1", "corpora").stdout == _run("--jobs", "2", "corpora").stdout
 
 

@@ -22,10 +22,10 @@ broken base, and nothing is silently lost.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import patterns
 from .errors import UriError
 from .joiner import Joiner
 from .model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Unit
@@ -182,7 +182,7 @@ def _encoded(segment: str) -> str:
 
 #: a relative path of unreserved characters, sub-delims, "@", "/" and percent-encodings (RFC 3986 §3.3's pchar
 #: and "/", but ":": a colon before the first "/" could be taken for a scheme's)
-_PLAIN_PATH = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=@/]|%[0-9A-Fa-f]{2})+")
+_PLAIN_PATH = patterns.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=@/]|%[0-9A-Fa-f]{2})+")
 
 
 @lru_cache(maxsize=64)

@@ -19,6 +19,7 @@ from functools import lru_cache
 import ada_url
 from ada_url.ada_adapter import ffi, lib  # type: ignore[attr-defined]  # the binding ada-url ships
 
+from . import patterns
 from .model import Risk
 from .normalize import normalize
 from .reference import UriReference
@@ -30,7 +31,7 @@ _string = ffi.string
 # what neither side may hold raw for the comparison: an RFC target keeps the
 # characters of an IRI and percent-encodes the ASCII RFC 3986 forbids; the
 # WHATWG serializer leaves some of those ASCII characters raw ("|", "^" ...)
-_UNSAFE = re.compile(r'[^A-Za-z0-9\-._~!$&\'()*+,;=:@/?#%\[\]]')
+_UNSAFE = patterns.compile(r'[^A-Za-z0-9\-._~!$&\'()*+,;=:@/?#%\[\]]')
 
 
 @lru_cache(maxsize=512)

@@ -35,8 +35,8 @@ examples:
 what it reads (--kind auto tells each input's kind): plain text, HTML and XHTML, mail (a message,
 mbox, Maildir, MHTML), web archives (WARC, ARC), style sheets (CSS), the XML family (Atom, RSS,
 sitemaps, OPML, SVG), robots.txt, PDF (pip install 'urisift[pdf]'), office files (OOXML .docx .xlsx
-.pptx, ODF .odt .ods .odp); gzip, bzip2 and xz around any of them; s3://, gs://, az://, hdfs:// and
-http(s):// inputs.
+.pptx, ODF .odt .ods .odp), Markdown and notebooks, wikitext and MediaWiki dumps, XML of any other
+vocabulary; gzip, bzip2 and xz around any of them; s3://, gs://, az://, hdfs:// and http(s):// inputs.
 
 more commands:
   urisift audit WARC...                      what a crawl missed: each page's outlinks captured or not

@@ -15,26 +15,26 @@ when a side is not ASCII: most link texts and targets never load it.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import cache
 from importlib import resources
 from urllib.parse import unquote
 
+from . import patterns
 from .model import Risk
 from .unwrap import host_of
 
 # the full-width full stop, which UTS 46 maps to "." (so do the ideographic ones, U+3002 and
 # U+FF61, but in Chinese and Japanese link text they end sentences, and a sentence is no host)
-_DOTS = re.compile("\uff0e")
+_DOTS = patterns.compile("\uff0e")
 # a label's character: an ASCII letter or digit, or any character past ASCII but a space
 _CHAR = r"(?:[A-Za-z0-9]|[^\x00-\x7f\s])"
 # link text that is itself a URL, or a host name: labels and a dot each, then a top-level
 # label of letters (any past ASCII) or an ACE label (xn--), then a path, a port, a query
-_TEXT_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]+)")
-_TEXT_HOST = re.compile(rf"^((?:{_CHAR}(?:(?:{_CHAR}|-){{0,61}}{_CHAR})?\.)+"
+_TEXT_URL = patterns.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]+)")
+_TEXT_HOST = patterns.compile(rf"^((?:{_CHAR}(?:(?:{_CHAR}|-){{0,61}}{_CHAR})?\.)+"
                         r"(?:(?:[A-Za-z]|[^\x00-\x7f\s]){2,63}|[Xx][Nn]--[A-Za-z0-9-]{1,59}))\.?(?:[/:?#]\S*)?$")
-_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)")
+_AUTHORITY = patterns.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)")
 
 
 @cache

@@ -10,6 +10,7 @@ from functools import cache, lru_cache
 from types import ModuleType
 from typing import Literal
 
+from . import patterns
 from .base import BaseLayer
 from .deceptive import deception
 from .delimit.chars import LEADING_SCHEME, ordered
@@ -26,7 +27,7 @@ _parse = UriReference.parse
 # what never reaches a target raw: the ASCII characters RFC 3986 allows
 # nowhere (a reference may hold them as written), the C0 controls, DEL, the
 # C1 controls and the bidirectional formatting characters (RFC 3987 §4.1)
-_NOT_URI_CHARS = re.compile(r'[|^`{}\\ "<>\x00-\x1f\x7f-\x9f' + BIDI_FORMATTING + "]")
+_NOT_URI_CHARS = patterns.compile(r'[|^`{}\\ "<>\x00-\x1f\x7f-\x9f' + BIDI_FORMATTING + "]")
 
 
 def _percent_encode(m: re.Match[str]) -> str:

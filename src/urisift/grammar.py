@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from . import patterns
+
 # ALPHA = %x41-5A / %x61-7A ; DIGIT = %x30-39 ; HEXDIG = DIGIT / "A"-"F" (case-insensitive)
 ALPHA = "A-Za-z"
 DIGIT = "0-9"
@@ -91,9 +93,9 @@ IP_LITERAL = rf"\[(?:{IPV6ADDRESS}|{IPV6ADDRZ}|{IPVFUTURE})\]"
 # so the match is a single left-to-right pass.
 APPENDIX_B = r"^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$"
 
-APPENDIX_B_RE = re.compile(APPENDIX_B, re.DOTALL)
-SCHEME_RE = re.compile(SCHEME)
-IPV4_RE = re.compile(IPV4ADDRESS)
+APPENDIX_B_RE = patterns.compile(APPENDIX_B, re.DOTALL)
+SCHEME_RE = patterns.compile(SCHEME)
+IPV4_RE = patterns.compile(IPV4ADDRESS)
 # IPv6 literals are rare and their patterns long (7 ms to compile, a twentieth
 # of a run's start): compiled when first read (PEP 562), then module globals
 IPV6_RE: re.Pattern[str]
@@ -105,5 +107,5 @@ def __getattr__(name: str) -> re.Pattern[str]:
     pattern = _ON_FIRST_READ.get(name)
     if pattern is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    compiled = globals()[name] = re.compile(pattern)
+    compiled = globals()[name] = patterns.compile(pattern)
     return compiled

@@ -23,6 +23,7 @@ KINDS: dict[str, Kind] = {
     "text/org": Kind.ORG, "text/x-org": Kind.ORG,
     "application/x-latex": Kind.LATEX, "text/x-tex": Kind.LATEX, "application/x-tex": Kind.LATEX,
     "text/x-bibtex": Kind.BIBTEX, "application/x-bibtex": Kind.BIBTEX,
+    "text/x-wiki": Kind.WIKITEXT,
     "text/css": Kind.CSS,
     "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,
     "application/rss+xml": Kind.XML, "application/rdf+xml": Kind.XML, "image/svg+xml": Kind.XML,

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from . import patterns
 from . import arguments as check
 from . import grammar
 from .errors import UrnError
@@ -40,8 +41,8 @@ LEVELS: tuple[str, ...] = ("string", "syntax", "scheme", "scheme-specific")
 
 _parse = UriReference.parse
 _split = grammar.APPENDIX_B_RE.match
-_PCT = re.compile(r"%([0-9A-Fa-f]{2})")
-_STRAY_PCT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_PCT = patterns.compile(r"%([0-9A-Fa-f]{2})")
+_STRAY_PCT = patterns.compile(r"%(?![0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -310,7 +311,7 @@ def _mailto(ref: UriReference) -> str:
 
 # an address that can move from a "to=" field into the path without changing
 # how the URI parses (no "?", "#", no leading "/")
-_SAFE_ADDRESS = re.compile(r"[^/?#][^?#]*")
+_SAFE_ADDRESS = patterns.compile(r"[^/?#][^?#]*")
 
 
 #: normalize's keyword options, which equivalent passes on

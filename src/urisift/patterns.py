@@ -25,17 +25,59 @@ import sys
 from functools import lru_cache
 from typing import AnyStr
 
-#: whether this engine matches a possessive repeat of a group right (URISIFT_REGEX_AS_WRITTEN=1 compiles
-#: the patterns as written, atomic, on any engine: the test that no pattern repeats a group possessively)
-POSSESSIVE_GROUPS = sys.version_info >= (3, 11, 5) and not os.environ.get("URISIFT_REGEX_AS_WRITTEN")
+#: whether this engine matches a possessive repeat of a group right (URISIFT_REGEX_OLD_ENGINE=1 compiles
+#: the patterns as for an engine that does not, on any engine: the test that no pattern reaches one so)
+POSSESSIVE_GROUPS = sys.version_info >= (3, 11, 5) and not os.environ.get("URISIFT_REGEX_OLD_ENGINE")
 
 _QUANTIFIER = re.compile(r"[*+?]|\{[0-9]*+(?:,[0-9]*+)?\}")
 
 
 def compile(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:  # noqa: A001 - re.compile's own name
     """``re.compile(pattern, flags)``, each ``(?>GROUP Q)`` made ``GROUP Q+``
-    where :data:`POSSESSIVE_GROUPS` (see the module doc)."""
-    return re.compile(possessive(pattern) if POSSESSIVE_GROUPS else pattern, flags)
+    where :data:`POSSESSIVE_GROUPS` (see the module doc), and each ``GROUP Q+``
+    made ``(?>GROUP Q)`` where not: every module compiles its patterns here,
+    so that a possessive repeat of a group, however it is written, never
+    reaches an engine that matches it wrong."""
+    return re.compile(possessive(pattern) if POSSESSIVE_GROUPS else atomic(pattern), flags)
+
+
+@lru_cache(maxsize=256)
+def atomic(pattern: AnyStr) -> AnyStr:
+    """``pattern`` with each possessive repeat of a group written as an atomic
+    group around the greedy repeat (what CPython 3.11.5 made of it)."""
+    text = pattern.decode("latin-1") if isinstance(pattern, bytes) else pattern
+    out = _atomic(text)
+    return out.encode("latin-1") if isinstance(pattern, bytes) else out  # type: ignore[return-value]
+
+
+def _atomic(text: str) -> str:
+    parts = []
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            parts.append(text[i:i + 2])
+            i += 2
+        elif c == "[":
+            end = _class_end(text, i)
+            parts.append(text[i:end + 1])
+            i = end + 1
+        elif c == "(":
+            end = _closing(text, i)
+            head = _group_head(text, i, end)
+            group = text[i:i + head] + _atomic(text[i + head:end]) + ")"
+            quantifier = _QUANTIFIER.match(text, end + 1)
+            if quantifier is not None and text[quantifier.end():quantifier.end() + 1] == "+":
+                parts.append(f"(?>{group}{quantifier.group()})")
+                i = quantifier.end() + 1
+            else:
+                parts.append(group)
+                i = end + 1
+        else:
+            parts.append(c)
+            i += 1
+    return "".join(parts)
 
 
 @lru_cache(maxsize=256)
@@ -45,6 +87,25 @@ def possessive(pattern: AnyStr) -> AnyStr:
     text = pattern.decode("latin-1") if isinstance(pattern, bytes) else pattern
     out = _possessive(text)
     return out.encode("latin-1") if isinstance(pattern, bytes) else out  # type: ignore[return-value]
+
+
+def _group_head(text: str, at: int, end: int) -> int:
+    """The length of what opens the group at ``at`` before its content: "("
+    of a capturing group, "(?:", "(?<=", "(?P<name>", "(?i:" ...; the whole
+    group where it has no content to look into (a comment, a backreference,
+    global flags, a conditional)."""
+    if text[at + 1:at + 2] != "?":
+        return 1
+    if text.startswith(("(?:", "(?>", "(?=", "(?!"), at):
+        return 3
+    if text.startswith(("(?<=", "(?<!"), at):
+        return 4
+    if text.startswith("(?P<", at):
+        return text.index(">", at) + 1 - at
+    colon = text.find(":", at, end)
+    if colon != -1 and all(c in "aiLmsux-" for c in text[at + 2:colon]):
+        return colon + 1 - at  # scoped flags, "(?i:"
+    return end - at  # (left as it is)
 
 
 def _atomic_start(text: str, at: int) -> int:

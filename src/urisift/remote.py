@@ -29,11 +29,12 @@ one is a one-line message naming it, before any input is read.
 from __future__ import annotations
 
 import io
-import re
 import socket
 import time
 from collections.abc import Callable
 from typing import Any, BinaryIO
+
+from . import patterns
 
 #: URL schemes read through fsspec, and the extra that brings each backend
 BACKENDS = {"s3": ("s3fs", "s3"), "s3a": ("s3fs", "s3"), "gs": ("gcsfs", "gcs"), "gcs": ("gcsfs", "gcs"),
@@ -47,10 +48,10 @@ BACKOFF = 0.5
 #: the default of --timeout: seconds to connect, for an answer, and for each stretch of a body (urisift.web)
 TIMEOUT = 30.0
 _settings = {"timeout": TIMEOUT}
-_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
-_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@?#]*@")
-_GLOB = re.compile(r"[*?\[]")
-_URL_ROOT = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+_URL = patterns.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+_USERINFO = patterns.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@?#]*@")
+_GLOB = patterns.compile(r"[*?\[]")
+_URL_ROOT = patterns.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
 # what a listing said of each object's size (a path -> bytes): a small object then costs
 # one request (its GET), not three (a HEAD for the plan, a HEAD on open, the GET)
 _SIZES: dict[str, int] = {}

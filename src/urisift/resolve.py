@@ -6,9 +6,9 @@ Undefined (``None``) and empty (``""``) components are kept apart in every step.
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
+from . import patterns
 from . import arguments as check
 from .errors import BaseUriError
 from .reference import UriReference
@@ -172,9 +172,9 @@ def resolve(
 # -- seed 001 (1997) profile ------------------------------------------------------
 
 # d) every "./" where "." is a complete segment (at the start or after "/")
-_DOT_SLASH = re.compile(r"(?:^|(?<=/))\./")
+_DOT_SLASH = patterns.compile(r"(?:^|(?<=/))\./")
 # e) a trailing "." that is a complete segment
-_TRAILING_DOT = re.compile(r"(?:^|(?<=/))\.$")
+_TRAILING_DOT = patterns.compile(r"(?:^|(?<=/))\.$")
 
 
 def _remove_segment_dotdot(buf: str) -> str:

@@ -22,18 +22,18 @@ watch for in a URI.  Each flag names its section and says what it found.
 
 from __future__ import annotations
 
-import re
 
+from . import patterns
 from . import arguments as check
 from .model import Risk
 from .reference import Authority, UriReference
 from .schemes import DEFAULT_PORTS, LINE_BASED, WEB
 
-_CRLF = re.compile(r"%0[dDaA]")
+_CRLF = patterns.compile(r"%0[dDaA]")
 # a dotted name: a label, a dot, an alphabetic label ("www.bank.example", "paypal.com");
 # tried only at label starts, the label taken possessively: linear
-_HOSTLIKE = re.compile(r"(?<![A-Za-z0-9-])[A-Za-z0-9-]++\.[A-Za-z]{2}")
-_IPV4_PART = re.compile(r"0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*")
+_HOSTLIKE = patterns.compile(r"(?<![A-Za-z0-9-])[A-Za-z0-9-]++\.[A-Za-z]{2}")
+_IPV4_PART = patterns.compile(r"0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*")
 
 
 def rare_ipv4(host: str) -> str | None:

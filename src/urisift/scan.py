@@ -186,6 +186,7 @@ READERS: dict[Kind, Reader] = {
     Kind.ORG: _reader(".markup", "read_org"),
     Kind.LATEX: _reader(".markup", "read_latex"),
     Kind.BIBTEX: _reader(".markup", "read_bibtex"),
+    Kind.WIKITEXT: _reader(".markup", "read_wikitext"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
@@ -194,7 +195,7 @@ ARCHIVES = frozenset({Kind.MBOX, Kind.WARC})
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole
 HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
-                        Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX})
+                        Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT})
 
 
 # -- units ---------------------------------------------------------------------------

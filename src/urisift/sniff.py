@@ -30,6 +30,7 @@ import os
 import re
 from typing import NamedTuple
 
+from . import patterns
 from .compressed import WARC_STARTS
 from .model import Kind
 
@@ -39,7 +40,7 @@ SAMPLE = 4096
 
 # RFC 5322 §3.6: a header field is a name of printable ASCII but ":" and a colon;
 # continuation lines start with white space.  Bounded per line: linear.
-_HEADER_LINE = re.compile(rb"[!-9;-~]{1,76}:")
+_HEADER_LINE = patterns.compile(rb"[!-9;-~]{1,76}:")
 _DAY = rb"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
 _MONTH = rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 _TIME = rb"\d{1,2}:\d{2}(?::\d{2})?"
@@ -48,15 +49,15 @@ _TIME = rb"\d{1,2}:\d{2}(?::\d{2})?"
 # 00:00:00 1970", a zone before the year at times); the RFC 5322 form some
 # writers use ("Mon, 3 Mar 2003 10:00:00") too.  Every form holds a time of day:
 # "From now on, the docs live at ..." has none, and is a line of text.
-_ENVELOPE = re.compile(
+_ENVELOPE = patterns.compile(
     rb"From \S{1,300}(?: \S{1,64}){0,2}?[ \t]+(?:" + _DAY + rb",?[ \t]+" + _MONTH + rb"[ \t]+\d{1,2}[ \t]+" + _TIME
     + rb"|(?:" + _DAY + rb",?[ \t]+)?\d{1,2}[ \t-]" + _MONTH + rb"[ \t-]\d{2,4}[ \t]+" + _TIME + rb")(?:[ \t]|\r?$)")
 # WHATWG MIME Sniffing §7.1, "the HTML signatures": a tag name, then a tag-terminating byte
-_HTML_SIGNATURE = re.compile(
+_HTML_SIGNATURE = patterns.compile(
     rb"<(?:!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[ >]",
     re.IGNORECASE)
 # the two of them that open a whole document, not a fragment a note may begin with
-_HTML_DOCUMENT = re.compile(rb"<(?:!doctype html|html)[ \t\r\n>]", re.IGNORECASE)
+_HTML_DOCUMENT = patterns.compile(rb"<(?:!doctype html|html)[ \t\r\n>]", re.IGNORECASE)
 _EXTENSIONS = {
     ".html": Kind.HTML, ".htm": Kind.HTML, ".xhtml": Kind.XML, ".xht": Kind.XML, ".shtml": Kind.HTML,
     ".eml": Kind.MAIL, ".msg": Kind.MAIL, ".mht": Kind.MAIL, ".mhtml": Kind.MAIL,
@@ -80,29 +81,30 @@ _EXTENSIONS.update(dict.fromkeys((".adoc", ".asciidoc", ".asc"), Kind.ASCIIDOC))
 _EXTENSIONS[".org"] = Kind.ORG
 _EXTENSIONS.update(dict.fromkeys((".tex", ".latex", ".ltx"), Kind.LATEX))
 _EXTENSIONS[".bib"] = Kind.BIBTEX
+_EXTENSIONS.update(dict.fromkeys((".wiki", ".mediawiki", ".wikitext"), Kind.WIKITEXT))
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
-_XML_ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
+_XML_ROOT = patterns.compile(rb"<([A-Za-z_][\w.:-]*)")
 # root elements (local names, lower case) that no note or page begins with: the XML family's readers
-_XML_ROOTS = frozenset({b"rss", b"feed", b"rdf", b"urlset", b"sitemapindex", b"opml", b"svg"})
+_XML_ROOTS = frozenset({b"rss", b"feed", b"rdf", b"urlset", b"sitemapindex", b"opml", b"svg", b"mediawiki"})
 # CSS Syntax 3: what a style sheet may begin with.  An at-rule of CSS, or a
 # rule: a selector (names, classes, ids, combinators, attribute selectors,
 # pseudo-classes with their arguments; no "=" or "(" of its own, as code has),
 # "{", then a declaration "name: value" ended by ";" or "}".  Bounded: linear.
-_CSS_AT_RULE = re.compile(
+_CSS_AT_RULE = patterns.compile(
     rb"@(?:charset|import|namespace|media|font-face|supports|page|(?:-webkit-)?keyframes|layer|container|"
     rb"property|counter-style|font-feature-values|-moz-document)\b", re.IGNORECASE)
 # (each class taken possessively: a pseudo-class's name that the class of selector characters could go on
 # with split every way there is, and 568 bytes of prose with colons took 0.4 s a name tried)
-_CSS_RULE = re.compile(
+_CSS_RULE = patterns.compile(
     rb"((?:[-\w.#*>+~,\s%]|\[[^\]\n]{0,200}+\]|::?[-\w]{1,40}+\([^)\n]{0,200}+\)|::?[-\w]{1,40}+|\\.){1,500}?)"
     rb"\{\s*+(?:--|-?[A-Za-z_])[-\w]{0,60}+\s*+:[^;{}]{0,2000}+[;}]")
-_CSS_COMMENTS = re.compile(rb"(?:\s|/\*.{0,4000}?\*/)*", re.DOTALL)
+_CSS_COMMENTS = patterns.compile(rb"(?:\s|/\*.{0,4000}?\*/)*", re.DOTALL)
 # robots.txt (RFC 9309 §2.2): its groups' lines, after comments and blank lines
-_ROBOTS = re.compile(rb"(?:[ \t]*(?:#[^\n]{0,1000})?\r?\n){0,50}[ \t]*(?:user-agent|sitemap)[ \t]*:", re.IGNORECASE)
+_ROBOTS = patterns.compile(rb"(?:[ \t]*(?:#[^\n]{0,1000})?\r?\n){0,50}[ \t]*(?:user-agent|sitemap)[ \t]*:", re.IGNORECASE)
 # the start of markup: an element's name, then white space, "/" or ">" (not "<URL:...>", "<https://...",
 # "<mailto:...>" nor "<joe@...>", which text holds)
-_MARKUP = re.compile(rb"<(?:[!?]|[A-Za-z][\w.-]{0,60}[\s/>])")
+_MARKUP = patterns.compile(rb"<(?:[!?]|[A-Za-z][\w.-]{0,60}[\s/>])")
 
 
 class Sniffed(NamedTuple):
@@ -236,7 +238,7 @@ def sniff(head: bytes, name: str | None = None) -> Sniffed:
         return Sniffed(kind)
     if _by_name(name) is None and _MARKUP.match(start):
         return Sniffed(Kind.TEXT, "it begins with markup of no kind told by its first bytes (HTML, a feed, a "
-                       "sitemap, OPML, SVG); read as plain text: --kind html or --kind xml reads it as markup")
+                       "sitemap, OPML, SVG, a MediaWiki dump); read as plain text: --kind html or --kind xml reads it as markup")
     return Sniffed(Kind.TEXT)
 
 

@@ -38,7 +38,8 @@ SNIFF_SIZE = SAMPLE
 #: the kinds this version reads; the others are recognized, and reported
 BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, Kind.CSS, Kind.XML, Kind.ROBOTS,
                          Kind.PDF, Kind.OFFICE, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
-                         Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX})
+                         Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX,
+                         Kind.WIKITEXT})
 
 
 @dataclass(frozen=True, slots=True)

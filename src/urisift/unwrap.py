@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import unquote
 
+from . import patterns
 from .model import Risk
 from .schemes import WEB, registered_schemes
 
@@ -119,8 +120,8 @@ WRAPPERS: tuple[Wrapper, ...] = (
 # a cheap screen: only an http(s) URL whose host names one of these, or whose
 # path starts as a replay's "/<collection>/<timestamp>/" does, can be a wrapper
 # (_one reads nothing else); the host is read, never the whole URL
-_SCREEN = re.compile(r"https?://([^/?#]*)(/[^/?#]*/\d{14}(?:[a-z]{2}_)?/)?", re.IGNORECASE)
-_HOST_HINT = re.compile(r"safelinks|teams\.cdn\.office|urldefense|cudasvc|trendmicro|google\.|facebook\.com|"
+_SCREEN = patterns.compile(r"https?://([^/?#]*)(/[^/?#]*/\d{14}(?:[a-z]{2}_)?/)?", re.IGNORECASE)
+_HOST_HINT = patterns.compile(r"safelinks|teams\.cdn\.office|urldefense|cudasvc|trendmicro|google\.|facebook\.com|"
                         r"messenger\.com|linkedin\.com|youtube\.com|slack-redir|archive|mimecast")
 
 
@@ -131,21 +132,21 @@ def may_be_wrapped(url: str) -> bool:
     return m is not None and (m.group(2) is not None or _HOST_HINT.search(m.group(1).lower()) is not None)
 
 
-_SPLIT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$", re.DOTALL)
+_SPLIT = patterns.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$", re.DOTALL)
 # a replay path: [/collection]/<timestamp 1-14 digits><modifier like id_ or im_>/<url with a scheme>
-_REPLAY = re.compile(r"^/(?:([^/]+)/)?(\d{1,14})([a-z]{2}_)?/((?:[A-Za-z][A-Za-z0-9+.-]*:/?/?)?.+)$", re.DOTALL)
-_PYWB = re.compile(r"^/([^/]+)/(\d{14})([a-z]{2}_)?/([A-Za-z][A-Za-z0-9+.-]*:/?/?.+)$", re.DOTALL)
-_V3 = re.compile(r"^/v3/__(.+?)__;([A-Za-z0-9_=-]*)!", re.DOTALL)
+_REPLAY = patterns.compile(r"^/(?:([^/]+)/)?(\d{1,14})([a-z]{2}_)?/((?:[A-Za-z][A-Za-z0-9+.-]*:/?/?)?.+)$", re.DOTALL)
+_PYWB = patterns.compile(r"^/([^/]+)/(\d{14})([a-z]{2}_)?/([A-Za-z][A-Za-z0-9+.-]*:/?/?.+)$", re.DOTALL)
+_V3 = patterns.compile(r"^/v3/__(.+?)__;([A-Za-z0-9_=-]*)!", re.DOTALL)
 # Proofpoint v3: "**" and one of these characters is a run of 2, 3, ... 65 replacements
 _RUNS = {c: n for n, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", start=2)}
-_COMPILED = tuple((row, re.compile(row.hosts), re.compile(row.path)) for row in WRAPPERS)
+_COMPILED = tuple((row, patterns.compile(row.hosts), patterns.compile(row.path)) for row in WRAPPERS)
 # a "%" that does not start an escape (two hex digits): a bad escape, or one the value's end cut off
-_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_BAD_ESCAPE = patterns.compile(r"%(?![0-9A-Fa-f]{2})")
 # what percent-decoding left of octets that are not UTF-8 (surrogateescape): written back as escapes
-_RAW_OCTET = re.compile(r"[\udc80-\udcff]")
+_RAW_OCTET = patterns.compile(r"[\udc80-\udcff]")
 # an absolute URL's start: scheme ":" ["//" authority] rest (RFC 3986 §4.3)
-_ABSOLUTE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(?://([^/?#]*))?(.*)", re.DOTALL)
-_ONE_SLASH = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):/(?!/)")
+_ABSOLUTE = patterns.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(?://([^/?#]*))?(.*)", re.DOTALL)
+_ONE_SLASH = patterns.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):/(?!/)")
 
 
 class Unwrapped(NamedTuple):

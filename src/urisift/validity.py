@@ -26,8 +26,8 @@ The classes, each with the section of seed 002 it breaks:
 
 from __future__ import annotations
 
-import re
 
+from . import patterns
 from .errors import UriSyntaxError
 from .model import Risk
 from .reference import validate
@@ -37,7 +37,7 @@ SECTIONS = {"scheme": "3.1", "userinfo": "3.2.1", "host": "3.2.2", "port": "3.2.
             "query": "3.4", "fragment": "3.5"}
 #: RFC 3987 §4.1: LRM, RLM, LRE, RLE, PDF, LRO, RLO, and the isolates of Unicode 6.3 (LRI, RLI, FSI, PDI)
 BIDI_FORMATTING = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-_BIDI = re.compile(f"[{BIDI_FORMATTING}]")
+_BIDI = patterns.compile(f"[{BIDI_FORMATTING}]")
 # The common shape of a valid reference as one pattern (ASCII; no userinfo,
 # port or IP literal; "%" escapes checked apart): a match is valid, no match
 # means "look closer" (the full check, which names what is wrong).  Each
@@ -49,20 +49,20 @@ _PCHAR = r"[A-Za-z0-9\-._~!$&'()*+,;=%:@]"
 _SEGMENT_NC = r"[A-Za-z0-9\-._~!$&'()*+,;=%@]"  # segment-nz-nc: no ":"
 _PATH = _PCHAR[:-1] + "/]"  # segments and their "/"
 _QUERY = _PCHAR[:-1] + "/?]"  # query and fragment
-PLAINLY_VALID = re.compile(
+PLAINLY_VALID = patterns.compile(
     r"(?:"
     rf"[A-Za-z][A-Za-z0-9+\-.]*:(?://{_REG_NAME}*(?:/{_PATH}*)?|(?!//){_PATH}*)"  # scheme, then hier-part
     rf"|//{_REG_NAME}*(?:/{_PATH}*)?"  # network-path reference
     rf"|(?![A-Za-z][A-Za-z0-9+\-.]*:|//){_SEGMENT_NC}*(?:/{_PATH}*)?"  # path-noscheme / path-absolute / empty
     r")"
     rf"(?:\?{_QUERY}*)?(?:#{_QUERY}*)?")
-BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+BAD_ESCAPE = patterns.compile(r"%(?![0-9A-Fa-f]{2})")
 # Narrower still, for the hot path of text: a valid URI with an authority
 # that can raise no RFC 3986 §7 flag -- no "%" at all (so no encoded CR or
 # LF), no userinfo or port (neither "@" nor ":" in the authority) and a host
 # with a character that no IPv4 form has (risk.plainly_safe's rules, which a
 # property test holds this to).  One match decides valid and safe at once.
-PLAINLY_SAFE = re.compile(
+PLAINLY_SAFE = patterns.compile(
     r"[A-Za-z][A-Za-z0-9+\-.]*+://"
     r"(?=[^/?#]*?[G-WYZg-wyz\-_~!$&'()*+,;=])[A-Za-z0-9\-._~!$&'()*+,;=]*+"
     r"(?:/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*+)?(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*+)?"

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import io
 import multiprocessing
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import BinaryIO
 
+from .. import patterns
 from ..base import retrieval_layers
 from ..errors import UriError
 from ..model import Content, Defect, Kind, Origin, Record, Style, Tally, origin_with
@@ -37,7 +37,7 @@ from ..warc import WarcReader, WarcUnit, link_values
 from .index import CANONICAL, LOCATION, REFRESH, Capture, CaptureIndex, seconds
 
 #: a page is parsed for its refresh or canonical only when its bytes hold one of these words
-_WORTH_PARSING = re.compile(rb"(?i)refresh|canonical")
+_WORTH_PARSING = patterns.compile(rb"(?i)refresh|canonical")
 
 
 def captures_of(unit: WorkUnit, options: ScanOptions) -> list[Capture]:

@@ -17,9 +17,9 @@ two to the same answers, the scan uses this one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from .. import patterns
 from ..charset import content_text
 from ..found_to_record import Tail
 from ..model import Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
@@ -27,7 +27,7 @@ from ..options import ScanOptions
 from .syntax import css_urls
 
 #: CSS Syntax 3 §3.2: exactly these bytes, a label, and '";' open a style sheet that declares its charset
-_CHARSET_RULE = re.compile(rb'@charset "([\x21\x23-\x7e]{1,40})";')
+_CHARSET_RULE = patterns.compile(rb'@charset "([\x21\x23-\x7e]{1,40})";')
 _PLACE = Place(Where.CSS)
 
 

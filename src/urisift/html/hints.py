@@ -10,10 +10,10 @@ content scorer (:mod:`.content`) weighs them against what the block holds.
 
 from __future__ import annotations
 
-import re
 
 from selectolax.lexbor import LexborHTMLParser
 
+from .. import patterns
 from ..model import Region
 
 #: region codes, indexes into REGION_NAMES (the ``region`` key's values)
@@ -92,13 +92,13 @@ _ZONE_WORDS = (
     (OTHER, r"share|sharing|social|follow-?us|subscribe|newsletter|signup|sign-?up|login|cookie|gdpr|consent|"
             r"popup|modal|overlay|print-only|\btags?\b"),
 )
-_ZONES = re.compile("|".join(f"(?P<z{code}>{words})" for code, words in _ZONE_WORDS))
+_ZONES = patterns.compile("|".join(f"(?P<z{code}>{words})" for code, words in _ZONE_WORDS))
 #: words naming a block of content: a block named for both is given the benefit of the doubt
 #: ("main" is not one of them: "main-menu", "main-nav" are the site's main navigation)
-_CONTENT = re.compile(r"article|content|entry|\bpost|story|\bbody|\btext\b|hentry|h-entry|blog")
-_MAIN = re.compile(r"\bmain\b")
+_CONTENT = patterns.compile(r"article|content|entry|\bpost|story|\bbody|\btext\b|hentry|h-entry|blog")
+_MAIN = patterns.compile(r"\bmain\b")
 #: words that lower a block's score as the page's content, short of naming it furniture
-_DOUBTFUL = re.compile(r"\bmeta\b|byline|author|date|caption|credit|hidden|\bhid\b|media|contact|scroll")
+_DOUBTFUL = patterns.compile(r"\bmeta\b|byline|author|date|caption|credit|hidden|\bhid\b|media|contact|scroll")
 
 
 def _words(value: str) -> tuple[int, bool, int]:

@@ -28,8 +28,8 @@ The cursor and the line count only move forward.
 
 from __future__ import annotations
 
-import re
 
+from .. import patterns
 from ..model import Span
 
 _span = tuple.__new__
@@ -47,7 +47,7 @@ _TRIES = 16
 #: how much white space may stand between "<!--" and a comment's text
 COMMENT_SPACE = 256
 #: what ends a comment after its text (the tree strips the white space; "--!>" closes one too, §13.2.5.52)
-_COMMENT_CLOSE = re.compile(r"\s*--!?>")
+_COMMENT_CLOSE = patterns.compile(r"\s*--!?>")
 #: what _after_equals gives when the value does not occur in the range at all
 _NOWHERE = -1
 _SPACE = "\t\n\x0c\r "

@@ -12,15 +12,16 @@ Linear: every step moves the position forward.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
+from .. import patterns
+
 _SPACE = "\t\n\x0c\r "
-_SKIP_SPACE_COMMA = re.compile(r"[\t\n\x0c\r ,]*")
-_URL_RUN = re.compile(r"[^\t\n\x0c\r ]*")
+_SKIP_SPACE_COMMA = patterns.compile(r"[\t\n\x0c\r ,]*")
+_URL_RUN = patterns.compile(r"[^\t\n\x0c\r ]*")
 # "valid non-negative integer" and "valid floating-point number" (HTML §2.3.4.1, §2.3.4.3)
-_INTEGER = re.compile(r"[0-9]+")
-_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_INTEGER = patterns.compile(r"[0-9]+")
+_FLOAT = patterns.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
 class Candidate(NamedTuple):

@@ -16,10 +16,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from email.message import Message
 
+from .. import patterns
 from ..delimit import Scanner, may_hold_absolute
 from ..model import Found, Place, Style, Where, new_found
 from .headers import decoded, header_text
@@ -28,10 +28,10 @@ LIST_HEADERS = frozenset({"list-help", "list-subscribe", "list-unsubscribe", "li
                           "list-archive", "archived-at"})
 TEXT_HEADERS = frozenset({"subject", "comments", "keywords", "organization", "content-description"})
 #: X- headers that are trace or signature data, not text
-_NOT_TEXT = re.compile(r"(?i)x-(?:.*received|.*dkim|.*signature|originating-ip|spam-|virus-|ms-|gm-|google-|"
+_NOT_TEXT = patterns.compile(r"(?i)x-(?:.*received|.*dkim|.*signature|originating-ip|spam-|virus-|ms-|gm-|google-|"
                        r"mailer-daemon|mimeole|msmail|uidl|mozilla-status|priority|barracuda|proofpoint)")
 # an RFC 2369 element: "<" URI ">" (white space inside removed: RFC 2369 §2 lets it fold)
-_ANGLED = re.compile(r"<([^<>]*)>")
+_ANGLED = patterns.compile(r"<([^<>]*)>")
 
 
 def _kind(lower: str) -> int:

@@ -28,9 +28,10 @@ from __future__ import annotations
 import bisect
 import codecs
 import quopri
-import re
 from collections.abc import Callable
 from typing import NamedTuple
+
+from .. import patterns
 
 #: where a (line, column) of a part's text stands in the message: (line, column), 1-based
 Place = Callable[[int, int], tuple[int, int]]
@@ -76,7 +77,7 @@ def part_place(start: int, flow: LineMap | None, body: Place | None,
     return place
 
 
-_SOFT = re.compile(rb"=[ \t]*$")
+_SOFT = patterns.compile(rb"=[ \t]*$")
 
 
 class QuotedPrintable:
@@ -108,7 +109,7 @@ class QuotedPrintable:
         return segment.source_line + 1, _raw_column(raw, column - 1 - segment.column, self.codec) + 1
 
 
-_ESCAPE = re.compile(rb"=([0-9A-Fa-f]{2})")
+_ESCAPE = patterns.compile(rb"=([0-9A-Fa-f]{2})")
 
 
 def _raw_column(raw: bytes, characters: int, codec: str) -> int:

@@ -24,15 +24,17 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
+from .. import patterns
+
 CHUNK_SIZE = 1 << 20
 # "From " sender, then a date: "Thu Jan  1 00:00:00 1970", "Mon, 3 Mar 2003 ...", "3 Mar 2003 ..."
-_ENVELOPE = re.compile(
+_ENVELOPE = patterns.compile(
     rb"From \S{0,400}[ \t]+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b|\d{1,2}[ \t-]+[A-Za-z]{3}\b)")
 _ENVELOPE_SPAN = 1 << 16
 # most headings end within this: their blank line is looked for here first
 _HEADING_WINDOW = 1 << 14
-_ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
-_CONTENT_LENGTH = re.compile(rb"^Content-Length:[ \t]*(\d{1,12})[ \t]*\r?$", re.MULTILINE | re.IGNORECASE)
+_ESCAPED_FROM = patterns.compile(rb"^>(>*From )", re.MULTILINE)
+_CONTENT_LENGTH = patterns.compile(rb"^Content-Length:[ \t]*(\d{1,12})[ \t]*\r?$", re.MULTILINE | re.IGNORECASE)
 
 
 class MboxMessage(NamedTuple):

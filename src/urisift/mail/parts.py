@@ -10,12 +10,12 @@ Each piece carries the chain of bases around it
 from __future__ import annotations
 
 import quopri
-import re
 from collections.abc import Generator, Iterator
 from email._encoded_words import decode_b  # (the decoder get_payload itself calls: the same bytes, the same defects)
 from email.message import Message
 from typing import NamedTuple
 
+from .. import patterns
 from ..base import BaseLayer
 from ..charset import decode
 from ..media import kind_of
@@ -144,7 +144,7 @@ def _unsplit(content_type: str, entity: Message, raw_type: str | None, where: Or
 # transport and is deleted, so "=" before it is a soft line break.  Only a
 # run's first character may start a match (the look-behind), and the run is
 # taken whole (possessive): linear however long the run.
-_QP_PADDING = re.compile(rb"(?<![ \t])[ \t]++(?=\r?\n|\r|\Z)")
+_QP_PADDING = patterns.compile(rb"(?<![ \t])[ \t]++(?=\r?\n|\r|\Z)")
 
 
 #: transfer encodings that leave the body as it is (RFC 2045 §6.2)

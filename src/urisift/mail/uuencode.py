@@ -26,17 +26,19 @@ import binascii
 import re
 from typing import NamedTuple
 
+from .. import patterns
+
 # "begin", the octal mode, the file name: the rest of the line, taken
 # greedily and stripped after (a lazy name before optional blanks would
 # retry the blanks at every character: quadratic on a line of spaces)
-_BEGIN = re.compile(rb"^begin [0-7]{3,4} ([^\r\n]*)$", re.MULTILINE)
-_TEXT_NAMES = re.compile(r"(?i)\.(?:txt|text|html?|xhtml|xml|diff|patch|c|h|cc|cpp|py|pl|pm|sh|rb|java|js|"
+_BEGIN = patterns.compile(rb"^begin [0-7]{3,4} ([^\r\n]*)$", re.MULTILINE)
+_TEXT_NAMES = patterns.compile(r"(?i)\.(?:txt|text|html?|xhtml|xml|diff|patch|c|h|cc|cpp|py|pl|pm|sh|rb|java|js|"
                          r"css|md|rst|tex|csv|tsv|json|ya?ml|ini|cfg|conf|log|eml|mbox|readme|s|asm|mk|in)$|"
                          r"^(?:readme|makefile|changelog|copying|todo)$")
-_BINARY_NAMES = re.compile(r"(?i)\.(?:png|gif|jpe?g|bmp|tiff?|ico|zip|gz|tgz|bz2|xz|z|tar|rpm|deb|exe|dll|so|o|a|"
+_BINARY_NAMES = patterns.compile(r"(?i)\.(?:png|gif|jpe?g|bmp|tiff?|ico|zip|gz|tgz|bz2|xz|z|tar|rpm|deb|exe|dll|so|o|a|"
                            r"bin|img|iso|pdf|doc|xls|ppt|docx|xlsx|pptx|mp3|wav|au|avi|mpe?g|mov|class|jar|elf)$")
 
-_NOT_BREAK = re.compile(rb"[^\r\n]")
+_NOT_BREAK = patterns.compile(rb"[^\r\n]")
 
 
 class Block(NamedTuple):

@@ -10,5 +10,7 @@ from .markdown import read_markdown
 from .notebook import read_notebook
 from .org import read_org
 from .rst import read_rst
+from .wikitext import read_wikitext
 
-__all__ = ["read_asciidoc", "read_bibtex", "read_latex", "read_markdown", "read_notebook", "read_org", "read_rst"]
+__all__ = ["read_asciidoc", "read_bibtex", "read_latex", "read_markdown", "read_notebook", "read_org", "read_rst",
+           "read_wikitext"]

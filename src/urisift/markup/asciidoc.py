@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .. import patterns
 from ..charset import content_text
 from ..found_to_record import Tail
 from ..model import Content, Defect, Kind, Place, Record, Style, Tally, Where
@@ -45,12 +46,12 @@ _PLACES = {"link": LINK, "mailto": LINK, "xref": LINK, "image": IMAGE, "include"
 
 # a line that opens a block: a delimiter (listing, literal, comment, passthrough, fence), a block
 # style in brackets that makes what follows code, a comment or HTML, or a line comment
-_OPENING = re.compile(r"^(?:(-{4,}+|\.{4,}+|/{4,}+|\+{4,}+|`{3,}+)[^\n]*+$|"
+_OPENING = patterns.compile(r"^(?:(-{4,}+|\.{4,}+|/{4,}+|\+{4,}+|`{3,}+)[^\n]*+$|"
                       r"\[(source|listing|literal|pass|comment)\b[^\]\n]*+\][ \t]*+$|//[^\n]*+$)", re.MULTILINE)
-_STYLE_BLOCKS = re.compile(r"(?:-{4,}+|\.{4,}+|\+{4,}+|/{4,}+|`{3,}+|={4,}+|\*{4,}+|_{4,}+)[ \t]*+(?:\n|$)")
-_BLANK_LINE = re.compile(r"\n[ \t]*+(?:\n|$)")
+_STYLE_BLOCKS = patterns.compile(r"(?:-{4,}+|\.{4,}+|\+{4,}+|/{4,}+|`{3,}+|={4,}+|\*{4,}+|_{4,}+)[ \t]*+(?:\n|$)")
+_BLANK_LINE = patterns.compile(r"\n[ \t]*+(?:\n|$)")
 # the macros: a named inline one, a URL with its text, a cross reference, a block macro at a line's start
-_MACRO = re.compile(r"(?<![\w\\])(?:(link|xref|image|mailto|video|audio):(?!:)([^\s\[\]]++)|"
+_MACRO = patterns.compile(r"(?<![\w\\])(?:(link|xref|image|mailto|video|audio):(?!:)([^\s\[\]]++)|"
                     r"((?:https?|ftp|irc)://[^\s\[\]<>]++))\[|<<([^<>,\n]++)(?:,[^<>\n]*+)?>>|"
                     r"^(image|include|video|audio)::([^\[\n]*+)\[", re.MULTILINE)
 _CODE_STYLES = frozenset({"source", "listing", "literal"})
@@ -63,7 +64,7 @@ def _closer(delimiter: str) -> re.Pattern[str]:
     if pattern is None:
         if len(_closers) > 256:
             _closers.clear()
-        pattern = _closers[delimiter] = re.compile(r"^%s[ \t]*+$" % re.escape(delimiter), re.MULTILINE)
+        pattern = _closers[delimiter] = patterns.compile(r"^%s[ \t]*+$" % re.escape(delimiter), re.MULTILINE)
     return pattern
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .. import patterns
 from ..charset import content_text
 from ..found_to_record import Tail
 from ..model import Content, Defect, Place, Record, Style, Tally, Where
@@ -48,14 +49,14 @@ BIB_LINK = Place(Where.BIBTEX, "a", "href")
 BIB_IN_CODE = Place(Where.BIBTEX)
 
 # a comment, a link command with its optional argument, a verbatim environment, \verb
-_TOKEN = re.compile(r"(?<!\\)((?:\\\\)*+)(?:(%)[^\n]*+|"
+_TOKEN = patterns.compile(r"(?<!\\)((?:\\\\)*+)(?:(%)[^\n]*+|"
                     r"\\(url|href|includegraphics|input|include|subfile)\*?+[ \t]*+(?:\[[^\]\n]{0,1000}+\][ \t]*+)?\{|"
                     r"\\begin\{(verbatim|Verbatim|lstlisting|minted|comment)\*?+\}|"
                     r"\\verb\*?+([^\sA-Za-z*]))")
-_TEX_ESCAPE = re.compile(r"\\([#%&_~$])")
+_TEX_ESCAPE = patterns.compile(r"\\([#%&_~$])")
 # a BibTeX field that holds a link: its name, "=", the value's opening brace or quote
-_FIELD = re.compile(r"(?<![\w-])(url|doi)[ \t\r\n]*+=[ \t\r\n]*+([{\"])", re.IGNORECASE)
-_DOI_PREFIX = re.compile(r"(?i:doi:|https?://(?:dx\.)?doi\.org/)[ \t]*+")
+_FIELD = patterns.compile(r"(?<![\w-])(url|doi)[ \t\r\n]*+=[ \t\r\n]*+([{\"])", re.IGNORECASE)
+_DOI_PREFIX = patterns.compile(r"(?i:doi:|https?://(?:dx\.)?doi\.org/)[ \t]*+")
 
 
 def _argument(text: str, start: int) -> tuple[int, int]:

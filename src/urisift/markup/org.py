@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .. import patterns
 from ..charset import content_text
 from ..found_to_record import Tail
 from ..model import Content, Defect, Kind, Place, Record, Style, Tally, Where
@@ -42,15 +43,15 @@ INCLUDE = Place(Where.ORG, "include")
 IN_CODE = Place(Where.ORG)
 
 # a line that opens a block, a keyword's line, a comment line or a fixed-width line
-_LINE = re.compile(r"^[ \t]*+(?:#\+begin_(\w++)[^\n]*+|#\+(\w++):[ \t]*+([^\n]*+)|#(?:[ \t][^\n]*+)?|"
+_LINE = patterns.compile(r"^[ \t]*+(?:#\+begin_(\w++)[^\n]*+|#\+(\w++):[ \t]*+([^\n]*+)|#(?:[ \t][^\n]*+)?|"
                    r"(:(?:[ \t][^\n]*+)?))$", re.MULTILINE | re.IGNORECASE)
-_LINK = re.compile(r"\[\[((?:[^\[\]\\\n]|\\.)++)\](?:\[([^\[\]\n]*+)\])?\]")
+_LINK = patterns.compile(r"\[\[((?:[^\[\]\\\n]|\\.)++)\](?:\[([^\[\]\n]*+)\])?\]")
 _CODE_BLOCKS = frozenset({"src", "example"})
 _IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".tif", ".tiff", ".bmp", ".xpm", ".pbm")
 # link types whose target is no URI: Org's own (a heading, a radio target, an id) and commands
 _NOT_URIS = ("id:", "elisp:", "shell:", "help:", "info:", "*")
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*+:")
-_INCLUDED = re.compile(r"\"((?:[^\"\\\n]|\\.)*+)\"|(\S++)")
+_SCHEME = patterns.compile(r"[A-Za-z][A-Za-z0-9+.-]*+:")
+_INCLUDED = patterns.compile(r"\"((?:[^\"\\\n]|\\.)*+)\"|(\S++)")
 
 
 def read_org(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
@@ -73,7 +74,7 @@ def read_org(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
             if name in unended and unended[name] <= line_end:
                 continue
             inside = min(line_end + 1, len(text))
-            end = re.compile(r"^[ \t]*+#\+end_%s[ \t]*+$" % re.escape(name), re.MULTILINE | re.IGNORECASE)
+            end = patterns.compile(r"^[ \t]*+#\+end_%s[ \t]*+$" % re.escape(name), re.MULTILINE | re.IGNORECASE)
             closing = end.search(text, inside)
             if closing is None:
                 unended[name] = line_end

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .. import patterns
 from ..charset import content_text
 from ..found_to_record import Tail
 from ..model import Content, Defect, Kind, Place, Record, Style, Tally, Where
@@ -48,20 +49,20 @@ INCLUDE = Place(Where.RST, "include")
 IN_CODE = Place(Where.RST)
 
 # a line that starts explicit markup ("..", "__ ") or ends in "::" (a literal block follows)
-_MARKER = re.compile(r"^([ \t]*+)(?:\.\.(?=[ \t\n]|$)([^\n]*+)|__[ \t]++([^\n]*+)|[^\n]*?::[ \t]*+$)", re.MULTILINE)
+_MARKER = patterns.compile(r"^([ \t]*+)(?:\.\.(?=[ \t\n]|$)([^\n]*+)|__[ \t]++([^\n]*+)|[^\n]*?::[ \t]*+$)", re.MULTILINE)
 # what follows "..": a directive (with a substitution's "|name| " before it), a target, or else a comment
-_DIRECTIVE = re.compile(r"[ \t]++(?:\|[^|\n]++\|[ \t]++)?([A-Za-z0-9][-A-Za-z0-9_:+.]*?)::(?:[ \t]++|$)")
-_TARGET = re.compile(r"[ \t]++_(?:`[^`\n]*+`|__|_?(?:\\.|[^:\\\n])*+):(?:[ \t]++|$)")
+_DIRECTIVE = patterns.compile(r"[ \t]++(?:\|[^|\n]++\|[ \t]++)?([A-Za-z0-9][-A-Za-z0-9_:+.]*?)::(?:[ \t]++|$)")
+_TARGET = patterns.compile(r"[ \t]++_(?:`[^`\n]*+`|__|_?(?:\\.|[^:\\\n])*+):(?:[ \t]++|$)")
 # a directive's option line: ":name: value"
-_OPTION = re.compile(r"[ \t]*+:([^:\n]++):(?:[ \t]++|$)")
+_OPTION = patterns.compile(r"[ \t]*+:([^:\n]++):(?:[ \t]++|$)")
 # the inline constructs: an inline literal, a backquoted phrase (with "_" or "__" a reference), a word reference
-_INLINE = re.compile(r"``(?=\S)(.+?)``|(?<![`\w])`(?=[^`\s])([^`]*+)`(__?)?|"
+_INLINE = patterns.compile(r"``(?=\S)(.+?)``|(?<![`\w])`(?=[^`\s])([^`]*+)`(__?)?|"
                      r"(?<![\w`|])([A-Za-z0-9]++(?:[-.+:_][A-Za-z0-9]++)*+)(__?)(?![\w`])", re.DOTALL)
 _CODE_DIRECTIVES = frozenset({"code", "code-block", "sourcecode", "highlight", "parsed-literal"})
 _IMAGES = frozenset({"image", "figure"})
 _INCLUDES = frozenset({"include", "literalinclude"})
-_SPACE = re.compile(r"\s++")
-_ESCAPE = re.compile(r"\\(.)")
+_SPACE = patterns.compile(r"\s++")
+_ESCAPE = patterns.compile(r"\\(.)")
 _blocks: dict[int, re.Pattern[str]] = {}
 
 
@@ -71,7 +72,7 @@ def _block(indent: int) -> re.Pattern[str]:
     indent = min(indent, 200)
     pattern = _blocks.get(indent)
     if pattern is None:
-        pattern = _blocks[indent] = re.compile(r"(?:[ \t]*+\n|(?: {%d}|[ ]{0,%d}\t)[^\n]*+(?:\n|$))*+"
+        pattern = _blocks[indent] = patterns.compile(r"(?:[ \t]*+\n|(?: {%d}|[ ]{0,%d}\t)[^\n]*+(?:\n|$))*+"
                                                % (indent + 1, indent))
     return pattern
 

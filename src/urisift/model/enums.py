@@ -55,6 +55,7 @@ class Where(_Enum):
     ORG = "org"  # an Org document
     LATEX = "latex"  # a LaTeX document
     BIBTEX = "bibtex"  # a BibTeX database
+    WIKITEXT = "wikitext"  # MediaWiki wikitext: its links, templates' URLs, its prose, its code
 
 
 class Flag(_Enum):
@@ -91,6 +92,7 @@ class BaseSource(_Enum):
     HTML_BASE = "html-base"  # (1) embedded in the content
     XML_BASE = "xml-base"  # (1) xml:base (XML Base; RFC 3986 §5.1.1)
     PDF_BASE = "pdf-base"  # (1) a PDF's /URI dictionary /Base (PDF 32000-1 §12.6.4.7)
+    SITEINFO = "siteinfo"  # (1) a MediaWiki export dump's <siteinfo><base>: its wiki's article path
     HYPERLINK_BASE = "hyperlink-base"  # (1) an OOXML package's HyperlinkBase (ECMA-376 Part 1 §22.2.2.9)
     CODEBASE = "codebase"  # (1) an object's or applet's codebase (HTML 4.01 §13.3, §13.4)
     CONTENT_BASE = "content-base"  # (2) the encapsulating entity's heading
@@ -156,6 +158,7 @@ class Kind(_Enum):
     ORG = "org"  # Org mode (Emacs)
     LATEX = "latex"  # LaTeX (.tex)
     BIBTEX = "bibtex"  # BibTeX (.bib)
+    WIKITEXT = "wikitext"  # MediaWiki wikitext (.wiki, .mediawiki)
 
 
 class Region(_Enum):

@@ -14,16 +14,16 @@ networkx and counts the edges' lines.  The counts are held until the end
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import IO
 from urllib.parse import urlsplit
 
+from .. import patterns
 from ..model import Record
 from .writers import PLAIN, EdgeWriter, Layout
 
 # what XML 1.0 cannot hold (§2.2): C0 controls but tab, LF, CR; surrogates; U+FFFE, U+FFFF
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML = patterns.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _xml(value: str) -> str:

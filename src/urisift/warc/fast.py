@@ -45,12 +45,12 @@ from __future__ import annotations
 import functools
 import io
 import os
-import re
 import zlib
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from .. import patterns
 from ..media import kind_of
 from ..model import Defect, DefectKind
 from .making import Fields, State, named, placed, unit_of
@@ -67,8 +67,8 @@ HEADER_READ = 1 << 20
 
 # a WARC header as written from its fields: warcio reads these bytes as those fields
 # (a line of printable ASCII, no field folded, no blank line but the last)
-_WRITTEN = re.compile(rb"WARC/1\.[01]\r\n(?:[ -9;-~]*: [ -~]*\r\n)*\r\n")
-_DIGITS = re.compile(r"[0-9]{1,30}")
+_WRITTEN = patterns.compile(rb"WARC/1\.[01]\r\n(?:[ -9;-~]*: [ -~]*\r\n)*\r\n")
+_DIGITS = patterns.compile(r"[0-9]{1,30}")
 # warcio's ArcWarcRecordLoader.HTTP_RECORDS and HTTP_SCHEMES: the records whose HTTP header it parses
 _HTTP_RECORDS = ("response", "request", "revisit")
 _HTTP_SCHEMES = ("http:", "https:")

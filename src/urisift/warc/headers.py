@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .. import patterns
 from .unit import WarcUnit
 
 # RFC 8288 §3: Link = #link-value
@@ -14,13 +15,13 @@ from .unit import WarcUnit
 # RFC 9110 §5.6.2 token; §5.6.4 quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE.
 # Each pattern is anchored where the parser stands and has no nested
 # repetition: one pass over the value, linear.
-_LINK_TARGET = re.compile(r"<([^<>]*)>")
-_OWS = re.compile(r"[ \t]*")
-_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
-_QUOTED_PAIR = re.compile(r"\\(.)", re.DOTALL)
+_LINK_TARGET = patterns.compile(r"<([^<>]*)>")
+_OWS = patterns.compile(r"[ \t]*")
+_TOKEN = patterns.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_QUOTED = patterns.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
+_QUOTED_PAIR = patterns.compile(r"\\(.)", re.DOTALL)
 # a value the grammar does not allow: skipped up to the next ";" or ","
-_JUNK = re.compile(r'[^;,"]+|"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_JUNK = patterns.compile(r'[^;,"]+|"(?:[^"\\]|\\.)*"?', re.DOTALL)
 
 
 def link_values(value: str) -> Iterator[tuple[str, tuple[str, ...] | None]]:

@@ -5,11 +5,11 @@ so that a unit is the same whichever path read its record."""
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
+from .. import patterns
 from ..media import kind_of, robots
 from ..model import Kind
 from ..placing import FileLines
@@ -18,7 +18,7 @@ from .codings import Payload, decoded, inflating
 from .unit import UNIT_TYPES, WarcUnit, media_type, printable, sniffed
 
 # ISO 28500 §5.3 (WARC 1.1 §5.3): Content-Length is mandatory, "1*DIGIT"
-_LENGTH = re.compile(r"[0-9]{1,30}")
+_LENGTH = patterns.compile(r"[0-9]{1,30}")
 
 
 class State:

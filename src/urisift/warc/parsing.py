@@ -5,10 +5,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
-import re
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
+from .. import patterns
 from .making import Fields
 
 
@@ -83,7 +83,7 @@ def http_parser() -> Any:
 
 # an HTTP header whose every line is printable ASCII, none folded or blank (a line
 # starting with a space or tab would be folded, RFC 9112 §5.2; one of spaces ends it)
-_PLAIN_HEAD = re.compile(rb"[!-~][ -~]*(?:\r\n[!-~][ -~]*)*")
+_PLAIN_HEAD = patterns.compile(rb"[!-~][ -~]*(?:\r\n[!-~][ -~]*)*")
 
 
 def http_header(data: bytes) -> tuple[Any, int]:

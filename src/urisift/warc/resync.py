@@ -11,10 +11,10 @@ what follows), whether plain or the head of a gzip member."""
 from __future__ import annotations
 
 import io
-import re
 import zlib
 from typing import BinaryIO
 
+from .. import patterns
 from ..sources import first_cut
 
 #: the WARC versions warcio reads (its ArcWarcRecordLoader.WARC_TYPES)
@@ -24,12 +24,12 @@ _VERSION = rb"WARC/(?:1\.[01]|0\.1[78])\r?\n"
 _ARC_LINE = rb"[A-Za-z][A-Za-z0-9+.-]{0,30}:[^ \r\n]{1,8192} [0-9A-Fa-f.:-]{1,64} [0-9]{14} [^ \r\n]{1,256}" \
     rb"(?: [^ \r\n]{1,1024}){0,5} [0-9]{1,20}\r?\n"
 # a record starts here: a gzip member, or a WARC/ARC header line
-_RESYNC = re.compile(rb"\x1f\x8b\x08|(?:^|\n)(?:" + _VERSION + rb"|" + _ARC_LINE + rb")")
+_RESYNC = patterns.compile(rb"\x1f\x8b\x08|(?:^|\n)(?:" + _VERSION + rb"|" + _ARC_LINE + rb")")
 #: the longest head a record start is told by (an ARC line, a WARC line and its first fields)
 _LONGEST = 12288
 # the head of a record, where one is known to start (a gzip member's data inflated, or the
 # bytes after a record whose blank lines are missing)
-_HEAD = re.compile(_VERSION + rb"|" + _ARC_LINE)
+_HEAD = patterns.compile(_VERSION + rb"|" + _ARC_LINE)
 
 
 def record_start(f: BinaryIO, near: int, size: int) -> int | None:
@@ -82,11 +82,11 @@ def _byte_before(f: BinaryIO, offset: int) -> bytes:
 
 
 # a WARC header line, then (within its first twenty fields) a WARC- named one
-_PLAIN_RECORD = re.compile(_VERSION + rb"(?:[A-Za-z-]{1,64}:[^\n]{0,4096}\n){0,20}?WARC-")
-_ARC_RECORD = re.compile(_ARC_LINE)
+_PLAIN_RECORD = patterns.compile(_VERSION + rb"(?:[A-Za-z-]{1,64}:[^\n]{0,4096}\n){0,20}?WARC-")
+_ARC_RECORD = patterns.compile(_ARC_LINE)
 
 
-_CONTENT_LENGTH = re.compile(rb"(?im)^Content-Length:[ \t]*([0-9]{1,20})[ \t]*\r?$")
+_CONTENT_LENGTH = patterns.compile(rb"(?im)^Content-Length:[ \t]*([0-9]{1,20})[ \t]*\r?$")
 
 
 def block_end(f: BinaryIO, offset: int) -> int | None:

@@ -1,6 +1,8 @@
 """The XML family (issues 21, 35, 38): feeds (Atom, RSS 2.0 and 1.0),
 sitemaps and their extensions, OPML, SVG, XHTML read as XML, any
-``xlink:href``, and office files (ZIP packages of XML parts), each
+``xlink:href``, MediaWiki export dumps (each revision's text read as
+wikitext), XML of any other vocabulary (the URIs of its text and its
+attributes that are absolute URIs), and office files (ZIP packages of XML parts), each
 reference resolved against the ``xml:base`` in scope (XML Base; RFC 3986
 §5.1.1); and robots.txt's ``Sitemap`` lines."""
 

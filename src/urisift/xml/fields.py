@@ -17,11 +17,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import patterns
 from .vocabulary import WORDML
 
-_FIELD = re.compile(r'^\s*(HYPERLINK|INCLUDEPICTURE|INCLUDETEXT)\b((?:\s+\\[A-Za-z*](?:\s+"[^"]*")?)*)'
+_FIELD = patterns.compile(r'^\s*(HYPERLINK|INCLUDEPICTURE|INCLUDETEXT)\b((?:\s+\\[A-Za-z*](?:\s+"[^"]*")?)*)'
                     r'\s+(?:"([^"]+)"|([^\s"\\]+))', re.IGNORECASE)
-_FORMULA = re.compile(r'HYPERLINK\s*\(\s*"((?:[^"]|""){1,8192})"', re.IGNORECASE)
+_FORMULA = patterns.compile(r'HYPERLINK\s*\(\s*"((?:[^"]|""){1,8192})"', re.IGNORECASE)
 _W_TYPE = f"{{{WORDML}}}fldCharType"
 _W_INSTR = f"{{{WORDML}}}instr"
 #: instruction text kept for one field at most (a field code is a line or two)

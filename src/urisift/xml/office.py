@@ -26,12 +26,12 @@ members are read.  Records name the member they were found in (``member``).
 from __future__ import annotations
 
 import io
-import re
 import zipfile
 import zlib
 from collections.abc import Iterator
 from typing import IO, Any, BinaryIO
 
+from .. import patterns
 from ..base import BaseLayer
 from ..containment import Budget, contained
 from ..model import BaseSource, Content, Defect, DefectKind, Origin, Record, Tally
@@ -47,7 +47,7 @@ MAX_MEMBERS = 20_000
 #: the compression methods zipfile inflates
 _METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA})
 _METHOD_NAMES = {6: "implode", 9: "deflate64", 99: "AES encryption", 97: "WavPack", 98: "PPMd", 95: "xz", 93: "zstd"}
-_OOXML_PARTS = re.compile(r"(?:word/(?:document|header\d*|footer\d*|footnotes|endnotes|comments)"
+_OOXML_PARTS = patterns.compile(r"(?:word/(?:document|header\d*|footer\d*|footnotes|endnotes|comments)"
                           r"|xl/worksheets/[^/]+)\.xml|.*\.rels")
 _ODF_PARTS = frozenset({"content.xml", "styles.xml", "meta.xml"})
 _APP = "docProps/app.xml"

@@ -26,6 +26,7 @@ from typing import Any
 
 from lxml import etree
 
+from .. import patterns
 from ..model import Defect, DefectKind, Origin, Unit
 
 #: the DTDs a browser knows without reading them (WHATWG HTML §13.2 "XML
@@ -47,8 +48,8 @@ _HTML_ENTITIES = ("XHTML", "RSS 0.91")
 _NAMED = 20
 #: characters one text's entity references may expand to
 _EXPANSION = 1 << 20
-_REFERENCE = re.compile(r"&([A-Za-z_:][\w.:-]*);")
-_PLACE = re.compile(r",? line \d+, column \d+\s*$")
+_REFERENCE = patterns.compile(r"&([A-Za-z_:][\w.:-]*);")
+_PLACE = patterns.compile(r",? line \d+, column \d+\s*$")
 
 
 def _parser() -> Any:

@@ -116,3 +116,8 @@ HTML_TEXT: frozenset[tuple[str, str]] = frozenset({
 ATOM_TYPED = frozenset({"content", "summary", "title", "subtitle", "rights"})
 #: the root elements of the vocabularies whose un-namespaced elements mean what the rows above say
 UNNAMESPACED_ROOTS = frozenset({"rss", "opml"})
+#: the namespaces of the root elements of the vocabularies read by their own rows (an unnamespaced root, RSS 2.0
+#: or OPML, is told by :data:`UNNAMESPACED_ROOTS`): a document whose root is in none of them is read as an
+#: unknown vocabulary (its text scanned, its attributes that are absolute URIs)
+KNOWN_ROOTS = frozenset({ATOM, APP, RDF, RSS1, SITEMAP, XHTML, SVG, MATHML, RELATIONSHIPS, WORDML, SPREADSHEETML,
+                         EXTENDED})

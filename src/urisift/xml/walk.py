@@ -16,6 +16,14 @@ against the base in force there), XHTML elements wherever they stand (an
 XHTML document, Atom ``type="xhtml"`` content, an ``xhtml:body``), read
 with HTML's own table (:mod:`.xhtml`), and the office formats' field codes
 and formulas (:mod:`.fields`).
+
+A document of a vocabulary urisift does not know (its root element's
+namespace is none of :data:`~.vocabulary.KNOWN_ROOTS`) is not passed over:
+the URIs of its text are found by the text scanner, named by the element
+they stand in, and its attributes whose whole value is an absolute URI
+(RFC 3986 §4.3) are records, each resolved against the ``xml:base`` in
+force there.  A MediaWiki export dump (:mod:`.dump`) is read page by page,
+each revision's text as wikitext.
 """
 
 from __future__ import annotations
@@ -28,8 +36,10 @@ from ..containment import Budget
 from ..found_to_record import Tail
 from ..model import BaseSource, Charset, Content, Defect, Kind, Origin, Place, Record, Style, Where, new_found
 from ..options import ScanOptions
+from .dump import DUMP_ROOT, Dump
 from .fields import FieldCodes, formula_urls, simple_field
 from .parsing import Parsed
+from .unknown import absolute_records, prose_records
 from .vocabulary import (
     ANY_ELEMENT,
     ATOM,
@@ -37,6 +47,7 @@ from .vocabulary import (
     ATTRIBUTES,
     HREF_ANYWHERE,
     HTML_TEXT,
+    KNOWN_ROOTS,
     ODF_TABLE,
     RELATIONSHIPS,
     SPREADSHEETML,
@@ -69,10 +80,10 @@ class Frame:
     """An open element: its base chain, its tail once one is made, and what
     reading it is in."""
 
-    __slots__ = ("layer", "tail", "xhtml", "texted", "element", "entity")
+    __slots__ = ("layer", "tail", "xhtml", "texted", "element", "entity", "prose")
 
     def __init__(self, layer: BaseLayer, tail: Tail | None, xhtml: bool, element: Any = None,
-                 entity: bool = False) -> None:
+                 entity: bool = False, prose: bool = False) -> None:
         self.layer = layer
         self.tail = tail
         self.xhtml = xhtml  # its text is XHTML text (scanned for URIs)
@@ -81,6 +92,9 @@ class Frame:
         # an element of an internal entity's replacement text (XML 1.0 §4.4.2): libxml2 parses
         # it apart from the document (no parent, no namespace in scope), where the reference stands
         self.entity = entity
+        # an element of an unknown vocabulary: its text is prose, scanned for URIs (``xhtml`` is then set too,
+        # so that its text runs are read as the walk meets them)
+        self.prose = prose
 
 
 class XmlWalk:
@@ -102,6 +116,8 @@ class XmlWalk:
         self.fields = FieldCodes()
         self.xhtml: XhtmlReading | None = None  # an XHTML document or island being read
         self.unread: str | None = None  # what the budget left unread, once it ran out
+        self.unknown = False  # a document of a vocabulary not known: its text and absolute attributes are read
+        self.dump: Dump | None = None  # a MediaWiki export dump being read
 
     # -- records --------------------------------------------------------------------------------
 
@@ -149,6 +165,11 @@ class XmlWalk:
             self.root = local if namespace == "" else ""
             if namespace == XHTML and local == "html":
                 self.xhtml = XhtmlReading(self, document=True)
+            elif local == "mediawiki" and namespace.startswith(DUMP_ROOT):
+                self.dump = Dump(self)
+            elif self.member is None and namespace not in KNOWN_ROOTS and not (
+                    namespace == "" and local in UNNAMESPACED_ROOTS):
+                self.unknown = True
         elif parent.entity or element.getparent() is None:
             # in an entity's replacement text: its elements are the document's where the
             # reference stands (XML 1.0 §4.4.2, "included"), in the namespaces in scope there
@@ -170,10 +191,13 @@ class XmlWalk:
             tail = None
             if defect is not None:
                 yield defect
-        xhtml = namespace == XHTML or (parent is not None and parent.xhtml and namespace != "")
-        frame = Frame(layer, tail, xhtml, element, entity)
+        xhtml = namespace == XHTML or (parent is not None and parent.xhtml and not parent.prose and namespace != "")
+        prose = self.unknown and not xhtml
+        frame = Frame(layer, tail, xhtml or prose, element, entity, prose)
         frames.append(frame)
-        if namespace == XHTML:
+        if prose:
+            yield from absolute_records(self, element, local, frame)
+        elif namespace == XHTML:
             if self.xhtml is None:
                 self.xhtml = XhtmlReading(self, document=False)
             yield from self.xhtml.element(element, local, frame)
@@ -197,6 +221,8 @@ class XmlWalk:
             yield from self._text_after(element, frame)
         line = element.sourceline
         key = (namespace, local)
+        if self.dump is not None:
+            yield from self.dump.ended(element, local, frame)
         unnamespaced_ok = namespace != "" or self.root in UNNAMESPACED_ROOTS
         if key in TEXT and unnamespaced_ok:
             text = self._text_of(element)
@@ -218,8 +244,8 @@ class XmlWalk:
             # the text after an element at the top of an entity's replacement text: its parent's
             # text, where the reference stands (no later element's run reaches it)
             parent = self.frames[-1]
-            if self.xhtml is not None and element.tail.strip(_SPACE):
-                yield from self.xhtml.text(element.tail, parent.element, parent, None, backwards=False)
+            if element.tail.strip(_SPACE):
+                yield from self._text(element.tail, parent.element, parent, None, backwards=False)
         element.clear(keep_tail=True)
 
     def _attributes(self, element: Any, namespace: str, local: str, frame: Frame) -> Iterator[Record]:
@@ -278,9 +304,9 @@ class XmlWalk:
         run, line = _run_before(element, self.parsed, parent)
         parent.texted = True
         _let_go_before(element)
-        if run and self.xhtml is not None:
+        if run:
             up = element.getparent()
-            yield from self.xhtml.text(run, parent.element if up is None else up, parent, line, backwards=True)
+            yield from self._text(run, parent.element if up is None else up, parent, line, backwards=True)
 
     def _text_after(self, element: Any, frame: Frame) -> Iterator[Record | Defect | Content]:
         """The XHTML text an element ends with (all of its text when it has
@@ -300,9 +326,17 @@ class XmlWalk:
             parts.append(self.parsed.expand(child.text or ""))
             parts.append(child.tail or "")
         run = "".join(parts)
-        if run.strip(_SPACE) and self.xhtml is not None:
-            yield from self.xhtml.text(run, element, frame, line, backwards=False)
+        if run.strip(_SPACE):
+            yield from self._text(run, element, frame, line, backwards=False)
 
+    def _text(self, run: str, parent: Any, frame: Frame, line: int | None, *, backwards: bool
+              ) -> Iterator[Record | Defect | Content]:
+        """A run of text: XHTML's, read by the XHTML reading; an unknown
+        vocabulary's, scanned as prose (:mod:`.unknown`)."""
+        if frame.prose:
+            yield from prose_records(self, run, parent, frame, line, backwards)
+        elif self.xhtml is not None:
+            yield from self.xhtml.text(run, parent, frame, line, backwards=backwards)
 
 def _run_before(element: Any, parsed: Parsed, parent: Frame) -> tuple[str, int | None]:
     """The text between ``element`` and the element before it (or its
