@@ -121,4 +121,4 @@ def test_help_of_the_package_opens_with_the_map_of_its_public_names() -> None:
     # the enums and the errors list what they define, not every method of str or Exception
     assert "capitalize" not in text and "with_traceback" not in text
     assert dir(urisift.Kind)[:3] == ["ASCIIDOC", "AUTO", "BIBTEX"]
-    assert len(text.splitlines()) < 2500  # (5,459 before issue 37; the fields and Region of issues 36 and 39 since)
+    assert len(text.splitlines()) < 2600  # (5,459 before issue 37; the fields and Region of issues 36 and 39 since)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import email
 import io
 import os
+import sys
 from email.message import Message
 from email.policy import compat32
 
@@ -150,6 +151,13 @@ def test_the_mbox_scan_gives_the_defect_and_every_other_message() -> None:
         (2, "http://normal.example/2")]
 
 
+def _stdlib_3_11_2(item: object) -> bool:
+    """The defect CPython's email package of 3.11.2 adds to a multipart heading read without its body
+    (MultipartInvariantViolationDefect; 3.11.2 adds it, 3.11.7 none): the records are the same either way."""
+    return (sys.version_info < (3, 11, 7) and isinstance(item, Defect)
+            and item.detail == "the message heading: MultipartInvariantViolationDefect")
+
+
 def test_a_recursion_error_all_the_same_reads_the_body_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
     def exhausted(data: bytes) -> Message:
         raise RecursionError("maximum recursion depth exceeded")
@@ -157,7 +165,9 @@ def test_a_recursion_error_all_the_same_reads_the_body_as_text(monkeypatch: pyte
     monkeypatch.setattr(nesting, "_from_bytes", exhausted)  # (the parser, fed a piece at a time)
     data = (b'From: a@example.com\nList-Archive: <http://list.example/>\n'
             b'Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\nhttp://body.example/\n--b--\n')
-    assert _items(data) == [
+    assert [item for item in _items(data) if item[:2] != (DefectKind.BROKEN_MIME,
+                                                       "the message heading: MultipartInvariantViolationDefect")
+            or sys.version_info >= (3, 11, 7)] == [
         (DefectKind.DEEP_NESTING, "the MIME parser ran out of stack on this message's nesting: its heading was "
                                   "read, and its whole body as text", None),
         ("http://list.example/", "http://list.example/", None, None, None),
@@ -370,7 +380,7 @@ def test_a_parameter_pythons_codecs_refuse_costs_one_message_not_the_archive() -
     mbox = (ENVELOPE + b"Subject: one\n\nhttp://one.example/\n\n" + ENVELOPE
             + b"Content-Type: multipart/mixed; boundary*=a\x00''x\n\n--x\n\nhttp://nul.example/\n--x--\n\n"
             + ENVELOPE + b"Subject: three\n\nhttp://three.example/\n")
-    items = list(scan_mbox(io.BytesIO(mbox)))
+    items = [i for i in scan_mbox(io.BytesIO(mbox)) if not _stdlib_3_11_2(i)]
     assert [(i.origin.message, i.uri, i.origin.part, i.line) if isinstance(i, Record)
             else (i.origin.message, i.kind, i.detail) for i in items] == [
         (0, "http://one.example/", "1", 1),
