@@ -33,9 +33,9 @@ from collections.abc import Iterator
 from .. import patterns
 from ..charset import content_text
 from ..found_to_record import Tail
-from ..model import Content, Defect, Kind, Place, Record, Style, Tally, Where
+from ..model import Content, Defect, Place, Record, Style, Tally, Where
 from ..options import ScanOptions
-from .marks import Mark, records
+from .marks import Mark, html_contents, records
 
 LINK = Place(Where.ASCIIDOC, "a", "href")
 IMAGE = Place(Where.ASCIIDOC, "img", "src")
@@ -119,12 +119,7 @@ def read_asciidoc(content: Content, options: ScanOptions, tally: Tally) -> Itera
             at = line_end
     _macros(text, marked, covered)
     yield from records(text, tail, options, marked, covered, LINK, IN_CODE)
-    line, upto = 1, 0
-    for start, end in html:
-        line += text.count("\n", upto, start)
-        upto = start
-        yield Content(text[start:end], Kind.HTML, content.origin, content.layer, decoding=content.decoding,
-                      budget=content.budget, at=(start, line, start - text.rfind("\n", 0, start)))
+    yield from html_contents(content, text, html)
 
 
 def _macros(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]]) -> None:

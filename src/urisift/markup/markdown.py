@@ -41,8 +41,9 @@ from ..delimit import Scanner
 from ..html.table import NAMES as URL_ATTRIBUTES
 from ..found_to_record import Tail
 from ..delimit.chars import ordered
-from ..model import Content, Defect, DefectKind, Flag, Found, Kind, Place, Record, Span, Style, Tally, Where, new_found
+from ..model import Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Where, new_found
 from ..options import ScanOptions
+from .marks import html_contents
 
 LINK = Place(Where.MARKDOWN, "a", "href")
 IMAGE = Place(Where.MARKDOWN, "img", "src")
@@ -261,7 +262,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     yield from _records(text, tail, options, marked, covered, first, first_line)
     # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
     # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not)
-    yield from _html(content, text, [piece for piece in html if _may_hold(text, *piece)], first, first_line)
+    yield from html_contents(content, text, [piece for piece in html if _may_hold(text, *piece)], first, first_line)
 
 
 def _may_hold(text: str, start: int, end: int) -> bool:
@@ -271,18 +272,6 @@ def _may_hold(text: str, start: int, end: int) -> bool:
     if _SCHEME_OR_ABBREVIATED.search(piece) is not None:
         return True
     return any(name.lower() in URL_ATTRIBUTES for name in _ATTRIBUTE_NAME.findall(piece))
-
-
-def _html(content: Content, text: str, html: list[list[int]], first: int, first_line: int) -> Iterator[Content]:
-    """Raw HTML as nested content, each piece placed where it stands in the
-    document (lines counted forward only, from one piece to the next)."""
-    line, upto = first_line, 0
-    for start, end in html:
-        line += text.count("\n", upto, start)
-        upto = start
-        column = start - text.rfind("\n", 0, start)
-        yield Content(text[start:end], Kind.HTML, content.origin, content.layer, decoding=content.decoding,
-                      budget=content.budget, at=(first + start, line, column))
 
 
 def _prose(text: str, abbreviated: bool) -> Iterator[Found]:

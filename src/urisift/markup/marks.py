@@ -9,13 +9,13 @@ directive's options, a comment)."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from ..delimit import Scanner
 from ..delimit.chars import ordered
 from ..found_to_record import Tail
-from ..model import Flag, Found, Place, Record, Span, Style, new_found
+from ..model import Content, Flag, Found, Kind, Place, Record, Span, Style, new_found
 from ..options import ScanOptions
 
 
@@ -92,3 +92,18 @@ def _finds(text: str, options: ScanOptions, starts: list[int], runs: list[tuple[
             yield found._replace(flags=ordered({*found.flags, Flag.CODE}), place=code)
         else:
             yield found._replace(place=prose)
+
+
+def html_contents(content: Content, text: str, pieces: Iterable[Sequence[int]], first: int = 0,
+                  first_line: int = 1) -> Iterator[Content]:
+    """A document's raw HTML (``(start, end)`` pieces of ``text``, in order) as
+    nested content for the HTML reader, each placed where it stands: its
+    records' spans, lines and columns are the document's (``text`` starts at
+    character ``first`` and line ``first_line`` of it).  Lines are counted
+    forward only, from one piece to the next."""
+    line, upto = first_line, 0
+    for start, end in pieces:
+        line += text.count("\n", upto, start)
+        upto = start
+        yield Content(text[start:end], Kind.HTML, content.origin, content.layer, decoding=content.decoding,
+                      budget=content.budget, at=(first + start, line, start - text.rfind("\n", 0, start)))

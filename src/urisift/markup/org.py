@@ -33,9 +33,9 @@ from collections.abc import Iterator
 from .. import patterns
 from ..charset import content_text
 from ..found_to_record import Tail
-from ..model import Content, Defect, Kind, Place, Record, Style, Tally, Where
+from ..model import Content, Defect, Place, Record, Style, Tally, Where
 from ..options import ScanOptions
-from .marks import Mark, records
+from .marks import Mark, html_contents, records
 
 LINK = Place(Where.ORG, "a", "href")
 IMAGE = Place(Where.ORG, "img", "src")
@@ -109,12 +109,7 @@ def read_org(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
             covered.append((start, line_end, False))  # a comment line
     _links(text, marked, covered)
     yield from records(text, tail, options, marked, covered, LINK, IN_CODE)
-    line, upto = 1, 0
-    for start, end in html:
-        line += text.count("\n", upto, start)
-        upto = start
-        yield Content(text[start:end], Kind.HTML, content.origin, content.layer, decoding=content.decoding,
-                      budget=content.budget, at=(start, line, start - text.rfind("\n", 0, start)))
+    yield from html_contents(content, text, html)
 
 
 def _links(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]]) -> None:
