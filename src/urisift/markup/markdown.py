@@ -43,6 +43,7 @@ from ..found_to_record import Tail
 from ..delimit.chars import ordered
 from ..model import Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Where, new_found
 from ..options import ScanOptions
+from .markdown_blocks import Mode, plan
 from .marks import html_contents
 
 LINK = Place(Where.MARKDOWN, "a", "href")
@@ -136,7 +137,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     pyromark = _parser()
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     if len(text) <= WHOLE:
-        yield from _document(content, options, tail, text, 0, 1, None)
+        yield from _stretches(content, options, tail, text)
         return
     cuts = pieces(text)
     labels: dict[str, str] = {}  # every piece's definitions, the first of a label kept (CommonMark §4.7)
@@ -162,6 +163,46 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
             return
         yield from _document(content, options, tail, text[start:end], start, line, defined)
         line += text.count("\n", start, end)
+
+
+def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) -> Iterator[Record | Content]:
+    """A document's records, its stretches read as :mod:`.markdown_blocks`
+    plans them: the parser reads only those that may hold a link, each
+    finding the others' definitions, and the text scanner's finds in the
+    whole document are shared out among them."""
+    pyromark = _parser()
+    finds = list(_prose(text, options.abbreviated))
+    labels = {_label(label): definition["dest"] for label, definition in pyromark.reference_definitions(text).items()}
+    stretches = plan(text, [found.start for found in finds], _label, set(labels))  # type: ignore[misc]
+    if stretches is None:
+        yield from _document(content, options, tail, text, 0, 1, None, finds)
+        return
+
+    def defined(link: dict[str, Any]) -> tuple[str, str] | None:
+        dest = labels.get(_label(link["reference"]))
+        return None if dest is None else (dest, "")
+
+    line, counted, f = 1, 0, 0
+    html: list[Content] = []
+    for start, end, mode in stretches:
+        first = f
+        while f < len(finds) and finds[f].start < end:  # type: ignore[operator]
+            f += 1
+        line += text.count("\n", counted, start)
+        counted = start
+        own = [found._replace(start=found.start - start, end=found.end - start)  # type: ignore[operator]
+               for found in finds[first:f]] if start else finds[first:f]
+        piece = text[start:end]
+        if mode is Mode.PARSE:
+            for item in _document(content, options, tail, piece, start, line, defined, own):
+                if type(item) is Content:
+                    html.append(item)  # (the raw HTML is read after the document, as when it is read whole)
+                else:
+                    yield item
+        else:
+            covered = [(0, len(piece), True)] if mode is Mode.CODE else []
+            yield from _records(piece, tail, options, [], covered, start, line, own)
+    yield from html
 
 
 def _label(label: str) -> str:
@@ -201,16 +242,17 @@ def pieces(text: str, size: int | None = None) -> list[int]:
 
 
 def _document(content: Content, options: ScanOptions, tail: Tail, text: str, first: int, first_line: int,
-              defined: Callable[[dict[str, Any]], tuple[str, str] | None] | None
+              defined: Callable[[dict[str, Any]], tuple[str, str] | None] | None, finds: list[Found] | None = None
               ) -> Iterator[Record | Content]:
     """The records of a document, or of a piece of one that starts at
-    character ``first`` and line ``first_line``."""
+    character ``first`` and line ``first_line`` (``finds``: the text
+    scanner's in it, when they are known)."""
     pyromark = _parser()
     offset = _offsets(text)
     marked: list[tuple[int, int, str | None, Style, Place]] = []  # (start, end, URL, style, place) of links
     covered: list[tuple[int, int, bool]] = []  # (start, end, code?) not scanned as prose (code: scanned, flagged)
     html: list[list[int]] = []  # [start, end] of raw HTML, contiguous pieces joined
-    definitions = pyromark.reference_definitions(text)
+    definitions = pyromark.reference_definitions(text) if "]:" in text else {}
     for definition in definitions.values():
         span = definition["span"]
         start, end = offset(span["start"]), offset(span["end"])
@@ -259,7 +301,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
             covered.append((offset(where["start"]), offset(where["end"]), False))
     for start, end in html:
         covered.append((start, end, False))
-    yield from _records(text, tail, options, marked, covered, first, first_line)
+    yield from _records(text, tail, options, marked, covered, first, first_line, finds)
     # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
     # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not)
     yield from html_contents(content, text, [piece for piece in html if _may_hold(text, *piece)], first, first_line)
@@ -328,7 +370,8 @@ def _gfm_end(text: str, found: Found) -> Found:
 
 
 def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int, int, str | None, Style, Place]],
-             covered: list[tuple[int, int, bool]], first: int, first_line: int) -> Iterator[Record]:
+             covered: list[tuple[int, int, bool]], first: int, first_line: int,
+             finds: list[Found] | None = None) -> Iterator[Record]:
     """The links the parser marked and the prose's URLs, in document order,
     each with its line and column."""
     marked.sort(key=lambda m: m[0])
@@ -346,7 +389,7 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
         runs.append((start, end, code))
         starts.append(start)
     prose = []
-    for found in _prose(text, options.abbreviated):
+    for found in _prose(text, options.abbreviated) if finds is None else finds:
         at = found.start
         assert at is not None
         k = bisect.bisect_right(starts, at) - 1

@@ -1,0 +1,224 @@
+"""Which stretches of a Markdown document need the parser.
+
+Most of a document holds no link at all: a paragraph without a bracket, an
+angle bracket or a URL renders nothing a reader would report, and the
+parser's events for it (each a Python object) cost more than the rest of
+the reading together.  A document is cut into blocks where a blank line
+is followed by a line at the left margin that no container goes on with
+(CommonMark §4: such a line closes every open block but a fenced code
+block, an HTML block of kinds 1 to 5 and a metadata block, which are kept
+whole here); each block is then read one of four ways:
+
+- ``SKIP``: no link syntax and nothing the text scanner finds: no record;
+- ``PROSE``: no link syntax, no code, HTML or math, and URLs the scanner
+  finds: they are GFM's extended autolinks, as the parser's reading would
+  have them;
+- ``CODE``: one fenced code block, whole: its URLs are code;
+- ``PARSE``: the rest, read by the parser, as a whole document would be.
+
+The cut is safe only where the document's fences are clear: a fence line
+after a list marker or indented four columns, an opening fence indented
+within a list item whose lines go back to the margin, or a fence left open
+at the end, and the whole document is read by the parser instead
+(:func:`plan` returns None).  So is a document that defines one label twice
+(CommonMark §4.7: the first definition wins, in every block)."""
+
+from __future__ import annotations
+
+import bisect
+import enum
+import re
+from collections.abc import Callable, Sequence
+
+from .. import patterns
+from ..html.table import NAMES as URL_ATTRIBUTES
+
+
+class Mode(enum.IntEnum):
+    """How a stretch of a document is read (see the module's docstring)."""
+
+    SKIP = 0
+    PROSE = 1
+    CODE = 2
+    PARSE = 3
+
+
+# a blank line, then a line at the left margin that no container (a list item, a block quote) goes on with
+CUT = patterns.compile(r"\n[ \t]*+\n(?=[^ \t\n>])")
+#: the characters between two stretches read as one, fewer than
+GAP = 1024
+# the patterns below read the text with a line break before it, so that each line starts after one
+# what may stand before a fence's run on its line: white space, ">" and a list marker (CommonMark §4.5)
+_BEFORE_RUN = patterns.compile(r"[ \t>]*+(?:(?:[*+-]|[0-9]{1,9}+[.)])[ \t]++)?+")
+# a line at the margin: one inside a fence opened in a list item would close the item, and the fence with it
+_MARGIN_LINE = patterns.compile(r"\n[^ \t\n]")
+# the openers of the blocks that run on across blank lines (CommonMark §4.6, kinds 1 to 5; pulldown-cmark's
+# metadata blocks, which stand anywhere), each with the pattern of its end; two patterns that each start
+# with a literal, which the engine looks for before it tries the rest
+_HTML_OPENER = patterns.compile(r"<(?:(!--)|(\?)|(!\[CDATA\[)|(![A-Za-z])|((?i:pre|script|style|textarea)(?=[ \t\n>]|$)))")
+_METADATA_OPENER = patterns.compile(r"\n(?:(---)|(\+\+\+))[ \t]*+(?=\n|$)")
+_HTML_CLOSER = {group: patterns.compile(closer) for group, closer in enumerate(
+    (r"-->", r"\?>", r"\]\]>", r">"), start=1)}
+# kind 1 ends at any of the four end tags in CommonMark, at its own in pulldown-cmark: the later of the two
+_END_TAG = {name: patterns.compile(f"</(?i:{name})>") for name in ("pre", "script", "style", "textarea")}
+_METADATA_CLOSER = {1: patterns.compile(r"\n(?:---|\.\.\.)[ \t]*+(?=\n|$)"),
+                    2: patterns.compile(r"\n\+\+\+[ \t]*+(?=\n|$)")}
+# what makes a link, an image or a definition: "](", "][", "]:"; an autolink of any scheme or an e-mail
+# address (CommonMark §6.5), which the text scanner need not find
+_LINK_SYNTAX = patterns.compile(r"\][(\[:]|<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}+:|[^\s<>@]++@)[^\s<>]*+>")
+# a tag with an attribute, to its end; and an attribute's name (what stands before "=")
+_TAG = patterns.compile(r"<[A-Za-z][^<>=]*+=[^<>]*+")
+_ATTRIBUTE_NAME = patterns.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*+=")
+# a bracketed text, which is a shortcut reference link when it names a definition
+_BRACKETED = patterns.compile(r"\[([^\[\]]{1,999}+)\]")
+# a definition's label (and what merely looks like one, in code: counted alike, which only costs speed)
+_DEFINED = patterns.compile(r"\[((?:[^\[\]\\^]|\\.)(?:[^\[\]\\]|\\.){0,998}+)\][ \t]*+:", re.DOTALL)
+# what a block's URLs may stand in, other than prose: code, raw HTML or autolinks, math, an indented block
+# (a line indented four columns: code after a blank line or a heading, else a paragraph's; either way, parsed)
+_NOT_PROSE = patterns.compile(r"[`$<]|~~~|\n(?: {4}| {0,3}+\t)")
+
+
+def plan(text: str, finds: Sequence[int], label: Callable[[str], str], labels: set[str]
+         ) -> list[tuple[int, int, Mode]] | None:
+    """The stretches of the document to read ``(start, end, mode)``, in
+    order (the text between them is skipped), where ``finds`` are the text scanner's finds'
+    starts (in order) and ``labels`` the document's definitions' labels
+    (as ``label`` matches them); None where the parser must read the whole."""
+    lined = "\n" + text
+    fences = _fences(lined)
+    if fences is None or not _defined_once(text, label):
+        return None
+    cuts = [0, *(m.end() for m in CUT.finditer(text)), len(text)]
+    for start, end in reversed(_unbroken(lined, fences)):  # (from the end: a slice deleted moves none before it)
+        del cuts[bisect.bisect_right(cuts, start):bisect.bisect_left(cuts, end)]  # inside a block that runs on
+    parse: set[int] = set()
+    for m in _LINK_SYNTAX.finditer(text):
+        parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+    for m in _TAG.finditer(text):
+        if any(name.lower() in URL_ATTRIBUTES for name in _ATTRIBUTE_NAME.findall(m.group())):
+            parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+    if labels:
+        for m in _BRACKETED.finditer(text):
+            if label(m.group(1)) in labels:
+                parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+    found = {bisect.bisect_right(cuts, at) - 1 for at in finds}
+    fenced = dict(fences)
+    stretches: list[tuple[int, int, Mode]] = []
+    for i in sorted(parse | found):  # (every other block is skipped)
+        start, end = cuts[i], cuts[i + 1]
+        close = fenced.get(start)
+        if close is not None and not text[close:end].strip():
+            mode = Mode.CODE if i in found else Mode.SKIP
+        elif i in parse or _NOT_PROSE.search(text, start, end) is not None or start == 0 and text[:1] in " \t":
+            mode = Mode.PARSE
+        else:
+            mode = Mode.PROSE
+        if mode is Mode.SKIP:
+            continue
+        if stretches and start - stretches[-1][1] < GAP:
+            # the one before and this read as one: what stands between holds nothing, and a parser call
+            # costs as much as a few hundred characters parsed
+            last = stretches[-1][2]
+            stretches[-1] = (stretches[-1][0], end, mode if last is mode else Mode.PARSE)
+        else:
+            stretches.append((start, end, mode))
+    return stretches
+
+
+def _fences(lined: str) -> list[tuple[int, int]] | None:
+    """The fenced code blocks at the margin, ``(start of the opening line,
+    end of the closing line)`` in the text that ``lined`` holds after a line
+    break; None where a fence line is not clear."""
+    fences = []
+    opened: tuple[str, int, int, int] | None = None  # (character, run, start, indent)
+    for at in _runs(lined):
+        if lined[at - 1] == "\n":
+            line, prefix = at - 1, ""  # (the commonest: a fence at the margin)
+        else:
+            line = lined.rfind("\n", 0, at)
+            prefix = lined[line + 1:at]
+            if _BEFORE_RUN.fullmatch(prefix) is None or ">" in prefix:
+                continue  # in a line's text; or in a block quote, which a blank line closes with its fences
+        run_end = at + 3
+        while lined[run_end:run_end + 1] == lined[at]:
+            run_end += 1
+        run = lined[at:run_end]
+        rest_end = lined.find("\n", run_end)
+        rest = lined[run_end:len(lined) if rest_end == -1 else rest_end]
+        plain = len(prefix) <= 3 and not prefix.strip(" ")
+        if opened is None:
+            if not plain:
+                return None  # in a list item or indented code: which, only the parser knows
+            if run[0] == "`" and "`" in rest:
+                continue  # an info string holds no backtick (CommonMark §4.5): a code span
+            opened = (run[0], len(run), line, len(prefix))
+        elif plain and run[0] == opened[0] and len(run) >= opened[1] and not rest.strip():
+            if opened[3] and _MARGIN_LINE.search(lined, opened[2] + 1, line) is not None:
+                return None  # an indented fence with a line at the margin: a list item's, closed before
+            fences.append((opened[2], len(lined) - 1 if rest_end == -1 else rest_end - 1))
+            opened = None
+    return None if opened is not None else fences
+
+
+def _runs(lined: str) -> list[int]:
+    """Where each run of three backticks or tildes or more starts (str.find
+    looks for a literal faster than the regular expression engine)."""
+    starts = []
+    for run in ("```", "~~~"):
+        at = lined.find(run)
+        while at != -1:
+            starts.append(at)
+            end = at + 3
+            while lined[end:end + 1] == run[0]:
+                end += 1
+            at = lined.find(run, end)
+    starts.sort()
+    return starts
+
+
+def _unbroken(lined: str, fences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ranges of the text (that ``lined`` holds after a line break) no
+    cut may fall in, in order: the fenced code blocks, and the HTML and
+    metadata blocks that run on across blank lines (from each opener
+    outside a fence to its end, or to the document's end)."""
+    ranges = []
+    at, f = 0, 0
+    html, metadata = _HTML_OPENER.search(lined), _METADATA_OPENER.search(lined)
+    while html is not None or metadata is not None:
+        if metadata is None or html is not None and html.start() < metadata.start():
+            m, closers, start = html, _HTML_CLOSER, html.start() - 1  # type: ignore[union-attr]
+        else:
+            m, closers, start = metadata, _METADATA_CLOSER, metadata.start()  # (the line's start, in the text)
+        assert m is not None and m.lastindex is not None
+        while f < len(fences) and fences[f][1] <= start:
+            ranges.append(fences[f])
+            f += 1
+        if f < len(fences) and fences[f][0] <= start:
+            at = fences[f][1] + 1  # an opener in a fence is the fence's text
+        else:
+            closer = closers.get(m.lastindex) or _END_TAG[m.group(m.lastindex).lower()]
+            close = closer.search(lined, m.end())
+            end = len(lined) - 1 if close is None else close.end() - 1
+            while f < len(fences) and fences[f][0] < end:
+                end = max(end, fences[f][1])
+                f += 1
+            ranges.append((start, end))
+            at = end + 1
+        if html is not None and html.start() < at:
+            html = _HTML_OPENER.search(lined, at)
+        if metadata is not None and metadata.start() < at:
+            metadata = _METADATA_OPENER.search(lined, at)
+    ranges.extend(fences[f:])
+    return ranges
+
+
+def _defined_once(text: str, label: Callable[[str], str]) -> bool:
+    """Whether no label is defined twice (or looks so: a definition's form
+    in code counts too)."""
+    seen: set[str] = set()
+    for m in _DEFINED.finditer(text):
+        name = label(m.group(1))
+        if name in seen:
+            return False
+        seen.add(name)
+    return True

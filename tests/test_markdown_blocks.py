@@ -1,0 +1,89 @@
+"""The parser reads only the stretches of a Markdown document that may hold
+a link (markup/markdown_blocks.py): its records are exactly those of the
+whole document parsed, on the shapes that once told them apart and on
+thousands of documents made of every construct that cuts, runs on or links."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from urisift import scan_path
+from urisift.markup import markdown, markdown_blocks
+from urisift.markup.markdown_blocks import Mode
+
+PIECES = [
+    "[a](http://x.example/a)", "![i](img.png)", "[ref]", "[ref]: /def", "[Ref]: /other", "<http://auto.example>",
+    "<a@b.example>", "<a+b+c:d>", "http://bare.example/p", "www.w.example", "`http://code.example`", "```", "~~~",
+    "````", "    indented http://ind.example", "- item http://li.example", "1. item", "> quote http://q.example",
+    "> ```", "<!-- comment http://c.example", "-->", "<pre>", "</pre>", '<a href="h.html">', "</a>", "---", "+++",
+    "...", "$x$ http://m.example", "$$", "| a | http://t.example |", "|---|---|", "[^1]",
+    "[^1]: note http://fn.example", "text", "para with [link][ref] and [collapsed][]", "<?php http://pi.example ?>",
+    "<div>", "</div>", "  ```", "   ~~~", "- ```", "\t```", "<script>", "</script>", "[x]: <http://angle.example>",
+    "mail a@b.example", "\\[not](link)", '<span class="x">', '<img src="i.png">', "***", "# heading http://h.example",
+    "Setext", "===", "[foo\nbar]: /multi", "[foo bar]", "<![CDATA[ http://cd.example", "]]>", "<!DOCTYPE x>",
+    "  - nested", "     ```", "  ```rust", "> > deep http://dq.example",
+]
+
+#: shapes where a planned reading once differed from the whole parse
+SHAPES = [
+    "x\n\n<a+b+c:d>\n",  # an autolink of a scheme the text scanner does not know
+    "<script> </pre>\n\n<http://auto.example>\n</script>\n",  # kind 1 runs on to its own end tag
+    "| a |\n# heading\n    indented http://ind.example\n",  # indented code after a heading, no blank line
+    "```\nhttp://in.example\n\n[a](b)\n```\n\nhttp://out.example\n",
+    "- ```\n  http://a.example\n\n```\nhttp://b.example\n```\n",  # a fence in a list item: read whole
+    "<!--\n\n[a](http://hidden.example)\n\n-->\nhttp://after.example\n",
+    "---\ntitle: http://meta.example\n\nmore: x\n---\n\n[a](b)\n",
+    "[foo]: /first\n\n[foo]: /second\n\n[foo]\n",  # the first definition wins, in every block
+    "[foo]\n\nx http://p.example\n\n[foo]: /later\n",
+]
+
+
+def planned_and_whole(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[object], list[object]]:
+    planned = [tuple(r) for r in scan_path(path)]
+    with monkeypatch.context() as patched:
+        patched.setattr(markdown, "plan", lambda *args: None)
+        whole = [tuple(r) for r in scan_path(path)]
+    return planned, whole
+
+
+@pytest.mark.parametrize("text", SHAPES)
+def test_each_shape_reads_as_the_whole_document(text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = tmp_path / "doc.md"
+    doc.write_text(text, "utf-8")
+    planned, whole = planned_and_whole(doc, monkeypatch)
+    assert planned == whole
+
+
+def test_generated_documents_read_as_whole_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(43)
+    for n in range(400):
+        lines = ["" if rng.random() < 0.25 else " ".join(rng.choice(PIECES) for _ in range(rng.randint(1, 3)))
+                 for _ in range(rng.randint(1, 30))]
+        doc = tmp_path / f"d{n}.md"
+        doc.write_text("\n".join(lines) + rng.choice(["", "\n"]), "utf-8")
+        planned, whole = planned_and_whole(doc, monkeypatch)
+        assert planned == whole, doc.read_text("utf-8")
+
+
+def test_the_plan_skips_what_holds_no_link() -> None:
+    filler = "Prose without a link, " * 50 + "\n\n"  # (more than GAP: the stretches around it stay apart)
+    blocks = ["http://bare.example\n\n", "```\nhttp://code.example\n```\n\n",
+              "A [link](x.html) and `http://span.example`.\n\n", "http://one.example\n\n", "[two](y.html)\n\n"]
+    text = filler + filler.join(blocks[:3]) + filler + "".join(blocks[3:]) + filler
+    finds = [text.index(url) for url in ("http://bare", "http://code", "http://span", "http://one")]
+    stretches = markdown_blocks.plan(text, finds, markdown._label, set())
+    assert stretches is not None
+    assert [(text[a:b], mode) for a, b, mode in stretches] == [
+        (blocks[0], Mode.PROSE), (blocks[1], Mode.CODE), (blocks[2], Mode.PARSE),
+        (blocks[3] + blocks[4], Mode.PARSE),  # (next to each other: one parser call)
+    ]
+    assert markdown_blocks.GAP < len(filler)
+
+
+@pytest.mark.parametrize("text", ["- ```\n  a\n  ```\n", "    ```\n", "```\nnever closed\n",
+                                  "[a]: /x\n\n[A]: /y\n", "  ```\n  a\nmargin\n  ```\n"])
+def test_unclear_fences_and_twice_defined_labels_are_read_whole(text: str) -> None:
+    assert markdown_blocks.plan(text, [], markdown._label, set()) is None
