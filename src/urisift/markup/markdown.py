@@ -37,28 +37,19 @@ from typing import Any
 
 from .. import patterns
 from ..charset import content_text
-from ..delimit import Scanner
 from ..html.table import NAMES as URL_ATTRIBUTES
 from ..found_to_record import Tail
 from ..delimit.chars import ordered
 from ..model import Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Where, new_found
 from ..options import ScanOptions
-from .markdown_blocks import Mode, plan
+from .gfm import LINK, gfm_end, prose
+from .markdown_blocks import ATTRIBUTE_NAME, CUT, Mode, plan
 from .marks import html_contents
 
-LINK = Place(Where.MARKDOWN, "a", "href")
 IMAGE = Place(Where.MARKDOWN, "img", "src")
 DEFINITION = Place(Where.MARKDOWN)
 IN_CODE = Place(Where.MARKDOWN)
 _AUTOLINKS = frozenset({"Autolink", "Email"})
-# GFM's extended e-mail autolink: local part, "@", labels of letters, digits, "-" and "_" separated by
-# dots (one at least); found from each "@", each side matched once (linear: no run is read twice)
-_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-")
-# an "@" before a label and a dot: the only ones that may start a domain (the rest are passed over in C)
-_AT_DOMAIN = patterns.compile(r"@(?=[A-Za-z0-9_-]{1,255}+\.[A-Za-z0-9_-])")
-_DOMAIN = patterns.compile(r"[A-Za-z0-9_-]++(?>(?:\.[A-Za-z0-9_-]++)+)")
-#: the longest local part looked back for (RFC 5321 §4.5.3.1.1 allows 64)
-_LOCAL_MAX = 256
 #: a Markdown document longer than this many characters is read in pieces (a large HTML page's threshold)
 WHOLE = 4 << 20
 #: the characters of a piece, about
@@ -66,16 +57,11 @@ PIECE = 1 << 20
 #: the link reference definitions a document's pieces share, at most: more than a document needs, and a
 #: bound on what a million of them costs
 MAX_LABELS = 100_000
-# a blank line, then a line at the left margin that no container (a list item, a block quote) goes on with
-_BLOCK_AFTER_BLANK = patterns.compile(r"\n[ \t]*+\n(?=[^ \t\n>])")
 # a code fence's line (CommonMark §4.5): its opening and its closing count alike, a fence's inside is odd
 _FENCE = patterns.compile(r"^ {0,3}+(?:`{3,}+|~{3,}+)", re.MULTILINE)
-# raw HTML's attribute names (what stands before "="), and the abbreviated forms the scanner takes
-_ATTRIBUTE_NAME = patterns.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*+=")
+# (raw HTML's attribute names: markdown_blocks.ATTRIBUTE_NAME) and the abbreviated forms the scanner takes
 # (a scheme's ":" before a character that is not white space: "Filename: src/main.rs" holds none)
 _SCHEME_OR_ABBREVIATED = patterns.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+:[^\s<>\"']|(?i:www|ftp)\.")
-# GFM: an extended autolink that ends in what looks like an entity reference ("&hl;") leaves it out
-_TRAILING_ENTITY = patterns.compile(r"&[A-Za-z0-9]++$")
 
 _pyromark: Any = None
 
@@ -171,7 +157,7 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     finding the others' definitions, and the text scanner's finds in the
     whole document are shared out among them."""
     pyromark = _parser()
-    finds = list(_prose(text, options.abbreviated))
+    finds = list(prose(text, options.abbreviated))
     labels = {_label(label): definition["dest"] for label, definition in pyromark.reference_definitions(text).items()}
     stretches = plan(text, [found.start for found in finds], _label, set(labels))  # type: ignore[misc]
     if stretches is None:
@@ -223,7 +209,7 @@ def pieces(text: str, size: int | None = None) -> list[int]:
     fenced, counted = False, 0  # inside a fence at ``counted``
     at = size
     while at < len(text):
-        blank = _BLOCK_AFTER_BLANK.search(text, at, at + size)
+        blank = CUT.search(text, at, at + size)
         if blank is not None:
             cut = blank.end()
             fenced ^= len(_FENCE.findall(text, counted, cut)) % 2 == 1
@@ -313,60 +299,7 @@ def _may_hold(text: str, start: int, end: int) -> bool:
     piece = text[start:end]
     if _SCHEME_OR_ABBREVIATED.search(piece) is not None:
         return True
-    return any(name.lower() in URL_ATTRIBUTES for name in _ATTRIBUTE_NAME.findall(piece))
-
-
-def _prose(text: str, abbreviated: bool) -> Iterator[Found]:
-    """The text scanner's finds and GFM's e-mail autolinks (as ``mailto:``,
-    style ``markup``), in order; an address inside a URL is the URL's."""
-    emails = _emails(text)
-    email = next(emails, None)
-    for found in Scanner(text, abbreviated=abbreviated):
-        start, end = found.start, found.end
-        assert start is not None and end is not None
-        while email is not None and email.start < start:  # type: ignore[operator]
-            yield email
-            email = next(emails, None)
-        while email is not None and email.start < end:  # type: ignore[operator]
-            email = next(emails, None)  # (inside this find: mailto:a@b.example, http://u@h.example)
-        yield found
-    while email is not None:
-        yield email
-        email = next(emails, None)
-
-
-def _emails(text: str) -> Iterator[Found]:
-    """GFM's extended e-mail autolinks in ``text``."""
-    search = _AT_DOMAIN.search
-    found = search(text)
-    while found is not None:
-        at = found.start()
-        start = at
-        while start > 0 and at - start < _LOCAL_MAX and text[start - 1] in _LOCAL_CHARS:
-            start -= 1
-        domain = _DOMAIN.match(text, at + 1) if start < at else None
-        if domain is not None:
-            end = domain.end()
-            if text[end - 1] not in "-_" and text[end:end + 1] not in ("-", "_"):
-                yield new_found("mailto:" + text[start:end], start, end, Style.MARKUP, (), (), None, LINK)
-            found = search(text, end)
-        else:
-            found = search(text, at + 1)
-
-
-def _gfm_end(text: str, found: Found) -> Found:
-    """GFM's rule for an extended autolink that ends in what looks like an
-    entity reference (``...&hl;``): that part is left out."""
-    end = found.end
-    if end is None or text[end:end + 1] != ";":
-        return found
-    cut = _TRAILING_ENTITY.search(found.reference)
-    if cut is None:
-        return found
-    left_out = len(found.reference) - cut.start()
-    expanded = found.expanded  # (www.: the reference with "http://" before it)
-    return found._replace(reference=found.reference[:cut.start()], end=end - left_out,
-                          expanded=None if expanded is None else expanded[:-left_out])
+    return any(name.lower() in URL_ATTRIBUTES for name in ATTRIBUTE_NAME.findall(piece))
 
 
 def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int, int, str | None, Style, Place]],
@@ -388,28 +321,28 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
             continue
         runs.append((start, end, code))
         starts.append(start)
-    prose = []
-    for found in _prose(text, options.abbreviated) if finds is None else finds:
+    placed: list[tuple[int, Found]] = []
+    for found in prose(text, options.abbreviated) if finds is None else finds:
         at = found.start
         assert at is not None
         k = bisect.bisect_right(starts, at) - 1
         if k >= 0 and at < runs[k][1]:
             if not runs[k][2] or not options.code or found.style is Style.MARKUP:
                 continue  # (an e-mail address is a link in GFM's prose only: in code it is text, no URI)
-            prose.append((at, found._replace(flags=ordered({*found.flags, Flag.CODE}), place=IN_CODE)))
+            placed.append((at, found._replace(flags=ordered({*found.flags, Flag.CODE}), place=IN_CODE)))
         else:
             if found.style is not Style.MARKUP:  # (an e-mail autolink is GFM's alone: not in code)
-                found = _gfm_end(text, found)
-            prose.append((at, found._replace(place=LINK)))
+                found = gfm_end(text, found)
+            placed.append((at, found._replace(place=LINK)))
     line, line_start, upto = first_line, 0, 0
     i = j = 0
-    while i < len(marked) or j < len(prose):
-        if j == len(prose) or i < len(marked) and marked[i][0] <= prose[j][0]:
+    while i < len(marked) or j < len(placed):
+        if j == len(placed) or i < len(marked) and marked[i][0] <= placed[j][0]:
             start, end, url, style, place = marked[i]
             i += 1
             found = new_found(url or "", start, end, style, (), (), None, place)
         else:
-            start, found = prose[j]
+            start, found = placed[j]
             end = found.end if found.end is not None else start
             j += 1
         if start > upto:

@@ -68,7 +68,7 @@ _METADATA_CLOSER = {1: patterns.compile(r"\n(?:---|\.\.\.)[ \t]*+(?=\n|$)"),
 _LINK_SYNTAX = patterns.compile(r"\][(\[:]|<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}+:|[^\s<>@]++@)[^\s<>]*+>")
 # a tag with an attribute, to its end; and an attribute's name (what stands before "=")
 _TAG = patterns.compile(r"<[A-Za-z][^<>=]*+=[^<>]*+")
-_ATTRIBUTE_NAME = patterns.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*+=")
+ATTRIBUTE_NAME = patterns.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*+=")
 # a bracketed text, which is a shortcut reference link when it names a definition
 _BRACKETED = patterns.compile(r"\[([^\[\]]{1,999}+)\]")
 # a definition's label (and what merely looks like one, in code: counted alike, which only costs speed)
@@ -95,7 +95,7 @@ def plan(text: str, finds: Sequence[int], label: Callable[[str], str], labels: s
     for m in _LINK_SYNTAX.finditer(text):
         parse.add(bisect.bisect_right(cuts, m.start()) - 1)
     for m in _TAG.finditer(text):
-        if any(name.lower() in URL_ATTRIBUTES for name in _ATTRIBUTE_NAME.findall(m.group())):
+        if any(name.lower() in URL_ATTRIBUTES for name in ATTRIBUTE_NAME.findall(m.group())):
             parse.add(bisect.bisect_right(cuts, m.start()) - 1)
     if labels:
         for m in _BRACKETED.finditer(text):
