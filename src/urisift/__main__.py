@@ -9,7 +9,7 @@ The command (not the library: a process's collector is its owner's to set)
 runs the cyclic garbage collector less often: a page's records live until the
 page is done, so each young collection found them alive and moved them on,
 to be traversed again by the older ones.  A first collection at 20,000
-allocations rather than 700 takes 7 to 8% off a WARC of pages (issue 36),
+allocations rather than 700 takes 7 to 8% off a WARC of pages,
 with the same peak memory: the scan makes few reference cycles.
 """
 

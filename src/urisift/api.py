@@ -1,4 +1,4 @@
-"""The library's entry points (DESIGN §1): one function a kind of input,
+"""The library's entry points (ARCHITECTURE.md, Output, the pool and the front ends): one function a kind of input,
 each building the :class:`~urisift.model.Content` that
 :func:`~urisift.scan.scan_content` routes to its reader, with the retrieval
 URI as the bottom layer of its bases.  A retrieval URI that cannot serve is
@@ -41,7 +41,7 @@ def _common(function: str, base: object, file: object, abbreviated: object, brow
 
 
 def _fields(function: str, fields: object) -> frozenset[str] | None:
-    """The record keys asked for (issue 36: what is not asked for is not
+    """The record keys asked for (what is not asked for is not
     computed, and reads False on the record), checked against the keys."""
     if fields is None:
         return None
@@ -65,7 +65,7 @@ def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | No
 def scan_text(text: str, *, base: str | None = None, file: str | None = None,
               abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None
               ) -> Iterator[Record | Defect]:
-    """Yield a record for every URI reference in ``text`` (DESIGN §2, §3).
+    """Yield a record for every URI reference in ``text`` (ARCHITECTURE.md, Delimiting running text).
 
     ``base`` is the retrieval URI (RFC 3986 §5.1.3): relative references,
     which plain text only holds inside ``<URL:...>``, resolve against it; a
@@ -76,7 +76,7 @@ def scan_text(text: str, *, base: str | None = None, file: str | None = None,
     records always do; see :mod:`urisift.browser`).  ``fields``: the
     record keys wanted (every scan function takes it; None, every key):
     what no key asked for is not computed, and reads ``False`` on the record
-    (issue 36: ``positions``, ``risks``, ``browser_target``, ``unwrapped`` ...).
+    (``positions``, ``risks``, ``browser_target``, ``unwrapped`` ...).
     """
     check.text("scan_text", "text", text, hint="decode it, or give io.BytesIO(data) to scan_stream, which finds "
                "its charset")
@@ -119,7 +119,7 @@ def _scan_stream(stream: BinaryIO, base: str | None, file: str | None, declared:
 def scan_html(document: bytes | str | Any, *, base: str | None = None, file: str | None = None,
               declared: str | None = None, abbreviated: bool = True, comments: bool = False,
               positions: bool = True, fields: Iterable[str] | None = None) -> Iterator[Record | Defect]:
-    """Yield a record for every URI reference in an HTML document (issue 9).
+    """Yield a record for every URI reference in an HTML document.
 
     ``document`` is the page's bytes (decoded by the chain: BOM, then
     ``declared``, the HTTP or MIME charset, then the ``<meta>`` prescan,

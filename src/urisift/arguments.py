@@ -1,4 +1,4 @@
-"""Checks at the library's door (issue 37): a public function called with
+"""Checks at the library's door: a public function called with
 an argument of the wrong type or value raises at once, at the call (never
 from deep inside, nor at a generator's first item), a ``TypeError`` (the
 wrong type) or ``ValueError`` (a value out of its set) naming the function,

@@ -1,4 +1,4 @@
-"""Which base URI applies: the layers of seed 001 §5.1 / seed 002 §5.1 (DESIGN §4).
+"""Which base URI applies: the layers of seed 001 §5.1 / seed 002 §5.1 (ARCHITECTURE.md, Base URIs).
 
 Precedence, innermost first:
 
@@ -32,7 +32,7 @@ from .model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Unit
 from .reference import UriReference, validate
 from .resolve import resolve
 
-#: the longest base URI a layer takes (issue 35): far past any URL a server
+#: the longest base URI a layer takes (a budget: ARCHITECTURE.md, Budgets): far past any URL a server
 #: answers to, and short enough that a chain of bases, each resolved against
 #: the one below, cannot grow quadratic (250 nested 40 KB xml:base values
 #: took a minute and 1.3 GB)

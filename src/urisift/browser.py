@@ -1,5 +1,5 @@
 """What a browser fetches: the WHATWG URL Standard's parser, beside RFC 3986
-resolution (issue 25).
+resolution.
 
 The parser is ada-url's (the one Node.js uses; it passes every
 web-platform URL test), not a second one written here.  The two disagree on

@@ -1,4 +1,4 @@
-"""Bytes to text, with the reason the charset was chosen (DESIGN §1, stage 1).
+"""Bytes to text, with the reason the charset was chosen (ARCHITECTURE.md, How one input flows).
 
 The chain, first that applies wins:
 

@@ -1,4 +1,4 @@
-"""Charset labels (DESIGN §1, stage 1): the name urisift reports for a
+"""Charset labels (the decoding step of ARCHITECTURE.md, How one input flows): the name urisift reports for a
 label a container or the content declares, and the Python codec behind a
 registered name (the IANA / WHATWG spellings where Python's differ)."""
 

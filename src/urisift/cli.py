@@ -1,4 +1,4 @@
-"""The ``urisift`` command (DESIGN §2, a contract; issue 12).
+"""The ``urisift`` command, a contract (ARCHITECTURE.md, The record contract).
 
 No PATH, or ``-``, reads standard input.  Directories are walked (sorted, so
 the output order is stable).  Exit status (:class:`~urisift.errors.ExitCode`):
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     arguments = sys.argv[1:] if argv is None else argv
-    if arguments[:1] == ["audit"]:  # the capture audit (issue 23); a file named audit is ./audit
+    if arguments[:1] == ["audit"]:  # the capture audit; a file named audit is ./audit
         from .crawl.audit import main as audit
 
         return audit(arguments[1:], out, err)
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
             line.rstrip("\n"), file=err))
         flush = live or (hasattr(target, "isatty") and target.isatty())
         try:
-            # --effective: a first pass reads the WARC inputs' captures (the index of issue 23)
+            # --effective: a first pass reads the WARC inputs' captures into an index (crawl.index)
             index = None
             if args.effective:
                 from .crawl.captures import build_index
@@ -285,7 +285,7 @@ def unused_options(args: argparse.Namespace, kinds: set[str]) -> list[str]:
 
 
 def written_keys(args: argparse.Namespace, layout: Layout) -> frozenset[str] | None:
-    """The record keys this run writes or reads (issue 36: what the scan
+    """The record keys this run writes or reads (what the scan
     computes): JSON lines, CSV and Parquet their columns; text the target,
     the location, the flags, the URL it prints; the graphs their sources
     and targets; --unwrap, --effective and --resolve what they read.  None

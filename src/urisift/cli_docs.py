@@ -1,4 +1,4 @@
-"""Documents made from the command's parser (issue 37), so that they never
+"""Documents made from the command's parser, so that they never
 drift from it: the manual page (``urisift --help-man``, roff for ``man -l
 -``) and the shell completions (``urisift --completion bash|zsh``).  Built
 from argparse's own records of the options (their flags, metavars, choices

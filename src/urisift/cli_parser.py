@@ -1,5 +1,5 @@
 """The ``urisift`` command line's grammar: its options, their checks and its
-help (DESIGN §2).  The parser is the one source of ``--help``, the man page
+help (a contract: ARCHITECTURE.md, The record contract).  The parser is the one source of ``--help``, the man page
 and the shell completions (:mod:`urisift.cli_docs`)."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def build() -> str:
     return f"compiled with {' and '.join(compiled)}" if compiled else "pure Python"
 
 def parser() -> argparse.ArgumentParser:
-    """The command's options (DESIGN §2), in the groups --help shows."""
+    """The command's options (ARCHITECTURE.md, The record contract), in the groups --help shows."""
     p = _Parser(prog="urisift", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
                 description="Find URI references in text, mail (messages, mbox, Maildir, MHTML), HTML, web "
                             "archives (WARC, ARC), style sheets, feeds and sitemaps, PDF and office files, and "
@@ -280,7 +280,7 @@ def _fields(value: str) -> tuple[str, ...]:
 
 
 def _region_list(value: str) -> frozenset[str]:
-    """A comma-separated list of regions of a page (issue 39)."""
+    """A comma-separated list of regions of a page."""
     from .model import Region
 
     known = [r.value for r in Region]

@@ -1,5 +1,5 @@
 """Decompressing an input (gzip, bzip2, xz) without losing what was decoded
-before a corruption or a truncation (issue 20): the decoders are driven
+before a corruption or a truncation: the decoders are driven
 here, member by member and stream by stream; what went wrong is a
 ``corrupt-compression`` defect."""
 

@@ -1,4 +1,4 @@
-"""The guarantees at the nesting boundary (issue 35; DESIGN §1): wherever one
+"""The guarantees at the nesting boundary (ARCHITECTURE.md, The nesting boundary): wherever one
 content holds another (a message's part, a WARC record's payload, a
 package's member, a PDF's page or object, a feed's HTML, an iframe's
 srcdoc), the inner reading

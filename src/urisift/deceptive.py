@@ -1,8 +1,8 @@
-"""Deceptive link text (issue 23; seed 002 §7.5, semantic attacks): a
+"""Deceptive link text (seed 002 §7.5, semantic attacks): a
 link whose visible text names one host and which goes to another, the
 classic phishing shape.
 
-Hosts are compared as a browser reads them (issue 38): each side is
+Hosts are compared as a browser reads them: each side is
 percent-decoded and mapped by UTS 46 to its ASCII form (``xn--`` labels),
 as the URL Standard's host parser does (domain to ASCII), so a text that
 shows an internationalized host in Unicode and a link to its ``xn--`` form

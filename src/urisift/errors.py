@@ -8,7 +8,7 @@ from enum import IntEnum
 class _Own(type):
     """The class of urisift's exceptions: ``dir()`` (and so ``help()``) names
     what urisift's classes define, not every attribute of ``Exception``
-    (issue 37: ``help(urisift)`` listed all of them for each error class)."""
+    (``help(urisift)`` would otherwise list all of them for each error class)."""
 
     def __dir__(cls) -> list[str]:
         names = {"__class__", "__doc__", "__module__", "args"}
@@ -57,7 +57,7 @@ class BaseUriError(UriError):
 
 
 class ExitCode(IntEnum):
-    """The command's exit status (DESIGN §2)."""
+    """The command's exit status (a contract: ARCHITECTURE.md, The record contract)."""
 
     OK = 0  # the run completed, defects in the input or not
     INPUT = 1  # an input could not be read at all, or the output could not be written

@@ -1,7 +1,7 @@
-"""Found → record: the step every input kind ends in (DESIGN §1, stages 3-5):
+"""Found → record: the step every input kind ends in (ARCHITECTURE.md, How one input flows):
 the base in force, RFC 3986 §5.2 resolution, the ``invalid`` flag, the §7
 risk flags, and (where asked) what a browser fetches and whether it
-``differs`` (issue 25), the record."""
+``differs``, the record."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ class Tail:
         self.layer = layer
         self.origin = origin
         self.decoding = decoding
-        # what the output asks for (issue 36): the rest is not computed, and reads False
+        # what the output asks for (ARCHITECTURE.md, Pushdown): the rest is not computed, and reads False
         browser = browser and BROWSER in needs
         self.browser = browser
         self._risky = RISKS in needs

@@ -1,5 +1,5 @@
 """A listing of inputs (``--from-list``, of the command and of the Spark
-job, issue 38): one path or URL a line, as Common Crawl publishes them
+job): one path or URL a line, as Common Crawl publishes them
 (``warc.paths.gz``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Media type → kind of content (issue 21): the one table a MIME part's
+"""Media type → kind of content: the one table a MIME part's
 ``Content-Type`` and a WARC payload's are routed by, so that a style sheet,
 a feed, a PDF or an office file reads the same from a file, a mail
 attachment and a crawl."""
@@ -12,7 +12,7 @@ _ODF = "application/vnd.oasis.opendocument."
 
 #: media types (lower case, no parameters) and the kind they are read as
 KINDS: dict[str, Kind] = {
-    # XHTML served as XML is parsed by a browser's XML parser (issue 38); served as text/html, it is HTML
+    # XHTML served as XML is parsed by a browser's XML parser; served as text/html, it is HTML
     "text/html": Kind.HTML, "application/xhtml+xml": Kind.XML,
     "text/plain": Kind.TEXT,
     # RFC 7763 (text/markdown); text/x-markdown before it

@@ -1,5 +1,5 @@
-"""What the output asks the scan to compute (issue 36: pay only for what is
-asked).  The keys a run writes (``--fields``, the format, the options that
+"""What the output asks the scan to compute (pay only for what is
+asked; ARCHITECTURE.md, Pushdown).  The keys a run writes (``--fields``, the format, the options that
 read a key) travel down to the readers as a set of *needs*; work whose result
 no written key holds is not done, and a record's field that was not computed
 reads ``False`` (never a None or an empty tuple that would read as "none").
@@ -19,7 +19,7 @@ RISKS = "risks"  # the invalid flag, RFC 3986 §7, differs, deceptive text, brok
 UNWRAP = "unwrap"  # the URL behind a wrapper
 ANCHOR = "anchor"  # an HTML link's visible text
 POINTS_TO = "points-to"  # the part of a message a target names (mail)
-REGION = "region"  # where on an HTML page a link stands (issue 39: a walk of the whole tree)
+REGION = "region"  # where on an HTML page a link stands (costs a walk of the whole tree)
 #: what every key of the contract needs; ``region``, like ``context`` and ``normalized``,
 #: is a key a run adds when asked (--fields naming it, --region), never by default
 EVERYTHING = frozenset({POSITIONS, BROWSER, RISKS, UNWRAP, ANCHOR, POINTS_TO})

@@ -1,4 +1,4 @@
-"""The options of a scan (DESIGN §2): what the scan of an input needs
+"""The options of a scan (ARCHITECTURE.md, Pushdown; Budgets): what the scan of an input needs
 besides the input, picklable so that worker processes and Spark tasks get
 the same options as a serial run, and checked before any input is read."""
 
@@ -35,17 +35,17 @@ class ScanOptions:
     content_location: bool = False
     context: int = 0  # records carry this many characters either side of them (their span's text)
     # text and mail: records also carry what a browser fetches (browser_target,
-    # the WHATWG URL parser's result; issue 25); HTML and WARC always do
+    # the WHATWG URL parser's result); HTML and WARC always do
     browser: bool = False
-    # what any one document may cost (issue 35): time, and bytes inflated
+    # what any one document may cost (ARCHITECTURE.md, Budgets): time, and bytes inflated
     limits: Limits = Limits()
     # the record keys the output writes (None: every one); what no key asked for
-    # is not computed, and reads False on the record (issue 36)
+    # is not computed, and reads False on the record (ARCHITECTURE.md, Pushdown)
     fields: frozenset[str] | None = None
-    # remote inputs (issue 37): seconds to connect, for an answer, and for each stretch of a
+    # remote inputs: seconds to connect, for an answer, and for each stretch of a
     # body (urisift.web, urisift.remote): a server that never answers or trickles is cut off
     timeout: float = 30.0
-    # text output's location (issue 37): records in mail carry where they stand in the file
+    # text output's location: records in mail carry where they stand in the file
     # (Record.in_file, Origin.line): the parts are looked for in the message's bytes
     locations: bool = False
     # URLs in code (a Markdown code span or block): found, with the code flag; False leaves them out
@@ -63,7 +63,7 @@ class ScanOptions:
         return POSITIONS in self.needs
 
     def __post_init__(self) -> None:
-        """Each field checked at construction (issue 37): a wrong type or value
+        """Each field checked at construction: a wrong type or value
         raises here, naming it, not deep inside a scan.  ``kind`` may be
         given by its name (``"html"``)."""
         if type(self.kind) is not Kind:

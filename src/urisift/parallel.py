@@ -1,6 +1,6 @@
 """``--jobs N``: units of work scanned by worker processes, the output
 written in the order of a serial run, in memory bounded by the number of
-workers, whatever the size of the input (issue 19; DESIGN §1).
+workers, whatever the size of the input (ARCHITECTURE.md, Layers).
 
 The pool only maps units and renumbers: it builds no base and reads no
 format (:func:`~urisift.scan.scan_unit` does, in the worker).

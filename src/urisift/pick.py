@@ -1,5 +1,5 @@
 """``urisift --pick``: the links of one message or page in a terminal list,
-to open or copy one (issue 23), as urlscan and urlview give mutt users::
+to open or copy one, as urlscan and urlview give mutt users::
 
     macro pager \\cb "<pipe-message> urisift --pick<enter>"
 

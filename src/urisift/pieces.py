@@ -2,7 +2,7 @@
 append and the text is joined once, when taken (a pool worker's batch, the
 command's output between two writes to its stream).  ``io.StringIO`` is not
 used: once truncated for the next batch it copies every write into a UCS-4
-buffer, measured a third of a link-dense run (issue 24)."""
+buffer, measured a third of a link-dense run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where text stands in bytes as written (issue 37: text output's
+"""Where text stands in bytes as written (text output's
 ``file:line:column`` names the file's line): the places a reader looks up
 in a message's or a WARC record's bytes, and the line of an offset of a
 plain file.  Used by the mail and WARC readers alike; no reader's own."""

@@ -1,4 +1,4 @@
-"""Planning: inputs -> units of work (DESIGN §1).
+"""Planning: inputs -> units of work (ARCHITECTURE.md, How one input flows).
 
 Each input is one :class:`~urisift.sources.WorkUnit`, except a large file
 that can be cut where no record spans the cut, so that one big archive
@@ -13,7 +13,8 @@ keeps every core busy:
   (UTF-8, the ISO 8859 and Windows code pages, the CJK multi-byte sets),
   where the scanner's own chunks may be cut (:func:`text_cut`: a blank
   line, else a line start with no "<" open and no "-" or "//" at the end
-  of the line before; DESIGN §3), in ranges of :data:`TEXT_RANGE_SIZE`.  Each range says how many characters
+  of the line before; ARCHITECTURE.md, Delimiting running text), in
+  ranges of :data:`TEXT_RANGE_SIZE`.  Each range says how many characters
   and lines come before it and which charset the input's first bytes
   chose, so a worker gives the records (spans, lines, columns) of a serial
   run.  A range whose bytes are not all in the charset ends the cutting:

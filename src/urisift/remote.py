@@ -1,4 +1,4 @@
-"""Inputs in object stores and on the web (issue 22): ``s3://``,
+"""Inputs in object stores and on the web: ``s3://``,
 ``gs://``/``gcs://``, ``az://``/``abfs://``, ``hdfs://`` through fsspec,
 ``http(s)://`` through :mod:`urisift.web`; globs
 (``s3://bucket/crawl/*.warc.gz``) and prefixes are listed by the store.
@@ -12,7 +12,7 @@ one is a one-line message naming it, before any input is read.
   instance role; ``FSSPEC_S3_ENDPOINT_URL`` and the like for a private
   endpoint); nothing here reads or prints them, and a URL with userinfo is
   shown without it (:func:`shown`) in records, defects and messages.
-- Every wait is bounded (issue 37): :func:`configure` sets the timeout
+- Every wait is bounded (a server that never answers must not hang the run): :func:`configure` sets the timeout
   (``--timeout``) of the web's reads (:mod:`urisift.web`) and of S3's
   connections and reads; the backends' own retries are off, so that the
   policy here is the only one.

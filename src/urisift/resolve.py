@@ -109,7 +109,7 @@ def resolve(
       writing it back (§5.3) does not turn its first segment into a host:
       ``f:/a/`` + ``..//g`` gives ``f:/.//g``, as the WHATWG serializer
       writes it, where the literal algorithm gives ``f://g``, a URI whose
-      host is ``g`` (issue 25).  ``False`` gives the literal algorithm.
+      host is ``g``.  ``False`` gives the literal algorithm.
 
     ``profile="rfc2396"`` is seed 001's 1997 algorithm (§5.2 steps 1–7), whose
     Appendix C differs from RFC 3986: the query takes part in dot-segment

@@ -1,4 +1,4 @@
-"""Orchestration (DESIGN §1): the one module that knows the whole pipeline.
+"""Orchestration (ARCHITECTURE.md, How one input flows): the one module that knows the whole pipeline.
 
     bytes ─ decode ─▶ text ─ find ─▶ Found ─ base ─▶ Base ─ resolve ─▶ target ─ record ─▶ Record
 
@@ -65,7 +65,7 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
         kind = Kind.TEXT
     tally.kinds.add(kind.value)
     if content.budget is None and kind not in ARCHIVES:
-        # each document its own account (issue 35); an archive is many documents
+        # each document its own account (ARCHITECTURE.md, Budgets); an archive is many documents
         content = replace(content, budget=options.limits.budget())
     budget = content.budget
     meter = None
@@ -82,7 +82,7 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                         lambda: _unread(kind, meter))
     else:
         items = READERS[kind](content, options, tally)
-    # a crawl's records all carry what a browser fetches, whatever the payload (issue 25)
+    # a crawl's records all carry what a browser fetches, whatever the payload
     inner = replace(options, browser=True) if kind is Kind.WARC and not options.browser else options
     for item in items:
         if type(item) is Content:
@@ -109,7 +109,7 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     its own container's to declare, never the command line's; its flags and
     the part it points to are added to its records.  Its reader's failure
     ends its reading only (:func:`~urisift.containment.contained`): the
-    container's reading goes on (issue 35)."""
+    container's reading goes on (ARCHITECTURE.md, The nesting boundary)."""
     items = contained(scan_content(content, options if options.charset is None else replace(options, charset=None),
                                    tally), f"its {content.kind} content", content.origin)
     flags, points_to, placed, at, held = content.flags, content.points_to, content.placed, content.at, content.held
@@ -167,7 +167,7 @@ def _reader(module: str, name: str) -> Reader:
     return read
 
 
-#: media type -> reader: the one table (DESIGN §1)
+#: media type -> reader: the one table (ARCHITECTURE.md, Adding a reader)
 READERS: dict[Kind, Reader] = {
     Kind.TEXT: read_text,  # type: ignore[dict-item]
     Kind.HTML: read_html,  # type: ignore[dict-item]

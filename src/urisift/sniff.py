@@ -186,7 +186,7 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
         root = _xml_root(start)
         if root is not None:
             # an XML document whose root is in the XHTML namespace is XHTML, which a
-            # browser parses as XML (issue 38); an <html> in no namespace is HTML
+            # browser parses as XML; an <html> in no namespace is HTML
             if root.rpartition(b":")[2] == b"html" and _XHTML_NAMESPACE not in start:
                 return Kind.HTML
             return Kind.XML
@@ -232,7 +232,7 @@ def sniff(head: bytes, name: str | None = None) -> Sniffed:
     start = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
     start = start.lstrip(b" \t\r\n\x0c")
     if name and name.lower().endswith((".xhtml", ".xht")) and start[:1] == b"<":
-        return Sniffed(Kind.XML)  # named as XHTML, which a browser parses as XML (issue 38), whatever it starts with
+        return Sniffed(Kind.XML)  # named as XHTML, which a browser parses as XML, whatever it starts with
     kind = _unmistakable(head, start) or _by_name(name) or _weak(start)
     if kind is not None:
         return Sniffed(kind)

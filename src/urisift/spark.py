@@ -1,4 +1,4 @@
-"""``urisift-spark``: the same scan as a PySpark job (issue 13; an optional
+"""``urisift-spark``: the same scan as a PySpark job (an optional
 extra, ``pip install 'urisift[spark]'``; pyspark is imported only here, and
 only when the job runs).
 
@@ -140,7 +140,7 @@ def scan_lines(job: tuple[int, WorkUnit | Defect, ScanOptions], firsts: dict[int
                 yield index, "record", record_line(item), edge_source(item.origin)
             else:
                 yield from _defect_rows(index, _on_this_host(item))  # type: ignore[arg-type]
-    except Exception as exc:  # noqa: BLE001 - a per-input failure is a defect row (issue 13)
+    except Exception as exc:  # noqa: BLE001 - a per-input failure is a defect row, and the job goes on
         yield from _defect_rows(index, scan_failed(unit, exc))
 
 
@@ -344,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"urisift-spark: --{wrong}", file=sys.stderr)
         return ExitCode.USAGE
     failed: list[str] = []
-    # Parquet has no absent value: its browser_target column is computed for every record (issue 25)
+    # Parquet has no absent value: its browser_target column is computed for every record
     counts = run(paths, args.output, fmt=args.format, master=args.master,
                  options=ScanOptions(base=args.base, browser=args.format == "parquet"), partitions=args.partitions,
                  partition_by=args.partition_by, failed=failed.append)

@@ -1,4 +1,4 @@
-"""Plain text's front door and its hot loop (DESIGN §1, §3): bytes decoded
+"""Plain text's front door and its hot loop (ARCHITECTURE.md, Delimiting running text): bytes decoded
 by the charset chain, scanned whole or as they arrive in decoded pieces cut
 where no reference can span the cut (and a range of a large file, cut the
 same way).  Positions are code-point offsets into the whole text, with

@@ -1,4 +1,4 @@
-"""The unit of work (issue 19; DESIGN §1): an input, or a byte range of one,
+"""The unit of work (ARCHITECTURE.md, How one input flows): an input, or a byte range of one,
 and what reading a range needs -- a window on the file with the file's own
 offsets, a counter of the bytes read -- the renumbering of an mbox
 range's messages after those of the ranges before it, and the groups of
@@ -62,7 +62,7 @@ GROUP_INPUTS = 64
 @dataclass(frozen=True, slots=True)
 class UnitGroup:
     """Whole inputs, consecutive in the input order and each small, that the
-    pool hands a worker as one task (issue 24): one message there, one
+    pool hands a worker as one task: one message there, one
     back, one turn at the output and one tally for them all, so that a
     directory of small files (a Maildir) costs the pool a message a task,
     not a round trip a file.  ``size`` is their bytes, as planned."""
@@ -217,7 +217,7 @@ class Renumbering:
     def __init__(self) -> None:
         self.next = 0
         self.first = 0
-        self.next_line = 0  # the line breaks of the ranges before (text output's locations, issue 37)
+        self.next_line = 0  # the line breaks of the ranges before (text output's locations)
         self.lines = 0
         self._moved: dict[int, tuple[Origin, Origin]] = {}
 

@@ -1,4 +1,4 @@
-"""Rewritten links unwrapped (issue 23): the URL a link-protection service,
+"""Rewritten links unwrapped: the URL a link-protection service,
 a redirector or a web archive's replay wraps, recovered from the wrapper's
 own published format, applied again while the result is itself wrapped.
 

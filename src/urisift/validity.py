@@ -1,7 +1,7 @@
 """Whether a reference is valid at all: an RFC 3986 ``URI-reference`` or an
 RFC 3987 ``IRI-reference`` (seed 002 §4.1, Appendix A), and if not, what is
 wrong with it, as an ``invalid`` risk flag that names the component, the
-offending character and where it stands (issue 25).
+offending character and where it stands.
 
 A reference that is not valid is still resolved (RFC 3986 §5.2 works on the
 Appendix B split, which every string has) and its ``target`` kept: the

@@ -1,4 +1,4 @@
-"""HTTP(S) inputs (issue 22; issue 37): a URL read as a file, through the
+"""HTTP(S) inputs: a URL read as a file, through the
 standard library's ``http.client``, so that every wait on the server is
 bounded and every failure says why.
 

@@ -1,4 +1,4 @@
-"""What a crawl's links really point at, and what it missed (issue 23).
+"""What a crawl's links really point at, and what it missed.
 
 - :mod:`.index`: the capture index (pure): the captures of the WARCs read,
   and the chain a target follows through them (3xx ``Location``,

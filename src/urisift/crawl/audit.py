@@ -1,4 +1,4 @@
-"""``urisift audit WARC...``: what a crawl missed (issue 23).  For each page
+"""``urisift audit WARC...``: what a crawl missed.  For each page
 captured in the WARCs (a record with links), its outlinks by kind, which
 were captured in the same WARCs (the target, or where its chain of
 captured redirects ends), which were not, and the capture nearest in time

@@ -1,4 +1,4 @@
-"""The first pass of ``--effective`` and the audit (issue 23): the WARC
+"""The first pass of ``--effective`` and the audit: the WARC
 inputs read for their captures alone, into a :class:`~.index.CaptureIndex`.
 
 What it costs: every record's WARC and HTTP headers are read (as the scan

@@ -1,4 +1,4 @@
-"""The capture index of a crawl (issue 23): every URI the WARCs captured,
+"""The capture index of a crawl: every URI the WARCs captured,
 when, with what HTTP status, and where each capture points on to; and the
 chain a target follows through it to where it ends.
 

@@ -1,4 +1,4 @@
-"""A style sheet of its own (``text/css``; issue 21): every ``url()``,
+"""A style sheet of its own (``text/css``): every ``url()``,
 ``@import`` and ``image-set()`` string, resolved against the style sheet's
 own URL (CSS Values 4 §4.5.1: "relative URLs are resolved against the base
 URL of the style sheet", not the page that uses it), which the layers below

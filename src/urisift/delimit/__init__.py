@@ -1,5 +1,5 @@
 """Delimiting URI references in running text (seed 001 Appendix E; seed 002
-Appendices E and F; seed 003 §2.5.3; DESIGN §3).
+Appendices E and F; seed 003 §2.5.3; ARCHITECTURE.md, Delimiting running text).
 
 The scanner walks the text once, left to right.  One trigger pattern finds
 the next place a reference may start; the rule whose branch matched
@@ -39,7 +39,7 @@ __all__ = ["Found", "Scanner", "find_references", "may_hold_absolute", "may_hold
 
 
 def find_references(text: str, *, abbreviated: bool = True) -> list[Found]:
-    """Every URI reference in ``text``, in order (DESIGN §3)."""
+    """Every URI reference in ``text``, in order (ARCHITECTURE.md, Delimiting running text)."""
     check.text("find_references", "text", text)
     check.flag("find_references", "abbreviated", abbreviated)
     return list(Scanner(text, abbreviated=abbreviated))

@@ -1,4 +1,5 @@
-"""The ``<...>`` and ``<URL:...>`` rule (seed 001 Appendix E; seed 002 Appendix E; DESIGN §3).
+"""The ``<...>`` and ``<URL:...>`` rule (seed 001 Appendix E; seed 002 Appendix E;
+ARCHITECTURE.md, Delimiting running text).
 
 Everything up to the closing ``>`` is the reference, with all white space
 removed; continuation lines may start with mail quote markers, and a hyphen

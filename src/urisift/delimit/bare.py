@@ -1,6 +1,6 @@
 """Bare references in running text: ``scheme:...``, ``urn:...`` and the
 abbreviated ``www.``/``ftp.`` forms (seed 002 Appendices E and F; seed 003
-§2.5.3; DESIGN §3).
+§2.5.3; ARCHITECTURE.md, Delimiting running text).
 
 - A bare ``scheme:...`` needs ``//`` after the colon, or a registered scheme
   with its own syntax (``opaque.py``), at a word start; it ends at white
@@ -30,7 +30,7 @@ _TEXT = Place()
 # enum members looked up once: in Python 3.11 each Style.X costs 0.1 µs
 _BARE, _QUOTE = Style.BARE, Style.QUOTE
 LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-# quotes that delimit a URI exactly (DESIGN §3): opening -> closing
+# quotes that delimit a URI exactly (ARCHITECTURE.md, Delimiting running text): opening -> closing
 _QUOTE_PAIRS = {'"': '"', "\u201c": "\u201d"}
 _CLOSERS = (")", "]")
 # a last character that calls for trimming or a hyphen join

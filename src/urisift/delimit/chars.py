@@ -177,7 +177,7 @@ def _first_opening_apostrophe(text: str, start: int, end: int) -> int:
 
 
 def trim(text: str, start: int, end: int) -> tuple[int, set[Flag]]:
-    """Leave out trailing punctuation (DESIGN §3) from a run that
+    """Leave out trailing punctuation (ARCHITECTURE.md, Delimiting running text) from a run that
     :func:`body_end` delimited.
 
     Returns the new end and the flags that apply: ``unbalanced`` when the

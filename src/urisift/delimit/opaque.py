@@ -1,4 +1,4 @@
-"""Which registered schemes make a URI without ``//`` (issue 8, class 11).
+"""Which registered schemes make a URI without ``//``.
 
 A registered scheme name is not evidence enough on its own: in the RFC corpus
 most hits on ``scheme:`` without ``//`` are XML qualified names

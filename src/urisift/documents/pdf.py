@@ -1,4 +1,4 @@
-"""A PDF → its records (issue 21), read with pypdf:
+"""A PDF → its records, read with pypdf:
 
 - each link annotation's action (PDF 32000-1 §12.5.6.5, §12.6.4): ``/URI``
   (§12.6.4.7), ``/Launch`` and ``/GoToR`` (§12.6.4.5, §12.6.4.3: a file
@@ -129,7 +129,7 @@ def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
         if content.budget is not None and content.budget.expired():
             yield content.budget.over_time(f"pages {number} to {min(count, MAX_PAGES)}", origin)
             return
-        # one page is one nested reading: what trips it costs that page alone (issue 35)
+        # one page is one nested reading: what trips it costs that page alone (ARCHITECTURE.md, The nesting boundary)
         yield from contained(pages.page(number), f"page {number}", origin)
     yield from pages.unread()
 
@@ -190,7 +190,7 @@ class _Pages:
             except ValueError as exc:
                 yield self._broken(number, f"annotation {index + 1} cannot be read: {exc}")
                 continue
-            except Exception as exc:  # noqa: BLE001 - one bad annotation is one defect (issue 35)
+            except Exception as exc:  # noqa: BLE001 - one bad annotation is one defect, the rest are read
                 yield self._broken(number, f"annotation {index + 1} cannot be read ({type(exc).__name__}: {exc})")
                 continue
             if record is not None:
@@ -232,7 +232,7 @@ class _Pages:
                              f"({exc}): not read, here or on any page it draws; the page's other streams are read",
                              self.origin, None)
                 continue
-            except Exception as exc:  # noqa: BLE001 - one bad stream is one defect (issue 35)
+            except Exception as exc:  # noqa: BLE001 - one bad stream is one defect, the rest are read
                 self.bad_streams.add(key[index])
                 yield self._broken(number, f"content stream {index + 1} cannot be read ({type(exc).__name__}: {exc})")
                 continue

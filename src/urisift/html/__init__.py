@@ -1,4 +1,4 @@
-"""Reading HTML (DESIGN §1 ``html/``, issue 9).
+"""Reading HTML (ARCHITECTURE.md, Readers).
 
 - :mod:`.prescan`: the charset a document declares in its first bytes;
 - :mod:`.tree` and :mod:`.parse`: the HTML5 tree (lexbor) or a BeautifulSoup object, walked alike;

@@ -1,6 +1,6 @@
 """One HTML document → its records: the document base URL, every URL-bearing
 attribute by the rules of :mod:`.table`, srcset, meta refresh, CSS, and the
-URIs written in its text (DESIGN §4; seed 001 §5.1.1; WHATWG HTML §2.4.1
+URIs written in its text (ARCHITECTURE.md, Base URIs; seed 001 §5.1.1; WHATWG HTML §2.4.1
 "document base URL", §4.2.3 ``base``).
 
 The base is found before any link is resolved, because a ``<base>`` in the
@@ -107,9 +107,9 @@ class DocumentWalk:
         self.places: dict[tuple[str, str | None, Where, str | Literal[False]], Place] = {}
         # the layers with the base on top, known for a piece after a page's first (:mod:`.segments`), else found
         self.based, self.page_base = based, page_base  # (page_base: the page's first <base href>, in a later piece)
-        self.needs = needs  # what the output asks for (issue 36)
+        self.needs = needs  # what the output asks for (ARCHITECTURE.md, Pushdown)
         self.anchors = ANCHOR in needs
-        # where on the page the item being read stands (issue 39): False when not asked for
+        # where on the page the item being read stands: False when not asked for
         self.here: str | Literal[False] = False
 
     def __iter__(self) -> Iterator[Record | Defect]:

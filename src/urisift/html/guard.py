@@ -1,5 +1,5 @@
 """A linear pass over the markup before lexbor sees it, capping the two
-shapes on which an HTML5 tree builder is quadratic (issue 20).
+shapes on which an HTML5 tree builder is quadratic.
 
 - **Depth.**  The tree builder's scope checks walk the stack of open
   elements (WHATWG HTML §13.2.4.2 "has an element in scope"), so a tag costs

@@ -1,5 +1,5 @@
 """What an element's name, role, class and id say of where it stands on the
-page (issue 39): the region codes, the landmark elements and roles, and the
+page: the region codes, the landmark elements and roles, and the
 words in class and id values that sites give their furniture and their
 content.
 

@@ -1,5 +1,5 @@
 """Where a value the tree reports stands in the decoded source, for a
-record's ``span``, ``line`` and ``column`` (DESIGN §2).
+record's ``span``, ``line`` and ``column`` (ARCHITECTURE.md, The record contract).
 
 Tree builders keep no source positions, so each value is looked for in the
 source, forward from the last one found: the walk visits elements in tree
@@ -9,8 +9,9 @@ value must stand after ``=`` (and a quote), so ``href="/"`` is not taken
 for the first slash of the page; and, when the caller names the element,
 inside a start tag of that element (the nearest ``<`` before it opens
 one), so a URL that also stands earlier in a script, a comment or another
-element's attribute is not given that earlier span (issue 20: 66 of 29,485
-attribute records of the 130 corpus pages were).  A value written with
+element's attribute is not given that earlier span (a search
+forward alone gave it to 66 of 29,485 attribute records of the 130 corpus
+pages).  A value written with
 character references the tree decoded (``&amp;``, and ``&quot;`` as a style
 attribute's ``url(&quot;...&quot;)`` writes it, aside) is not found, and its
 record has no position rather than a wrong one.

@@ -6,7 +6,7 @@ shapes: the nesting depth (its scope checks walk the stack of open
 elements) and the attributes of one element (each is compared with those
 before it).  Browsers cap the depth (Blink at 512); lexbor does not.  So
 the markup first passes :func:`.guard.guard`, one linear pass that caps
-both before lexbor sees it, and says what it capped (issue 20).  There is
+both before lexbor sees it, and says what it capped.  There is
 no second parser: the tree is always the HTML5 one, the tokenizer's
 RCDATA and RAWTEXT rules included.
 """

@@ -1,4 +1,4 @@
-"""Where on a page an element stands (issue 39): the page's own content
+"""Where on a page an element stands: the page's own content
 (``main``), its navigation (``nav``), its banner (``header``), its
 contentinfo (``footer``), tangential content (``aside``), a comment thread
 (``comments``), or ``other``.

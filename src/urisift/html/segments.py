@@ -1,4 +1,4 @@
-"""A very large page, cut into pieces the parser reads one at a time (issue 35).
+"""A very large page, cut into pieces the parser reads one at a time.
 
 An HTML5 tree builder holds the whole tree: lexbor's for a 26 MB page of 1.1
 million links takes 820 MB, whatever the reader does with it.  So a page

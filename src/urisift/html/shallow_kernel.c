@@ -1,5 +1,5 @@
 /*
- * The depth guard's first pass over UTF-8 bytes (issue 36): the same
+ * The depth guard's first pass over UTF-8 bytes: the same
  * answer as urisift.html.tokens.shallow_twin, the pure-Python pass it is
  * the twin of, held equal to it by a hypothesis test
  * (tests/test_shallow_kernel.py) and by every corpus page.

@@ -1,7 +1,7 @@
 """An iframe's ``srcdoc``: a document of its own inside an attribute value,
 whose fallback base is the document's base URL (WHATWG HTML §2.4.1,
 §4.8.5), read as a nested reading: its failure is one defect and the page
-goes on (issue 35); nested deeper than :data:`SRCDOC_DEPTH`, a defect says
+goes on (ARCHITECTURE.md, The nesting boundary); nested deeper than :data:`SRCDOC_DEPTH`, a defect says
 what was not read, never silence.  Its records have no position (they stand
 in the page's source only as an escaped attribute value)."""
 
@@ -40,7 +40,7 @@ def _inner(walk: DocumentWalk, document: str) -> Iterator[Record | Defect]:
     tree, capped = parse(document)
     if capped is not None:
         yield Defect(DefectKind.DEEP_NESTING, f"iframe srcdoc: {capped}", walk.origin, None)
-    # its records stand where the iframe stands on the page (issue 39), not where they stand in it
+    # its records stand where the iframe stands on the page, not where they stand in it
     here = walk.here
     inner = type(walk)(tree, BaseLayer.holding(walk.document_base), walk.origin, walk.decoding, locator=None,
                        abbreviated=walk.abbreviated, comments=walk.comments,

@@ -1,5 +1,5 @@
 """Which attributes of which elements hold URLs, how their values are written,
-and which base each resolves against (DESIGN §4; issue 9).
+and which base each resolves against (ARCHITECTURE.md, Base URIs).
 
 The rows are the URL-valued attributes of HTML 4.01 (Appendix "Index of
 Attributes", type %URI;/%URIs;) and of the WHATWG living standard (the
@@ -27,7 +27,7 @@ class Syntax(Enum):
 
 
 class Against(Enum):
-    """What a value resolves against (DESIGN §4)."""
+    """What a value resolves against (ARCHITECTURE.md, Base URIs)."""
 
     BASE = "base"  # the document base URL: the first <base href>, else the layer below
     FORM = "form"  # an empty value means the document's own URL, not <base> (WHATWG §4.10.21.3)

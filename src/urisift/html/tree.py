@@ -3,7 +3,7 @@
 urisift parses with lexbor (through selectolax): an HTML5 tree builder, the
 tree a browser builds (``<base>`` after ``</html>`` lands in body, template
 contents are a fragment of their own, RCDATA and foreign content are
-placed by the WHATWG rules), and the fastest measured (issue 9 note).  A
+placed by the WHATWG rules), and the fastest measured.  A
 BeautifulSoup object a user already has is walked through bs4's own API.
 
 Both walks yield the same items, in tree order: the elements that have
@@ -162,8 +162,7 @@ class LexborTree:
         # text to lexbor (skip_empty: most text nodes, none of which can hold
         # a reference).  A template's contents are a fragment of their own,
         # walked where the template stands: its traversal goes on a stack,
-        # not into a call, so templates nested however deep cost no recursion
-        # (issue 20).
+        # not into a call, so templates nested however deep cost no recursion.
         html = Namespace.HTML
         disjoint = names.isdisjoint
         append = out.append

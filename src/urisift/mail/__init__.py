@@ -1,4 +1,4 @@
-"""Reading mail (DESIGN §1 ``mail/``, issue 10): so far the mbox splitter
+"""Reading mail (ARCHITECTURE.md, Readers): so far the mbox splitter
 (:mod:`.mbox`), which streams an archive into messages."""
 
 from .mbox import MboxMessage, split_mbox

@@ -64,7 +64,7 @@ def unflow(text: str, *, delsp: bool = False) -> str:
 def rejoined(text: str, delsp: bool) -> list[list[tuple[int, int, int]]]:
     """For each line of ``unflow(text)``: where each of its pieces starts in
     it (0-based column), and the line (0-based) and column of ``text`` it
-    came from (issue 37: a location names the line of the file)."""
+    came from (a location names the line of the file)."""
     lines = []
     for depth, pieces in _paragraphs(text, delsp):
         column = len(_prefix(depth))

@@ -1,4 +1,4 @@
-"""URI references in a message's own headers (issue 10).
+"""URI references in a message's own headers.
 
 - RFC 2369 list headers (``List-Help``, ``-Subscribe``, ``-Unsubscribe``,
   ``-Post``, ``-Owner``, ``-Archive``): comma-separated ``<URI>``s, with

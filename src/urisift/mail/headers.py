@@ -1,5 +1,5 @@
 """MIME headings as urisift reads them: RFC 2047 words, and the base-URI
-headers of RFC 2110 / RFC 2557 (DESIGN §4).
+headers of RFC 2110 / RFC 2557 (ARCHITECTURE.md, Base URIs).
 
 ``Content-Base`` and ``Content-Location`` values are unfolded with *all*
 white space removed (RFC 2110 §4 and RFC 2557 §4.4.2 let a long URL fold

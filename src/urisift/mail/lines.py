@@ -1,4 +1,4 @@
-"""Where a message's text stands in its bytes (issue 37): text output's
+"""Where a message's text stands in its bytes: text output's
 ``file:line:column`` names the file's line, not a line of the part.
 
 The email package keeps no positions, but a leaf part's payload is kept as

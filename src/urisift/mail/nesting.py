@@ -1,4 +1,4 @@
-"""A message's nesting checked before the email package parses it (issue 20).
+"""A message's nesting checked before the email package parses it.
 
 The stdlib parser (``email.feedparser``) recurses once per level of MIME
 nesting: each part of a ``multipart/*`` (RFC 2046 §5.1) and the message

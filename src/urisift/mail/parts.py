@@ -1,6 +1,6 @@
 """A parsed message as the pieces to scan: its headings' URI references and
 its text parts, decoded as far as mail decodes them (transfer encoding,
-``format=flowed``), each with its part path (issue 10).
+``format=flowed``), each with its part path.
 
 Parts that are not text (images, archives, programs) are never decoded.
 Each piece carries the chain of bases around it
@@ -41,7 +41,7 @@ class TextPart(NamedTuple):
     decoding: Charset | None
     layer: BaseLayer  # the bases around the part
     uuencoded: bool = False  # a file uuencoded inside a text part, not the part's own text
-    placed: Place | None = None  # where its text stands in the message (issue 37), when asked and it does
+    placed: Place | None = None  # where its text stands in the message (text output's location), when asked and it does
 
 
 class HeaderReference(NamedTuple):

@@ -1,4 +1,4 @@
-"""Which part of a message a reference points to (issue 10).
+"""Which part of a message a reference points to.
 
 - RFC 2392: ``cid:<content-id>`` names the body part whose ``Content-ID``
   is that addr-spec; ``mid:<message-id>`` names a message, and

@@ -1,10 +1,11 @@
-"""Mail's front door (DESIGN §1): a message or an mbox archive in, its
+"""Mail's front door (ARCHITECTURE.md, Readers): a message or an mbox archive in, its
 headings' references as records, and its text parts out as nested content
 (each with the bases of the headings around it, RFC 2557 / seed 001
 §5.1.2) for the scan to route to the reader of their kind.
 
 A message is parsed through :func:`~urisift.mail.nesting.checked_parse`,
-never by the email package's recursive parser alone (issue 20).
+never by the email package's recursive parser alone, which a few
+kilobytes of hostile nesting drive into ``RecursionError``.
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tal
                   lines: Placing | None = None, needs: frozenset[str] = EVERYTHING
                   ) -> Iterator[Record | Defect | Content]:
     """What :func:`read_message` yields, for a message already parsed;
-    ``lines``: its bytes, where its records are placed (issue 37); what a
-    target points to among its parts only when the output asks (issue 36)."""
+    ``lines``: its bytes, where its records are placed (text output's location); what a
+    target points to among its parts only when the output asks (ARCHITECTURE.md, Pushdown)."""
     points_to = _part_pointer(message, layer, origin) if POINTS_TO in needs else _not_asked
     for piece in message_pieces(message, layer, origin, lines):
         if isinstance(piece, Defect):

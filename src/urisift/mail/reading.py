@@ -1,7 +1,7 @@
 """The email package's own reading of a message, followed without
-recursing (issue 20): header blocks, boundary lines as its feedparser
-matches them, its defaults (RFC 2046 §5.1.5: a digest's parts are
-message/rfc822), level by level on a stack of its own.  Where an entity
+recursing (hostile nesting exhausts the parser's own recursion): header
+blocks, boundary lines as its feedparser matches them, its defaults
+(RFC 2046 §5.1.5: a digest's parts are message/rfc822), level by level on a stack of its own.  Where an entity
 at :data:`MAX_DEPTH` would open another level, it is given
 ``Content-Type: text/plain`` instead, so that the parser then reads what it
 holds as the text of one part; a Content-Type too long for the parser's

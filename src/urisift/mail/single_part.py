@@ -1,5 +1,5 @@
 """The email package's parse of a plain single-part message, made without
-its feedparser (issue 24).
+its feedparser.
 
 The feedparser reads a message a line at a time in Python: its heading
 lines are half of a mail scan's time.  For a message whose heading is plain

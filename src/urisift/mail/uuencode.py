@@ -1,4 +1,4 @@
-"""uuencoded files inside a text part (issue 10).
+"""uuencoded files inside a text part.
 
 Before MIME, and in many clients long after, a file was sent inside the
 text of a message as a uuencoded block::

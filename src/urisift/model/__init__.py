@@ -1,4 +1,4 @@
-"""The vocabulary of the pipeline (DESIGN §1, §2): what is found, where it came
+"""The vocabulary of the pipeline (ARCHITECTURE.md, The vocabulary): what is found, where it came
 from, how its bytes were decoded, which base applied, and what went wrong.
 
 This module imports nothing of the pipeline or of the URI core, so every
@@ -62,11 +62,11 @@ class Place:
     header: str | None = None
     rel: tuple[str, ...] | None = None
     text: str | None | Literal[False] = None
-    # PDF: the 1-based page the reference is on (issue 21)
+    # PDF: the 1-based page the reference is on
     page: int | None = None
     # office files: the member of the ZIP package (``word/_rels/document.xml.rels``)
     member: str | None = None
-    # HTML: where on the page the element stands (issue 39): main, nav, header,
+    # HTML: where on the page the element stands: main, nav, header,
     # footer, aside, comments or other; None outside HTML, False where not asked for
     region: str | None | Literal[False] = None
 
@@ -93,7 +93,7 @@ class Origin:
     warc_date: str | None = None
     # the line of the file where this message's (or record's) text starts, when it stands there as
     # written (an mbox message's first line after its envelope; 1 in a message file): records'
-    # ``in_file`` lines count from it (issue 37; text output's location).  Not in the JSON records
+    # ``in_file`` lines count from it (text output's location).  Not in the JSON records
     line: int | None = None
     # the input's retrieval URI (RFC 3986 §5.1.3: --base, joined with the file's path under a directory
     # walked; a web input's URL after its redirects), where it can serve: the source of the edges it
@@ -151,7 +151,7 @@ class Found(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Effective:
-    """Where a crawl's captures say a target really ends (issue 23): the URI
+    """Where a crawl's captures say a target really ends: the URI
     reached by following, in the captures of the WARCs read, each 3xx
     ``Location`` (RFC 9110 §15.4), ``<meta http-equiv=refresh>`` (WHATWG HTML
     §4.2.5.3) and ``rel=canonical`` (RFC 6596) from the target.
@@ -169,10 +169,10 @@ class Effective:
 
 
 class Record(NamedTuple):
-    """One URI reference found in the input (DESIGN §2), composed of what was
+    """One URI reference found in the input (ARCHITECTURE.md, The record contract), composed of what was
     found, where it stands, the base it was resolved against and its target.
 
-    A field the scan was not asked for (``ScanOptions.fields``, issue 36) is
+    A field the scan was not asked for (``ScanOptions.fields``) is
     ``False``, never a None or an empty tuple that would read as "none":
     ``span``, ``line`` and ``column`` without positions, ``risks``,
     ``browser_target``, ``unwrapped`` and ``wrapper``, ``points_to``, and an
@@ -202,11 +202,11 @@ class Record(NamedTuple):
     # the text around the reference (--context N), when asked for
     context: str | None = None
     # what the WHATWG URL parser gives for the reference against the same
-    # base (issue 25): the URL, None where that parser fails, False where it
+    # base: the URL, None where that parser fails, False where it
     # was not asked (text and mail without --resolve browser|both)
     browser_target: str | None | Literal[False] = False
     # the URL behind a link-protection service's, a redirector's or an
-    # archive's wrapping (issue 23); None when not wrapped, or when the
+    # archive's wrapping; None when not wrapped, or when the
     # wrapper hides it (then ``wrapper`` names it and a risk says so)
     unwrapped: str | None | Literal[False] = None
     # the wrappers, outermost first ("safelinks", "wayback@2024-05-03T12:00:00Z")
@@ -340,7 +340,7 @@ class Defect:
 
     def __post_init__(self) -> None:
         # one defect, one line on standard error: a library's message (libxml2's,
-        # an exception's) may hold line breaks (issue 35)
+        # an exception's) may hold line breaks
         detail = self.detail
         if "\n" in detail or "\r" in detail:
             object.__setattr__(self, "detail", " ".join(part.strip() for part in detail.splitlines() if part.strip()))

@@ -9,8 +9,8 @@ from enum import EnumType, StrEnum
 
 class _Listed(EnumType):
     """A string enum's class whose ``dir()`` names its members and an enum's
-    own attributes, not every method of ``str`` (issue 37: ``help(urisift)``
-    listed all of them for each of its seven enums, 470 lines apiece); its
+    own attributes, not every method of ``str`` (``help(urisift)``
+    would otherwise list all of them for each of its seven enums, 470 lines apiece); its
     members are strings all the same."""
 
     def __dir__(cls) -> list[str]:
@@ -23,7 +23,7 @@ class _Enum(StrEnum, metaclass=_Listed):
 
 
 class Style(_Enum):
-    """How a reference was delimited or found (DESIGN §2 ``style``)."""
+    """How a reference was delimited or found (the ``style`` key; ARCHITECTURE.md, The record contract)."""
 
     ANGLE = "angle"  # <http://...>
     ANGLE_URL = "angle-url"  # <URL:...>
@@ -41,12 +41,12 @@ class Style(_Enum):
 
 
 class Where(_Enum):
-    """The kind of place a reference stood in (DESIGN §2 ``where``)."""
+    """The kind of place a reference stood in (the ``where`` key; ARCHITECTURE.md, The record contract)."""
 
     TEXT = "text"
     HTML = "html"
     HEADER = "header"
-    CSS = "css"  # a stylesheet of its own (issue 21)
+    CSS = "css"  # a stylesheet of its own
     XML = "xml"  # an XML document: feeds, sitemaps, SVG, OPML, office files' parts
     PDF = "pdf"
     MARKDOWN = "markdown"  # a Markdown document: its links, its prose, its code
@@ -162,7 +162,7 @@ class Kind(_Enum):
 
 
 class Region(_Enum):
-    """Where on an HTML page a reference stands (issue 39, the ``region`` key)."""
+    """Where on an HTML page a reference stands (the ``region`` key)."""
 
     MAIN = "main"  # the page's own content
     NAV = "nav"  # its navigation

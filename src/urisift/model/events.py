@@ -1,4 +1,4 @@
-"""The scan's events (issue 19): the content it routes to a reader, the
+"""The scan's events: the content it routes to a reader, the
 tally that ends each unit of work, and a batch of output a worker process
 already wrote out."""
 
@@ -46,7 +46,7 @@ class Content:
     ``budget`` the account of the document it belongs to (None until the
     scan routes it: a reader hands its own on to content that is part of
     the same document, a feed's HTML, and the scan gives any other a fresh
-    one; issue 35); ``inflated`` that the body's bytes are inflated out of
+    one; ARCHITECTURE.md, Budgets); ``inflated`` that the body's bytes are inflated out of
     compressed ones as they are read (a compressed input, a payload's
     content or transfer coding): each counts against the budget's bytes.
     """
@@ -62,7 +62,7 @@ class Content:
     flags: tuple[Flag, ...] = ()
     points_to: Callable[[str], str | None | Literal[False]] | None = None
     # where a (line, column) of this content's text stands in the message or record around it, as
-    # written in the file (issue 37: Record.in_file); None where it does not stand there as written
+    # written in the file (for Record.in_file); None where it does not stand there as written
     placed: Callable[[int, int], tuple[int, int]] | None = None
     budget: Budget | None = None
     # where this content's text starts in the decoded text around it (character offset, line, column):

@@ -1,7 +1,7 @@
-"""Which URL of a record the command's output uses (issue 25): ``--resolve``
+"""Which URL of a record the command's output uses: ``--resolve``
 picks between the RFC 3986 target and what a browser fetches
 (``browser_target``, the WHATWG URL parser's result), and ``--unwrap`` the
-URL behind a link-protection or archive wrapper (issue 23), for what text
+URL behind a link-protection or archive wrapper, for what text
 output prints and what ``--scheme``, ``--normalize``, ``--unique`` and edges use.
 
 One function, so that every output agrees on the choice.
@@ -20,7 +20,7 @@ def chosen_target(record: Record, resolution: str, unwrap: bool = False, effecti
     output prints the browser's beside it): None when the record has none
     (a relative reference with no base, or one the WHATWG parser refuses).
     ``unwrap`` (``--unwrap``): the URL behind a wrapper instead, where it
-    could be recovered (issue 23); ``effective`` (``--effective``): where
+    could be recovered; ``effective`` (``--effective``): where
     the target ends in the crawl's captures, first of all."""
     if effective and record.effective is not None:
         return record.effective.target

@@ -1,5 +1,5 @@
-"""What a record was not asked to compute (issue 36: pay only for what is
-asked): a field the scan left ``False`` is refused by every writer of it,
+"""What a record was not asked to compute (pay only for what is
+asked: ARCHITECTURE.md, Pushdown): a field the scan left ``False`` is refused by every writer of it,
 never written as a null or an empty list that would read as "none"."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from ..model import Record
 
 
 class NotComputed(ValueError):
-    """A key written that the scan was not asked to compute (ScanOptions.fields, issue 36)."""
+    """A key written that the scan was not asked to compute (ScanOptions.fields)."""
 
     def __init__(self, key: str) -> None:
         super().__init__(f"the record's {key!r} was not computed: ask for it (ScanOptions.fields, --fields)")

@@ -1,4 +1,4 @@
-"""JSON lines of chosen keys (``--fields``, issue 36): each key's JSON text
+"""JSON lines of chosen keys (``--fields``): each key's JSON text
 straight from the record, without the whole object being built first, by
 one function made for the keys a run writes; a key the scan was not asked
 to compute is refused (:class:`~.computed.NotComputed`), never written as a

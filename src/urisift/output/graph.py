@@ -1,5 +1,5 @@
-"""The link graph as a file Gephi, networkx, Cytoscape and igraph read
-(issue 23): ``--format graphml`` (GraphML 1.0) and ``--format gexf`` (GEXF
+"""The link graph as a file Gephi, networkx, Cytoscape and igraph read:
+``--format graphml`` (GraphML 1.0) and ``--format gexf`` (GEXF
 1.3), each edge a source page and a target with how many times the source
 links to it (``weight``), beside ``--format edges``, which writes a line a
 link.  ``--graph hosts`` draws the host-level graph instead: an edge from

@@ -1,4 +1,4 @@
-"""A whole record's JSON line (DESIGN §2), the hot path of every ``--format
+"""A whole record's JSON line (ARCHITECTURE.md, The record contract), the hot path of every ``--format
 jsonl`` run: exactly ``json.dumps(record_json(record), ensure_ascii=False)``
 (a test holds the two to each other), built from parts joined once for the
 records that share them.  Compiled by mypyc where the build can (setup.py);

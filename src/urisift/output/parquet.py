@@ -1,5 +1,5 @@
-"""Parquet for indexers (issue 11): :func:`schema` is the record contract of
-DESIGN §2 as Arrow types, one column a JSON key, in the same order
+"""Parquet for indexers: :func:`schema` is the record contract
+(ARCHITECTURE.md, The record contract) as Arrow types, one column a JSON key, in the same order
 (``normalized`` last when asked for); it does not depend on the data, so
 files from many runs concatenate.  Defects are not rows: they go to
 standard error, as with CSV."""

@@ -1,21 +1,21 @@
-"""The record contract of DESIGN §2 in one place: the keys and their order,
+"""The record contract (ARCHITECTURE.md, The record contract) in one place: the keys and their order,
 what each holds, and the writers for ``text``, ``jsonl`` and ``csv``.
 
-Keys are stable and never renamed.  Since the pipeline issue a record also
-carries ``offset``, ``warc_record_id``, ``warc_target_uri``, ``warc_date``,
-``rel`` and ``text`` (null where they do not apply); since the mail issue,
+Keys are stable and never renamed.  Among them, a record carries
+``offset``, ``warc_record_id``, ``warc_target_uri``,
+``warc_date``, ``rel`` and ``text`` (null where they do not apply);
 ``points_to``, the part path a ``cid:``/``mid:``/Content-Location
-reference names; since issue 25, ``browser_target``, what the WHATWG
+reference names; ``browser_target``, what the WHATWG
 URL parser gives (present only where it was computed: always for HTML and
 WARC, for text and mail with ``--resolve browser|both``; null where that
-parser fails); since issue 23, ``unwrapped`` and ``wrapper`` (the URL behind
+parser fails); ``unwrapped`` and ``wrapper`` (the URL behind
 a link-protection service's or an archive's wrapping, and the wrappers),
 and ``effective_target``, ``effective_hops``, ``effective_status``,
 ``effective_loop`` (where the target ends in a crawl's captures, with
-``--effective``; null otherwise); since issue 21, ``page`` (PDF) and
+``--effective``; null otherwise); ``page`` (PDF) and
 ``member`` (the part of an office file's ZIP package), last; and a defect
 line also carries ``message_id``, ``offset`` and ``warc_record_id``.  A run
-adds keys when asked (:data:`EXTRA_KEYS`): ``region`` (issue 39: where on
+adds keys when asked (:data:`EXTRA_KEYS`): ``region`` (where on
 an HTML page it stands: --fields naming it, --region), ``context``,
 ``normalized``.
 
@@ -36,7 +36,7 @@ from ..model import Defect, Record
 from .computed import NotComputed, not_computed
 from .lines import ORIGIN_KEYS, RecordLines, dumps
 
-#: JSON keys of a record, in output order (DESIGN §2; never renamed).
+#: JSON keys of a record, in output order (ARCHITECTURE.md, The record contract; never renamed).
 RECORD_KEYS = (
     "uri", "target", "alternatives", "base", "base_source", "style", "where", "element", "attribute",
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",

@@ -1,4 +1,4 @@
-"""``--stats``: what a run read and found (issue 12, issue 19), counted from
+"""``--stats``: what a run read and found, counted from
 the events the scan already sees -- each unit's
 :class:`~urisift.model.Tally` (inputs, messages, text parts, WARC and ARC
 records of every type, bytes as stored and after decompression) and the
@@ -91,5 +91,5 @@ class Stats:
 
 
 def _count(n: int, what: str) -> str:
-    """``n`` things, singular for one (issue 37: "1 inputs")."""
+    """``n`` things, singular for one (never "1 inputs")."""
     return f"{n} {what}" if n == 1 else f"{n} {what}s"

@@ -1,4 +1,4 @@
-"""The output formats of the command (DESIGN §2; issue 12): how records and
+"""The output formats of the command (ARCHITECTURE.md, The record contract): how records and
 defects are written, given a :class:`Layout`.
 
 - ``text``: one target a line (the reference when it has none; which
@@ -45,7 +45,7 @@ class Layout:
     resolution: str = "rfc"  # --resolve: which URL text and edges use (output.choice)
     unwrap: bool = False  # --unwrap: the URL behind a wrapper, where there is one
     effective: bool = False  # --effective: where the target ends in a crawl's captures
-    region: bool = False  # --region: the region key added (issue 39), after the contract's keys
+    region: bool = False  # --region: the region key added, after the contract's keys
 
     def columns(self) -> tuple[str, ...]:
         if self.fields is not None:
@@ -134,7 +134,7 @@ _CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F)}
 
 
 def location(record: Record) -> str:
-    """``file:line:column`` of text output (issue 37): where the reference
+    """``file:line:column`` of text output: where the reference
     stands in the file, as grep and editors read it.  In a message or WARC
     record whose text does not stand in the file as written (a base64 part,
     a gzip member), the line field names where it is and the line there:

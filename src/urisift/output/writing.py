@@ -1,4 +1,4 @@
-"""The command's write loop (issue 12): records and defects, as they stream
+"""The command's write loop: records and defects, as they stream
 in from a serial or parallel scan (or batches a worker already wrote out),
 through ``--scheme``, ``--normalize`` and ``--unique`` to the writer;
 defects to standard error; each unit's tally to ``--stats`` and the
@@ -88,7 +88,7 @@ BATCH_SECONDS = 0.05
 
 
 class Reporter:
-    """The defects on standard error, as ``--defects`` asks (issue 37): a
+    """The defects on standard error, as ``--defects`` asks: a
     line each (``lines``), or their counts in one line at the end
     (``count``), or nothing (``none``); an input that cannot be read at all
     (``unreadable``, ``scan-failed``: exit status 1) or that needs an extra

@@ -1,4 +1,4 @@
-"""WARC and ARC records as units to scan (issue 11; DESIGN §1).
+"""WARC and ARC records as units to scan (ARCHITECTURE.md, Readers).
 
 Read with warcio, which reads WARC (ISO 28500) and ARC, record-by-record
 gzip or plain, strips the ``<…>`` that WARC 1.0 writers put around
@@ -16,7 +16,7 @@ chunked``), then the Content-Encoding's.
 - A unit's payload is scanned by its media type (the HTTP ``Content-Type``;
   for a ``resource``, the record's own): HTML and plain text, with the HTTP
   charset as the declared one; anything else is counted and skipped unread.
-- A broken record (issue 20) is a ``broken-warc`` defect naming it (its
+- A broken record is a ``broken-warc`` defect naming it (its
   offset, record ID and target URI): a corrupt gzip member, a missing or
   malformed Content-Length, one that runs past the end of the file or
   short of it, a payload whose coding breaks.  The scan goes on at the next

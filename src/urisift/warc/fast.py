@@ -1,4 +1,4 @@
-"""The fast path (issue 36): the clean records of a WARC file read by
+"""The fast path: the clean records of a WARC file read by
 FastWARC, and warcio from the first record that is not clean.
 
 Why both.  FastWARC (Rust) iterates and inflates a WARC two to four times

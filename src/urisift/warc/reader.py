@@ -1,5 +1,5 @@
 """The reader: the units of a WARC or ARC stream, and a defect naming each
-broken record, the scan going on at the next record (issue 20)."""
+broken record, the scan going on at the next record."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ class WarcReader:
     def __init__(self, stream: BinaryIO, origin: Origin, *, locations: bool = False, fast: bool = True) -> None:
         self.stream = stream
         self.origin = origin
-        # with locations, each record of a plain file says where it stands in it (issue 37)
+        # with locations, each record of a plain file says where it stands in it (text output's location)
         self.lines = FileLines(stream) if locations and seekable(stream) else None
         self.types: collections.Counter[str] = collections.Counter()
         # the bytes read after decompression (a .warc.gz's members inflated; a plain file's as they are)

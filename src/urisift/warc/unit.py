@@ -28,7 +28,7 @@ class WarcUnit:
     charset: str | None  # the charset the HTTP (or record) Content-Type declares
     kind: Kind | None  # HTML or TEXT: scanned; None: counted and skipped
     payload: BinaryIO | None  # the decoded payload, readable until the next unit is asked for
-    # where the record stands in a plain file, when asked (issue 37: text output's location): the
+    # where the record stands in a plain file, when asked (text output's location): the
     # line its "WARC/" line is on, its bytes up to its payload, and whether the payload stands as
     # written (no transfer or content coding); None in a .warc.gz, a pipe, or not asked for
     line: int | None = None

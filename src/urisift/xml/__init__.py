@@ -1,4 +1,4 @@
-"""The XML family (issues 21, 35, 38): feeds (Atom, RSS 2.0 and 1.0),
+"""The XML family: feeds (Atom, RSS 2.0 and 1.0),
 sitemaps and their extensions, OPML, SVG, XHTML read as XML, any
 ``xlink:href``, MediaWiki export dumps (each revision's text read as
 wikitext), XML of any other vocabulary (the URIs of its text and its

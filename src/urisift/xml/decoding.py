@@ -1,4 +1,4 @@
-"""An XML document's bytes → the UTF-8 the parser is fed (issue 35, issue 37).
+"""An XML document's bytes → the UTF-8 the parser is fed.
 
 libxml2 decodes by itself only the encodings it was built with, and stops
 the parse at the first byte that is not in the document's encoding: one bad

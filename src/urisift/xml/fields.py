@@ -1,4 +1,4 @@
-"""URLs in office documents' field codes and formulas (issue 38).
+"""URLs in office documents' field codes and formulas.
 
 - WordprocessingML fields (ECMA-376 Part 1 §17.16): a simple field's
   ``w:instr`` (§17.16.19), or a complex field's instruction text, which Word

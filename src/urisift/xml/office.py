@@ -1,4 +1,4 @@
-"""An office file → its records (issues 21, 35, 38): a ZIP package read with
+"""An office file → its records: a ZIP package read with
 zipfile, each XML member it may hold links in walked by the XML reader's
 walk (:mod:`.walk`: the same safe parser, the same streaming, the
 vocabularies of :mod:`.vocabulary`), as it inflates.

@@ -1,4 +1,4 @@
-"""The XML parser, never trusting the document (issues 21, 35, 38): libxml2's
+"""The XML parser, never trusting the document: libxml2's
 pull parser through lxml, fed piece by piece, so that a sitemap of a million
 URLs is read in constant memory.
 

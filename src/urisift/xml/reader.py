@@ -1,4 +1,4 @@
-"""An XML document → its records (issues 21, 35, 38): decoded by the charset
+"""An XML document → its records: decoded by the charset
 chain (:mod:`.decoding`), parsed by a pull parser that trusts nothing
 (:mod:`.parsing`), walked as its events come (:mod:`.walk`): a sitemap of a
 million URLs, a feed of a million entries, a million links in one entry's

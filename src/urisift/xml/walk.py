@@ -1,4 +1,4 @@
-"""The walk of one XML document's events → records (issues 21, 35, 38).
+"""The walk of one XML document's events → records.
 
 Each element's base is its own ``xml:base`` resolved against its parent's,
 the document's layers below them all (XML Base §4.2; RFC 3986 §5.1.1,

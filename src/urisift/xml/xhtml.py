@@ -1,4 +1,4 @@
-"""XHTML read as the XML it is (issue 38): what a browser's XML parser
+"""XHTML read as the XML it is: what a browser's XML parser
 builds from an XHTML document (served ``application/xhtml+xml``, named
 ``.xhtml``, or opening ``<?xml`` with a root in the XHTML namespace), and
 the XHTML islands of other documents (Atom ``type="xhtml"`` content, an
