@@ -1,4 +1,4 @@
-"""Which base URI applies: the layers of seed 001 §5.1 / seed 002 §5.1 (ARCHITECTURE.md, Base URIs).
+"""Which base URI applies: the layers of url-syntax-05 §5.1 / rfc2396bis-01 §5.1 (ARCHITECTURE.md, Base URIs).
 
 Precedence, innermost first:
 

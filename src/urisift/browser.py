@@ -6,7 +6,7 @@ web-platform URL test), not a second one written here.  The two disagree on
 real pages: a backslash is a slash to a browser, tabs and newlines vanish,
 ``///host`` finds a host, spaces are percent-encoded, hosts go through IDNA,
 an empty path becomes ``/``.  Where the two name different resources after
-seed 002 §6.2 normalization (syntax-based §6.2.2 and scheme-based §6.2.3 on
+rfc2396bis-01 §6.2 normalization (syntax-based §6.2.2 and scheme-based §6.2.3 on
 both sides) a record carries the ``differs`` flag: a parser differential is
 also how SSRF filters and open-redirect checks are bypassed.
 """

@@ -1,4 +1,4 @@
-"""Deceptive link text (seed 002 §7.5, semantic attacks): a
+"""Deceptive link text (rfc2396bis-01 §7.5, semantic attacks): a
 link whose visible text names one host and which goes to another, the
 classic phishing shape.
 

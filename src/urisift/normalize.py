@@ -1,4 +1,4 @@
-"""Normalization and comparison: the seed 002 §6.2 comparison ladder.
+"""Normalization and comparison: the rfc2396bis-01 §6.2 comparison ladder.
 
 Rungs, each including the ones below it:
 
@@ -125,7 +125,7 @@ def normalize(
     drop_fragment: bool = False,
     strip_host_dot: bool = False,
 ) -> str:
-    """The normal form of ``uri`` at ``level`` of the seed 002 §6.2 ladder.
+    """The normal form of ``uri`` at ``level`` of the rfc2396bis-01 §6.2 ladder.
 
     Idempotent: ``normalize(normalize(u)) == normalize(u)`` for every level
     and option.  Relative references are normalized too (case and
@@ -319,7 +319,7 @@ _OPTIONS = ("idna", "iri_to_uri", "drop_fragment", "strip_host_dot")
 
 
 def equivalent(a: str | UriReference, b: str | UriReference, *, level: Level = "syntax", **options: bool) -> bool:
-    """Seed 002 §6.2: are ``a`` and ``b`` equivalent at ``level`` of the ladder?
+    """rfc2396bis-01 §6.2: are ``a`` and ``b`` equivalent at ``level`` of the ladder?
 
     Climbing the ladder only ever turns "different" into "equivalent", never
     the reverse.  ``options`` are :func:`normalize`'s (``iri_to_uri`` ...).

@@ -22,7 +22,7 @@ class ScanOptions:
 
     base: str | None = None  # the retrieval URI (RFC 3986 §5.1.3)
     kind: Kind = Kind.AUTO  # AUTO sniffs the content, then the name
-    abbreviated: bool = True  # www./ftp. forms (seed 002 Appendix F)
+    abbreviated: bool = True  # www./ftp. forms (rfc2396bis-01 Appendix F)
     charset: str | None = None  # a declared charset, below a BOM and above everything else
     strict: bool = False  # the first defect ends the scan (InputError)
     chunk_size: int = 1 << 20  # text streams through in pieces of this many bytes

@@ -1,6 +1,6 @@
 """URI references: the Appendix B split, §5.3 recomposition, ABNF validation.
 
-RFC 3986 (seed 002) §3 and §4; Appendix B for the split.  A component that is
+RFC 3986 (rfc2396bis-01) §3 and §4; Appendix B for the split.  A component that is
 *undefined* (its delimiter is absent) is ``None``; a component that is present
 but empty is ``""``.  ``file:///x`` therefore has ``authority == ""`` and
 ``http://a?`` has ``query == ""``, and ``str()`` gives either back exactly.

@@ -1,5 +1,5 @@
-"""Reference resolution: RFC 3986 §5.2 (seed 002 as finalized) and the 1997
-algorithm of draft-fielding-url-syntax-05 §5.2 (seed 001, the RFC 2396 profile).
+"""Reference resolution: RFC 3986 §5.2 (rfc2396bis-01 as finalized) and the 1997
+algorithm of draft-fielding-url-syntax-05 §5.2 (url-syntax-05, the RFC 2396 profile).
 
 Undefined (``None``) and empty (``""``) components are kept apart in every step.
 """
@@ -111,7 +111,7 @@ def resolve(
       writes it, where the literal algorithm gives ``f://g``, a URI whose
       host is ``g``.  ``False`` gives the literal algorithm.
 
-    ``profile="rfc2396"`` is seed 001's 1997 algorithm (§5.2 steps 1–7), whose
+    ``profile="rfc2396"`` is url-syntax-05's 1997 algorithm (§5.2 steps 1–7), whose
     Appendix C differs from RFC 3986: the query takes part in dot-segment
     removal, ``?y`` merges with the base directory, and unmatched ``..`` stays.
 
@@ -169,7 +169,7 @@ def resolve(
     return tuple.__new__(UriReference, (scheme, authority, path, query, fragment))
 
 
-# -- seed 001 (1997) profile ------------------------------------------------------
+# -- url-syntax-05 (1997) profile ------------------------------------------------------
 
 # d) every "./" where "." is a complete segment (at the start or after "/")
 _DOT_SLASH = patterns.compile(r"(?:^|(?<=/))\./")
@@ -178,7 +178,7 @@ _TRAILING_DOT = patterns.compile(r"(?:^|(?<=/))\.$")
 
 
 def _remove_segment_dotdot(buf: str) -> str:
-    """Seed 001 §5.2 step 6 f) and g) in one left-to-right pass.
+    """url-syntax-05 §5.2 step 6 f) and g) in one left-to-right pass.
 
     f) removes, leftmost first and again until none is left, every
     "<segment>/../" whose segment is complete and not ".."; g) then removes
@@ -206,7 +206,7 @@ def _remove_segment_dotdot(buf: str) -> str:
 
 
 def _resolve_2396(r: UriReference, b: UriReference) -> UriReference:
-    """Seed 001 §5.2, steps 1–7, with the buffer rewritten exactly as described."""
+    """url-syntax-05 §5.2, steps 1–7, with the buffer rewritten exactly as described."""
     scheme, authority, path, query, fragment = r
     # 2) path empty, scheme/site/query undefined: the current document
     if path == "" and scheme is None and authority is None and query is None:
@@ -222,7 +222,7 @@ def _resolve_2396(r: UriReference, b: UriReference) -> UriReference:
         if not path.startswith("/"):
             k = b.path.rfind("/")
             # a), b); a base with an authority and an empty path merges as "/"
-            # (RFC 3986 §5.2.3 says so; seed 001 is silent, and "http://" +
+            # (RFC 3986 §5.2.3 says so; url-syntax-05 is silent, and "http://" +
             # "g" would otherwise make "g" the host)
             buf = ("/" if authority is not None and b.path == "" else b.path[: k + 1]) + path
             if query is not None:

@@ -1,4 +1,4 @@
-"""Risk flags: what seed 002 §7 (Security Considerations) tells a reader to
+"""Risk flags: what rfc2396bis-01 §7 (Security Considerations) tells a reader to
 watch for in a URI.  Each flag names its section and says what it found.
 
 - ``userinfo``      §7.5 semantic attack: text before "@" in the authority

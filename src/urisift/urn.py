@@ -7,10 +7,10 @@
                   characters ("/", "?", "#" reserved and refused, "%00" refused);
                   no query or fragment.  Lexical equivalence, §5: case of "urn",
                   of the NID and of percent-encoding hex digits.
-``"2141bis-00"``  draft-saintandre-2141bis-00 (seed 000): NID ``(alphanum)
+``"2141bis-00"``  draft-saintandre-2141bis-00 (2141bis-00): NID ``(alphanum)
                   0*30(ldh) (alphanum)`` (no trailing hyphen), NSS ``1*pchar``
                   ("~" and "&" allowed); equivalence in three steps (§6).
-``"2141bis-03"``  draft-ietf-urnbis-rfc2141bis-urn-03 (seed 003): the same NID rule
+``"2141bis-03"``  draft-ietf-urnbis-rfc2141bis-urn-03 (rfc2141bis-urn-03): the same NID rule
                   with "urn" reserved (§2.1), NSS ``1*pchar``, a ``?`` query of
                   ``keywd=value`` directives joined by "&" (§2.3; a repeated
                   keyword is flagged), a fragment (§2.4); equivalence in five
@@ -42,9 +42,9 @@ _HEX = frozenset("0123456789ABCDEFabcdef")
 _PCHAR = _ALNUM | frozenset("-._~!$&'()*+,;=:@")
 # RFC 2141 §2.2: <trans> without <reserved>, which §2.3 keeps out of NSSs
 _URN_CHARS_2141 = _ALNUM | frozenset("()+,-.:=@;$_!*'")
-# seed 003 §2.3: keywd = ALPHA *( ["-"] (ALPHA / DIGIT) )
+# rfc2141bis-urn-03 §2.3: keywd = ALPHA *( ["-"] (ALPHA / DIGIT) )
 _KEYWD = patterns.compile(r"[A-Za-z](?>(?:-?[A-Za-z0-9])*)")
-# seed 003 §2.3: v-pchar = unreserved / pct-encoded / v-subdels ("&" excluded)
+# rfc2141bis-urn-03 §2.3: v-pchar = unreserved / pct-encoded / v-subdels ("&" excluded)
 _V_PCHAR = _ALNUM | frozenset("-._~!$'()*+,;=:@/?")
 _PCT = patterns.compile(r"%([0-9A-Fa-f]{2})")
 
@@ -61,9 +61,9 @@ class Urn:
     nss: str
     r_component: str | None = None  # RFC 8141 "?+"
     q_component: str | None = None  # RFC 8141 "?="
-    query: str | None = None  # seed 003 "?"
-    fragment: str | None = None  # RFC 8141 f-component / seed 003 fragment
-    directives: tuple[tuple[str, str], ...] = ()  # seed 003 query directives, in order
+    query: str | None = None  # rfc2141bis-urn-03 "?"
+    fragment: str | None = None  # RFC 8141 f-component / rfc2141bis-urn-03 fragment
+    directives: tuple[tuple[str, str], ...] = ()  # rfc2141bis-urn-03 query directives, in order
     flags: tuple[str, ...] = ()  # e.g. "repeated-keyword:s"
 
     @property
@@ -71,17 +71,17 @@ class Urn:
         return self.fragment
 
     def directive(self, keywd: str) -> str | None:
-        """The value of a seed 003 query directive (the first, if repeated)."""
+        """The value of a rfc2141bis-urn-03 query directive (the first, if repeated)."""
         return next((value for key, value in self.directives if key == keywd), None)
 
     @property
     def service(self) -> str | None:
-        """Seed 003 §2.3.1: the URN resolution service asked for with ``s=``."""
+        """rfc2141bis-urn-03 §2.3.1: the URN resolution service asked for with ``s=``."""
         return self.directive("s")
 
     @property
     def component(self) -> str | None:
-        """Seed 003 §2.3.2: the component of the resource asked for with ``c=``."""
+        """rfc2141bis-urn-03 §2.3.2: the component of the resource asked for with ``c=``."""
         return self.directive("c")
 
     @classmethod
@@ -117,7 +117,7 @@ class Urn:
     def comparison_key(self, *, objective: Literal["resource", "cache"] = "resource") -> str:
         """The string lexical equivalence compares (see the module doc).
 
-        ``objective`` chooses step 5a ("resource") or 5b ("cache") of seed 003
+        ``objective`` chooses step 5a ("resource") or 5b ("cache") of rfc2141bis-urn-03
         §5; other generations have no such step.
         """
         key = "urn:" + self.nid.lower() + ":" + _upper_hex(self.nss)
@@ -133,7 +133,7 @@ class Urn:
         return self.comparison_key(objective=objective) == other.comparison_key(objective=objective)
 
     def display(self) -> str:
-        """A form for people (seed 003 §4): percent-encoded UTF-8 sequences of
+        """A form for people (rfc2141bis-urn-03 §4): percent-encoded UTF-8 sequences of
         non-ASCII characters decoded.  Encoded ASCII stays encoded, since
         decoding it could make two different URNs look alike.  Never compare
         this form."""

@@ -1,5 +1,5 @@
 """Whether a reference is valid at all: an RFC 3986 ``URI-reference`` or an
-RFC 3987 ``IRI-reference`` (seed 002 §4.1, Appendix A), and if not, what is
+RFC 3987 ``IRI-reference`` (rfc2396bis-01 §4.1, Appendix A), and if not, what is
 wrong with it, as an ``invalid`` risk flag that names the component, the
 offending character and where it stands.
 
@@ -8,7 +8,7 @@ Appendix B split, which every string has) and its ``target`` kept: the
 record says what is wrong instead of dropping what a reader may still want.
 It is never unflagged.
 
-The classes, each with the section of seed 002 it breaks:
+The classes, each with the section of rfc2396bis-01 it breaks:
 
 - a character a component cannot hold: a space, ``<``, ``>``, a ``[``/``]``
   outside an IP literal, a control character (§2, §3.1-§3.5);
@@ -32,7 +32,7 @@ from .errors import UriSyntaxError
 from .model import Risk
 from .reference import validate
 
-#: the section of seed 002 that defines each component the validator names
+#: the section of rfc2396bis-01 that defines each component the validator names
 SECTIONS = {"scheme": "3.1", "userinfo": "3.2.1", "host": "3.2.2", "port": "3.2.3", "path": "3.3",
             "query": "3.4", "fragment": "3.5"}
 #: RFC 3987 §4.1: LRM, RLM, LRE, RLE, PDF, LRO, RLO, and the isolates of Unicode 6.3 (LRI, RLI, FSI, PDI)

@@ -1,5 +1,5 @@
-"""Delimiting URI references in running text (seed 001 Appendix E; seed 002
-Appendices E and F; seed 003 §2.5.3; ARCHITECTURE.md, Delimiting running text).
+"""Delimiting URI references in running text (url-syntax-05 Appendix E; rfc2396bis-01
+Appendices E and F; rfc2141bis-urn-03 §2.5.3; ARCHITECTURE.md, Delimiting running text).
 
 The scanner walks the text once, left to right.  One trigger pattern finds
 the next place a reference may start; the rule whose branch matched

@@ -1,4 +1,4 @@
-"""The ``<...>`` and ``<URL:...>`` rule (seed 001 Appendix E; seed 002 Appendix E;
+"""The ``<...>`` and ``<URL:...>`` rule (url-syntax-05 Appendix E; rfc2396bis-01 Appendix E;
 ARCHITECTURE.md, Delimiting running text).
 
 Everything up to the closing ``>`` is the reference, with all white space

@@ -1,5 +1,5 @@
 """Bare references in running text: ``scheme:...``, ``urn:...`` and the
-abbreviated ``www.``/``ftp.`` forms (seed 002 Appendices E and F; seed 003
+abbreviated ``www.``/``ftp.`` forms (rfc2396bis-01 Appendices E and F; rfc2141bis-urn-03
 §2.5.3; ARCHITECTURE.md, Delimiting running text).
 
 - A bare ``scheme:...`` needs ``//`` after the colon, or a registered scheme
@@ -8,7 +8,7 @@ abbreviated ``www.``/``ftp.`` forms (seed 002 Appendices E and F; seed 003
   is not its own; trailing punctuation and closing quotes are left out, and
   so is a closing emphasis run that opened before it.  ``"..."`` delimits exactly.  A URI that ends in ``-`` (or in
   ``scheme://``) at a line break continues on the next line.
-- ``urn:``: the NSS ends at the first excluded character (seed 003 §2.5.3).
+- ``urn:``: the NSS ends at the first excluded character (rfc2141bis-urn-03 §2.5.3).
 - ``www.`` / ``ftp.``: abbreviated URIs, absolute by heuristic.
 
 Linear: a character class under a repeat is possessive (``++``, ``*+``),
@@ -42,12 +42,12 @@ HYPHEN_BREAK = patterns.compile(r"[ \t]*+\r?\n(?>(?:[ \t]*+[>|])*)[ \t]*+")
 MARGIN_MARKS = patterns.compile(r"[>|]")
 # a reference that starts at a given place: "scheme:" or "www."/"ftp."
 LEADING_REFERENCE = patterns.compile(rf"(?P<scheme>{SCHEME}):|(?:[Ww]{{3}}|[Ff][Tt][Pp])\.")
-# URN: "urn:" NID ":" NSS, NSS ending at an excluded character (seed 003 §2.5.3)
+# URN: "urn:" NID ":" NSS, NSS ending at an excluded character (rfc2141bis-urn-03 §2.5.3)
 #   NID = alphanum 0*31( alphanum / "-" ) ; NSS chars = URN chars or "%" HEXDIG HEXDIG
 #   (parentheses are taken by body_end's bracket rule, the rest by one class)
 URN = patterns.compile(r"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,31}:")
 URN_NSS = patterns.compile(r"(?>(?:[A-Za-z0-9+,\-.:=@;$_!*'&~]|%[0-9A-Fa-f]{2})*)")  # atomic: nothing given back
-# after an NSS: the r-, q- and f-components ("?+", "?=", "#") of seed 003 / RFC 8141
+# after an NSS: the r-, q- and f-components ("?+", "?=", "#") of rfc2141bis-urn-03 / RFC 8141
 URN_COMPONENT = patterns.compile(r"[?#]")
 # characters that may not stand right before an abbreviated "www." (it would
 # be part of a host name, an e-mail address, a path or a scheme)
@@ -314,7 +314,7 @@ class SchemeRule:
 
     def _hyphen_join(self, found: Found, end: int) -> tuple[Found, int]:
         """A bare URI that ends in "-" at a line break continues on the next line
-        (seed 002 Appendix E): the primary reading keeps the hyphen, the other
+        (rfc2396bis-01 Appendix E): the primary reading keeps the hyphen, the other
         reading drops it."""
         cont = self._continuation(end, abbreviated=True)
         if cont is None:
@@ -348,7 +348,7 @@ class SchemeRule:
 
 
 class AbbreviatedRule:
-    """Delimits an abbreviated ``www.``/``ftp.`` URI (seed 002 Appendix F)."""
+    """Delimits an abbreviated ``www.``/``ftp.`` URI (rfc2396bis-01 Appendix F)."""
 
     def __init__(self, text: str, enabled: bool = True) -> None:
         self.text = text

@@ -8,7 +8,7 @@ YANG types (``snmp:identifier``), labels (``Fax:(248) 555-0100``,
 without ``//`` makes a URI only when it is one of the schemes below and what
 follows its colon has that scheme's own syntax (its RFC's, simplified to what
 can be checked at a glance); every other scheme needs ``//``.  ``urn:`` has a
-rule of its own (seed 003 §2.5.3).
+rule of its own (rfc2141bis-urn-03 §2.5.3).
 
 Each pattern is matched once, anchored after the colon, and is a sequence of
 possessive or bounded classes: linear.

@@ -5,7 +5,7 @@
   specification, §7.11, as a string or a dictionary's ``/UF``/``/F``), with
   the page it is on and the action in ``attribute``;
 - the catalog's URI dictionary ``/Base`` (§12.6.4.7): the base embedded in
-  the content, on top of the layers around the file (seed 002 §5.1.1), for
+  the content, on top of the layers around the file (rfc2396bis-01 §5.1.1), for
   URI actions only: a file specification is relative to the file itself
   (§7.11.2), so ``/Launch`` and ``/GoToR`` resolve against the layers around it;
 - the URIs written in each page's text layer, found by the text scanner.

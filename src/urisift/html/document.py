@@ -1,6 +1,6 @@
 """One HTML document → its records: the document base URL, every URL-bearing
 attribute by the rules of :mod:`.table`, srcset, meta refresh, CSS, and the
-URIs written in its text (ARCHITECTURE.md, Base URIs; seed 001 §5.1.1; WHATWG HTML §2.4.1
+URIs written in its text (ARCHITECTURE.md, Base URIs; url-syntax-05 §5.1.1; WHATWG HTML §2.4.1
 "document base URL", §4.2.3 ``base``).
 
 The base is found before any link is resolved, because a ``<base>`` in the

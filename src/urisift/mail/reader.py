@@ -1,6 +1,6 @@
 """Mail's front door (ARCHITECTURE.md, Readers): a message or an mbox archive in, its
 headings' references as records, and its text parts out as nested content
-(each with the bases of the headings around it, RFC 2557 / seed 001
+(each with the bases of the headings around it, RFC 2557 / url-syntax-05
 §5.1.2) for the scan to route to the reader of their kind.
 
 A message is parsed through :func:`~urisift.mail.nesting.checked_parse`,

@@ -1,5 +1,5 @@
 """The MIME walk: every leaf part of a message, with the bases its headings
-around it (seed 001 §5.1.2; RFC 2110; RFC 2557; ARCHITECTURE.md, Base URIs).
+around it (url-syntax-05 §5.1.2; RFC 2110; RFC 2557; ARCHITECTURE.md, Base URIs).
 
 Each entity's heading may set a base (``Content-Base``, else
 ``Content-Location``), resolved against the base of the entity around it;

@@ -29,7 +29,7 @@ class Style(_Enum):
     ANGLE_URL = "angle-url"  # <URL:...>
     QUOTE = "quote"  # "http://..."
     BARE = "bare"  # whitespace-delimited
-    ABBREVIATED = "abbreviated"  # www.example.com, ftp.example.com (seed 002 Appendix F)
+    ABBREVIATED = "abbreviated"  # www.example.com, ftp.example.com (rfc2396bis-01 Appendix F)
     ATTRIBUTE = "attribute"
     SRCSET = "srcset"
     META_REFRESH = "meta-refresh"
@@ -62,7 +62,7 @@ class Flag(_Enum):
     """What the delimiting did to the text to get the reference."""
 
     WRAPPED = "wrapped"  # whitespace inside the delimiters was removed
-    HYPHEN_BREAK = "hyphen-break"  # a line break right after a hyphen (seed 001/002 Appendix E)
+    HYPHEN_BREAK = "hyphen-break"  # a line break right after a hyphen (url-syntax-05 and rfc2396bis-01 Appendix E)
     TRIMMED = "trimmed"  # trailing punctuation left out
     UNBALANCED = "unbalanced"  # an unbalanced closing bracket left out
     QUOTE_MARKERS = "quote-markers"  # mail quote markers removed from continuation lines
@@ -87,7 +87,7 @@ class Flag(_Enum):
 
 
 class BaseSource(_Enum):
-    """The layer of seed 001 §5.1 / seed 002 §5.1 a base came from, innermost first."""
+    """The layer of url-syntax-05 §5.1 / rfc2396bis-01 §5.1 a base came from, innermost first."""
 
     HTML_BASE = "html-base"  # (1) embedded in the content
     XML_BASE = "xml-base"  # (1) xml:base (XML Base; RFC 3986 §5.1.1)

@@ -1,7 +1,7 @@
 """The WARC/ARC front door (ARCHITECTURE.md, Readers): a WARC or ARC stream in, the
 references in each record's HTTP headers out as records, and its payload
 out as nested content for the scan to route, each against the record's own
-``WARC-Target-URI`` (seed 001 §5.1.3: the URI it was retrieved from)."""
+``WARC-Target-URI`` (url-syntax-05 §5.1.3: the URI it was retrieved from)."""
 
 from __future__ import annotations
 
