@@ -77,9 +77,16 @@ def _parser() -> Any:
 
 
 def _options(pyromark: Any) -> Any:
-    o = pyromark.Options
-    return (o.ENABLE_TABLES | o.ENABLE_FOOTNOTES | o.ENABLE_STRIKETHROUGH | o.ENABLE_TASKLISTS | o.ENABLE_GFM
-            | o.ENABLE_MATH | o.ENABLE_YAML_STYLE_METADATA_BLOCKS | o.ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS)
+    global _parser_options
+    if _parser_options is None:  # (an enum's "|" is a Python call: made once)
+        o = pyromark.Options
+        _parser_options = (o.ENABLE_TABLES | o.ENABLE_FOOTNOTES | o.ENABLE_STRIKETHROUGH | o.ENABLE_TASKLISTS
+                           | o.ENABLE_GFM | o.ENABLE_MATH | o.ENABLE_YAML_STYLE_METADATA_BLOCKS
+                           | o.ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS)
+    return _parser_options
+
+
+_parser_options: Any = None
 
 
 def _offsets(text: str) -> Callable[[int], int]:
