@@ -278,9 +278,10 @@ def unused_options(args: argparse.Namespace, kinds: set[str]) -> list[str]:
     for name, option, applies, what in _READ_BY:
         if getattr(args, name) not in (None, False) and kinds and not kinds & applies:
             notes.append(f"urisift: note: {option} applies to {what} content, and none was read")
-    if not args.code and kinds and not kinds & {"markdown", "notebook", "rst", "asciidoc", "org", "latex", "wikitext"}:
-        notes.append("urisift: note: --no-code applies to Markdown, notebooks, reStructuredText, AsciiDoc, Org, LaTeX "
-                     "and wikitext, and none was read")
+    if not args.code and kinds and not kinds & {"html", "markdown", "notebook", "rst", "asciidoc", "org", "latex",
+                                                "wikitext"}:
+        notes.append("urisift: note: --no-code applies to HTML, Markdown, notebooks, reStructuredText, AsciiDoc, Org, "
+                     "LaTeX and wikitext, and none was read")
     return notes
 
 

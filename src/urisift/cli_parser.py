@@ -143,8 +143,9 @@ def parser() -> argparse.ArgumentParser:
     read.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
     read.add_argument("--comments", action="store_true", help="HTML: scan the text of comments too")
     read.add_argument("--no-code", dest="code", action="store_false",
-                      help="Markdown, notebooks, reStructuredText, AsciiDoc, Org and LaTeX: leave out the URLs in "
-                           "code spans, code blocks and code cells (found by default, with the 'code' flag)")
+                      help="leave out the URLs in code: HTML's <code>, <pre>, <kbd> and <samp>, Markdown's code "
+                           "spans and blocks, notebooks' code cells, the code of reStructuredText, AsciiDoc, Org, "
+                           "LaTeX and wikitext (found by default, with the 'code' flag)")
     read.add_argument("--content-location-base", action="store_true",
                       help="WARC: an HTTP response's Content-Location is the base of its body (RFC 2616 §14.14 "
                            "said so; RFC 7231 §3.1.4.2 took it back, so it is off by default)")

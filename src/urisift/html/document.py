@@ -19,46 +19,18 @@ from ..delimit import Scanner
 from ..delimit.chars import ordered
 from ..errors import UriError
 from ..found_to_record import Tail
-from ..model import (
-    Base,
-    BaseSource,
-    Charset,
-    Defect,
-    DefectKind,
-    Flag,
-    Found,
-    Origin,
-    Place,
-    Record,
-    Style,
-    Unit,
-    Where,
-    new_found,
-    new_place,
-)
+from ..model import (Base, BaseSource, Charset, Defect, DefectKind, Flag, Found, Origin, Place, Record, Style, Unit,
+                     Where, new_found, new_place)
 from ..needs import ANCHOR, EVERYTHING, REGION
 from .locate import Locator, Position, Whole
 from .refresh import refresh_url
 from .region import page_regions
 from .srcdoc import srcdoc_records
 from .srcset import parse_srcset
-from .table import (
-    ANY,
-    C0_SPACE,
-    FOREIGN_ATTRIBUTES,
-    HTML_ATTRIBUTES,
-    LINKS,
-    NAMES,
-    URL_METADATA,
-    Against,
-    Rule,
-    Syntax,
-    clean_value,
-)
+from .table import (ANCHOR_TEXT_LIMIT, ANY, C0_SPACE, FOREIGN_ATTRIBUTES, HTML_ATTRIBUTES, LINKS, NAMES,
+                     URL_METADATA, Against, Rule, Syntax, clean_value)
 from .tree import Element, Namespace, Text
 
-#: anchor text is cut to this many characters
-ANCHOR_TEXT_LIMIT = 200
 
 _BASE, _HTML, _ATTRIBUTE, _URL_SYNTAX = Against.BASE, Where.HTML, Style.ATTRIBUTE, Syntax.URL
 _LAZY_FLAGS = (Flag.LAZY,)
@@ -93,7 +65,7 @@ class DocumentWalk:
                  locator: Locator | None, abbreviated: bool = True, comments: bool = False,
                  flags: tuple[Flag, ...] = (), depth: int = 0, source: str | None = None,
                  based: BaseLayer | None = None, needs: frozenset[str] = EVERYTHING,
-                 page_base: Element | None = None) -> None:
+                 page_base: Element | None = None, code: bool = True) -> None:
         self.tree = tree
         self.source = source if source is not None or locator is None else locator.text
         self.layer = layer
@@ -103,6 +75,7 @@ class DocumentWalk:
         self.abbreviated = abbreviated
         self.comments = comments
         self.extra = flags
+        self.code = code  # URLs in code are found (flagged), or left out
         self.depth = depth
         self.places: dict[tuple[str, str | None, Where, str | Literal[False]], Place] = {}
         # the layers with the base on top, known for a piece after a page's first (:mod:`.segments`), else found
@@ -378,6 +351,10 @@ class DocumentWalk:
             return
         place = self._place("#comment" if item.comment else item.parent or None, None, Where.TEXT)
         text, tail, locator, extra = item.text, self.tail, self.locator, self.extra
+        if not item.comment and self.tree.in_code(item.node):
+            if not self.code:
+                return
+            extra = ordered({*extra, Flag.CODE})
         outer: Whole | None = None
         looked = False  # for the text whole (at its first record: most texts with a ":" have none)
         link_target = None

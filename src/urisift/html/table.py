@@ -14,6 +14,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+#: anchor text is cut to this many characters (a link written as Markdown too)
+ANCHOR_TEXT_LIMIT = 200
+
 
 class Syntax(Enum):
     """How an attribute's value holds its URL(s)."""

@@ -67,8 +67,11 @@ _HTML_ENCODINGS = frozenset({"text/html", "application/xhtml+xml"})
 #: elements whose text is never running text: the tree builder's raw text
 RAW = frozenset({"script", "style"})
 _NONE: Mapping[str, str | None] = {}
-#: how far up a text node's parents to look for the <a> it is in
+#: how far up a text node's parents to look for the <a> it is in, and for code around it
 _LINK_DEPTH = 8
+#: the elements whose text is code, or text shown as written (lychee's verbatim elements, less
+#: <textarea>, a form's field): a URL in them is found with the ``code`` flag
+CODE_ELEMENTS = frozenset({"code", "pre", "kbd", "samp", "tt", "listing", "xmp", "plaintext"})
 _new_element = tuple.__new__
 
 
@@ -214,6 +217,17 @@ class LexborTree:
     def anchor_text(node: Any) -> str:
         return str(node.text(deep=True))
 
+    @staticmethod
+    def in_code(node: Any) -> bool:
+        """Whether ``node`` (a text node's parent) is or stands in a :data:`CODE_ELEMENTS` element."""
+        for _ in range(_LINK_DEPTH):
+            if node is None:
+                return False
+            if node.tag in CODE_ELEMENTS:
+                return True
+            node = node.parent
+        return False
+
 
 def _link_around(node: Any) -> str | None:
     """The href of the nearest ``<a>`` at or above ``node`` (lexbor)."""
@@ -268,6 +282,17 @@ class SoupTree:
     @staticmethod
     def anchor_text(node: Any) -> str:
         return str(node.get_text())
+
+    @staticmethod
+    def in_code(node: Any) -> bool:
+        """Whether ``node`` (a text node's parent) is or stands in a :data:`CODE_ELEMENTS` element."""
+        for _ in range(_LINK_DEPTH):
+            if node is None:
+                return False
+            if getattr(node, "name", None) in CODE_ELEMENTS:
+                return True
+            node = node.parent
+        return False
 
 
 def _joined(attrs: Mapping[str, Any]) -> dict[str, str | None]:

@@ -37,10 +37,13 @@ from typing import Any
 
 from .. import patterns
 from ..charset import content_text
+from ..html.table import ANCHOR_TEXT_LIMIT
 from ..html.table import NAMES as URL_ATTRIBUTES
 from ..found_to_record import Tail
 from ..delimit.chars import ordered
-from ..model import Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Where, new_found
+from ..model import (Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Where, new_found,
+                     new_place)
+from ..needs import ANCHOR
 from ..options import ScanOptions
 from .gfm import LINK, gfm_end, prose
 from .markdown_blocks import ATTRIBUTE_NAME, CUT, Mode, plan
@@ -87,6 +90,8 @@ def _options(pyromark: Any) -> Any:
 
 
 _parser_options: Any = None
+# an inline tag of an element whose text HTML shows as code (html.tree.CODE_ELEMENTS): "/" for an end tag
+_CODE_TAG = patterns.compile(r"<(/?)(?i:code|pre|kbd|samp|tt|listing|xmp)(?=[\s/>])")
 
 
 def _offsets(text: str) -> Callable[[int], int]:
@@ -245,6 +250,10 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     marked: list[tuple[int, int, str | None, Style, Place]] = []  # (start, end, URL, style, place) of links
     covered: list[tuple[int, int, bool]] = []  # (start, end, code?) not scanned as prose (code: scanned, flagged)
     html: list[list[int]] = []  # [start, end] of raw HTML, contiguous pieces joined
+    opened: list[int] = []  # where the inline code elements open that are not closed yet
+    anchors = ANCHOR in options.needs
+    linking: list[tuple[int, list[str]]] = []  # the links open: their index in marked, their text so far
+    imaging = 0  # the images open inside a link
     definitions = pyromark.reference_definitions(text) if "]:" in text else {}
     for definition in definitions.values():
         span = definition["span"]
@@ -257,6 +266,17 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
         # the commonest events first, each told by one look-up: text, the ends of elements, and
         # bare tags (a soft or hard break, a rule: a str, where "in" finds neither name)
         if "Text" in event or "End" in event or type(event) is str:
+            if linking:  # a link's text, as HTML's anchor text is: an image's alt text inside it is not
+                if type(event) is str:
+                    linking[-1][1].append(" ")
+                elif "Text" in event:
+                    if not imaging:
+                        linking[-1][1].append(event["Text"])
+                elif event["End"] == "Link":
+                    index, words = linking.pop()
+                    marked[index] = (*marked[index][:4], _anchored(" ".join("".join(words).split())))
+                elif event["End"] == "Image":
+                    imaging -= 1
             continue
         value = event.get("Start")
         if value is not None:
@@ -268,6 +288,11 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                 attributes = value.get("Image")
                 place = IMAGE
             if attributes is not None:
+                if anchors:
+                    if place is LINK:
+                        linking.append((len(marked), []))
+                    elif linking:
+                        imaging += 1
                 start, end = offset(where["start"]), offset(where["end"])
                 covered.append((start, end, False))
                 kind = attributes["link_type"]
@@ -284,8 +309,16 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                 covered.append((offset(where["start"]), offset(where["end"]), True))
         elif "Code" in event:
             covered.append((offset(where["start"]), offset(where["end"]), True))
+            if linking and not imaging:
+                linking[-1][1].append(event["Code"])
         elif "InlineHtml" in event or "Html" in event:
             start, end = offset(where["start"]), offset(where["end"])
+            tag = _CODE_TAG.match(event.get("InlineHtml") or "")
+            if tag is not None:  # the prose between <code> and </code> (<kbd>, <samp> ...) is code, as in HTML
+                if not tag.group(1):
+                    opened.append(end)
+                elif opened:
+                    covered.append((opened.pop(), start, True))
             if html and html[-1][1] == start:
                 html[-1][1] = end  # an HTML block comes a line an event
             else:
@@ -298,6 +331,11 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
     # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not)
     yield from html_contents(content, text, [piece for piece in html if _may_hold(text, *piece)], first, first_line)
+
+
+def _anchored(text: str) -> Place:
+    """A link's place, with its text (cut as HTML's anchor text is)."""
+    return new_place(Where.MARKDOWN, "a", "href", None, None, text[:ANCHOR_TEXT_LIMIT].rstrip())
 
 
 def _may_hold(text: str, start: int, end: int) -> bool:

@@ -55,7 +55,8 @@ _MARGIN_LINE = patterns.compile(r"\n[^ \t\n]")
 # the openers of the blocks that run on across blank lines (CommonMark §4.6, kinds 1 to 5; pulldown-cmark's
 # metadata blocks, which stand anywhere), each with the pattern of its end; two patterns that each start
 # with a literal, which the engine looks for before it tries the rest
-_HTML_OPENER = patterns.compile(r"<(?:(!--)|(\?)|(!\[CDATA\[)|(![A-Za-z])|((?i:pre|script|style|textarea)(?=[ \t\n>]|$)))")
+_HTML_OPENER = patterns.compile(r"<(?:(!--)|(\?)|(!\[CDATA\[)|(![A-Za-z])"
+                                r"|((?i:pre|script|style|textarea)(?=[ \t\n>]|$)))")
 _METADATA_OPENER = patterns.compile(r"\n(?:(---)|(\+\+\+))[ \t]*+(?=\n|$)")
 _HTML_CLOSER = {group: patterns.compile(closer) for group, closer in enumerate(
     (r"-->", r"\?>", r"\]\]>", r">"), start=1)}

@@ -1,0 +1,101 @@
+"""A URL in HTML's code (<code>, <pre>, <kbd>, <samp> and the older verbatim
+elements) is found with the ``code`` flag, and left out with ``--no-code``,
+in a page and in a Markdown file's raw HTML alike; a Markdown link's record
+has its text, as an HTML link's has its anchor text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from urisift import ScanOptions, scan_html, scan_path
+from urisift.cli import main
+from urisift.needs import ANCHOR
+
+PAGE = """<p>See http://prose.example and <code>http://code.example</code>.</p>
+<pre>curl https://pre.example/x</pre>
+<div class="highlight"><pre><span>git clone https://deep.example/r.git</span></pre></div>
+<p><code><a href="http://link.example">http://link.example</a></code> <kbd>ftp://kbd.example/</kbd></p>
+<textarea>http://field.example</textarea>
+"""
+
+MARKDOWN = """A <code>http://inline.example</code>, <kbd>http://kbd.example</kbd> and http://prose.example.
+
+<pre>
+http://block.example
+</pre>
+
+[a `b` *c*
+d](x.html) ![im](y.png) <http://z.example> [![logo](l.png)](home.html)
+"""
+
+
+def rows(path: Path, *args: str) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = []
+    for line in _run(["--format", "jsonl", "--fields", "uri,flags,element,text", *args, str(path)]).splitlines():
+        record = json.loads(line)
+        out.append((record["uri"], record["flags"], record["element"], record["text"]))
+    return out
+
+
+def _run(argv: list[str]) -> str:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(argv) == 0
+    return out.getvalue()
+
+
+def test_a_pages_code_is_flagged(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(PAGE, "utf-8")
+    assert rows(page) == [
+        ("http://prose.example", [], "p", None),
+        ("http://code.example", ["code"], "code", None),
+        ("https://pre.example/x", ["code"], "pre", None),
+        ("https://deep.example/r.git", ["code"], "span", None),
+        ("http://link.example", [], "a", "http://link.example"),  # a link is a link, in code or not
+        ("ftp://kbd.example/", ["code"], "kbd", None),
+        ("http://field.example", [], "textarea", None),
+    ]
+    assert _run(["--no-code", str(page)]) == "http://prose.example\nhttp://link.example\nhttp://field.example\n"
+
+
+def test_the_library_flags_code_in_a_parsed_soup_too() -> None:
+    bs4 = pytest.importorskip("bs4")
+    soup = bs4.BeautifulSoup(PAGE, "html.parser")
+    flagged = {r.uri: r.flags for r in scan_html(soup) if hasattr(r, "uri")}
+    assert [str(f) for f in flagged["https://deep.example/r.git"]] == ["code"]
+    assert flagged["http://prose.example"] == ()
+
+
+def test_markdowns_raw_html_code_and_link_text(tmp_path: Path) -> None:
+    doc = tmp_path / "doc.md"
+    doc.write_text(MARKDOWN, "utf-8")
+    assert rows(doc) == [
+        ("http://inline.example", ["code"], None, None),
+        ("http://kbd.example", ["code"], None, None),
+        ("http://prose.example", ["trimmed"], "a", None),
+        ("x.html", [], "a", "a b c d"),  # code spans and emphasis in a link's text are its text
+        ("y.png", [], "img", None),
+        ("http://z.example", [], "a", "http://z.example"),
+        ("l.png", [], "img", None),
+        ("home.html", [], "a", ""),  # an image's alt text is not its link's text, as in HTML
+        ("http://block.example", ["code"], "pre", None),
+    ]
+    assert _run(["--no-code", str(doc)]).splitlines() == ["http://prose.example", "x.html", "y.png",
+                                                          "http://z.example", "l.png", "home.html"]
+
+
+def test_link_text_is_not_computed_when_not_asked_for(tmp_path: Path) -> None:
+    doc = tmp_path / "doc.md"
+    doc.write_text("[some text](x.html)\n", "utf-8")
+    (asked,) = scan_path(doc)
+    assert asked.text == "some text"  # type: ignore[union-attr]
+    (unasked,) = scan_path(doc, fields=["uri"])
+    assert unasked.uri == "x.html"  # type: ignore[union-attr]
+    assert ANCHOR in ScanOptions().needs and ANCHOR not in ScanOptions(fields=frozenset({"uri"})).needs
