@@ -204,14 +204,15 @@ def plot_memory() -> bytes:
     for row in rows:
         axes.scatter(row["input_mb"], row["peak_mb"], s=40)
         axes.annotate(row["label"], (row["input_mb"], row["peak_mb"]), textcoords="offset points",
-                      xytext=(6, 4), fontsize=8)
-    top = max(max(r["input_mb"], r["peak_mb"]) for r in rows) * 1.1
-    axes.plot([0, top], [0, top], linestyle=":", color="grey", linewidth=1, label="memory = input size")
+                      xytext=(row.get("dx", 6), row.get("dy", 4)), fontsize=8)
+    right = max(r["input_mb"] for r in rows) * 1.25
+    top = max(r["peak_mb"] for r in rows) * 1.1
+    axes.plot([0, right], [0, right], linestyle=":", color="grey", linewidth=1, label="memory = input size")
     axes.set_xlabel("input (MB)")
     axes.set_ylabel("peak memory (MB)")
-    axes.set_xlim(0, top)
+    axes.set_xlim(0, right)
     axes.set_ylim(0, top)
-    axes.legend(loc="upper left", fontsize=8)
+    axes.legend(loc="center right", fontsize=8)
     return _svg(figure, pyplot)
 
 
