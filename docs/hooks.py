@@ -27,8 +27,6 @@ from typing import Any
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
-if str(ROOT / "src") not in sys.path:
-    sys.path.insert(0, str(ROOT / "src"))
 
 MARKER = re.compile(r"^<!-- generated: ([\w-]+) -->$", re.M)
 
@@ -283,6 +281,15 @@ def architecture() -> str:
 
 
 # --- the hooks MkDocs calls -------------------------------------------------------------------
+
+def on_config(config: Any) -> Any:
+    # the package as installed (pip install -e '.[docs]'); the tree's src/ where it is not installed
+    import importlib.util
+
+    if importlib.util.find_spec("urisift") is None:
+        sys.path.insert(0, str(ROOT / "src"))
+    return config
+
 
 def on_files(files: Any, config: Any) -> Any:
     from mkdocs.structure.files import File
