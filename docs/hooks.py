@@ -302,3 +302,25 @@ def on_files(files: Any, config: Any) -> Any:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return expand(markdown)
+
+
+#: a Sphinx role left in a rendered docstring (``:class:`Record```): mkdocstrings renders its name as code
+ROLE = re.compile(r":(?:func|class|mod|meth|attr|data|exc|obj):<code>~?([\w.]+)</code>")
+
+
+def roles(html: str) -> str:
+    """The docstrings' roles without their markers; a name with an entry on the page links to it."""
+    entries = set(re.findall(r'id="(urisift\.[\w.]+)"', html))
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1)
+        short = name.removeprefix("urisift.")
+        if f"urisift.{short}" in entries:
+            return f'<a href="#urisift.{short}"><code>{short}</code></a>'
+        return f"<code>{name}</code>"
+
+    return ROLE.sub(one, html)
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    return roles(html) if page.file.src_uri == "reference/api.md" else html

@@ -166,3 +166,10 @@ def test_the_site_builds_strictly_and_its_links_hold(tmp_path: Path) -> None:
 
     for name in urisift.__all__:
         assert re.search(rf'id="urisift\.(?:{name}\.)?{name}"', api), name
+    assert not hooks.ROLE.search(api)  # no Sphinx role left raw in a rendered docstring
+
+
+def test_a_docstrings_role_becomes_code_or_a_link_to_its_entry() -> None:
+    page = '<h2 id="urisift.Record"></h2> see :class:<code>~urisift.Record</code> and :func:<code>helper</code>'
+    assert hooks.roles(page) == ('<h2 id="urisift.Record"></h2> see <a href="#urisift.Record"><code>Record</code></a>'
+                                 ' and <code>helper</code>')
