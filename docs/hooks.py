@@ -85,7 +85,7 @@ def render_cli(parser: argparse.ArgumentParser | None = None) -> str:
             out.append(help_text.replace("<", "&lt;"))
             if isinstance(action.choices, (list, tuple)) and action.option_strings:
                 out += ["", "Values: " + ", ".join(f"`{c}`" for c in action.choices) + "."]
-            shown = action.default not in (None, False, argparse.SUPPRESS, 0) and not action.nargs == 0
+            shown = action.default not in (None, False, argparse.SUPPRESS, 0) and action.nargs != 0
             if shown and "default" not in help_text and action.dest != "jobs":
                 out += ["", f"Default: `{action.default}`."]
             out.append("")
