@@ -97,5 +97,5 @@ def test_link_text_is_not_computed_when_not_asked_for(tmp_path: Path) -> None:
     (asked,) = scan_path(doc)
     assert asked.text == "some text"  # type: ignore[union-attr]
     (unasked,) = scan_path(doc, fields=["uri"])
-    assert unasked.uri == "x.html"  # type: ignore[union-attr]
+    assert unasked.uri == "x.html" and unasked.text is False  # type: ignore[union-attr]
     assert ANCHOR in ScanOptions().needs and ANCHOR not in ScanOptions(fields=frozenset({"uri"})).needs

@@ -50,6 +50,7 @@ from .markdown_blocks import ATTRIBUTE_NAME, CUT, Mode, plan
 from .marks import html_contents
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
+_UNTOLD = Place(Where.MARKDOWN, "a", "href", text=False)  # a link whose text was not asked for
 DEFINITION = Place(Where.MARKDOWN)
 IN_CODE = Place(Where.MARKDOWN)
 _AUTOLINKS = frozenset({"Autolink", "Email"})
@@ -283,7 +284,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
             if type(value) is str:
                 continue  # a paragraph, an item ...
             attributes = value.get("Link")
-            place = LINK
+            place = LINK if anchors else _UNTOLD  # (its text is given at its end, when asked for)
             if attributes is None:
                 attributes = value.get("Image")
                 place = IMAGE
