@@ -1,4 +1,4 @@
-"""The build (issue 36): urisift is pure Python, and its hottest modules --
+"""The build: urisift is pure Python, and its hottest modules --
 the HTML walk, the position search, the depth guard's passes, the
 record step -- are also compiled by mypyc from the same ``.py`` files where the
 build finds what that takes (mypyc, a C compiler, Python's headers): 1.3 to
@@ -36,7 +36,7 @@ COMPILED = [
     "src/urisift/found_to_record.py",
     "src/urisift/joiner.py",  # §5.2 against a page's base, each relative link
     # and the record's other steps: its value (model/build.py), what a browser fetches, the
-    # wrappers, deceptive link text, style sheets' url()s, validity, its JSON line (issue 36)
+    # wrappers, deceptive link text, style sheets' url()s, validity, its JSON line
     "src/urisift/model/build.py",
     "src/urisift/browser.py",
     "src/urisift/unwrap.py",

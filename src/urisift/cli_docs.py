@@ -60,7 +60,8 @@ def manual(parser: argparse.ArgumentParser) -> str:
                       _roff(" ".join((action.help or "").split()))]
     epilog = parser.epilog or ""
     lines += [".SH EXAMPLES", ".nf", _roff(epilog.rstrip()), ".fi",
-              ".SH SEE ALSO", f"{name}\\-spark(1), {name} audit \\-\\-help, the README's reference sections"]
+              ".SH SEE ALSO", f"{name}\\-spark(1), {name} audit \\-\\-help, and the documentation site built from "
+              "the source's docs/ folder (mkdocs serve), whose command page is made from the same parser"]
     return "\n".join(lines) + "\n"
 
 
