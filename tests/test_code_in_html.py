@@ -99,3 +99,13 @@ def test_link_text_is_not_computed_when_not_asked_for(tmp_path: Path) -> None:
     (unasked,) = scan_path(doc, fields=["uri"])
     assert unasked.uri == "x.html" and unasked.text is False  # type: ignore[union-attr]
     assert ANCHOR in ScanOptions().needs and ANCHOR not in ScanOptions(fields=frozenset({"uri"})).needs
+
+
+def test_an_inline_code_element_left_open_ends_with_its_paragraph(tmp_path: Path) -> None:
+    doc = tmp_path / "doc.md"
+    doc.write_text("# a <code>http://h.example\n\npara <code>http://p.example\n\n"
+                   "after http://after.example <kbd>a <code>b</kbd> http://k.example\n", "utf-8")
+    assert [(uri, flags) for uri, flags, _, _ in rows(doc)] == [
+        ("http://h.example", ["code"]), ("http://p.example", ["code"]), ("http://after.example", []),
+        ("http://k.example", []),  # (</kbd> closes the <code> opened inside it)
+    ]

@@ -24,7 +24,7 @@ PIECES = [
     "<div>", "</div>", "  ```", "   ~~~", "- ```", "\t```", "<script>", "</script>", "[x]: <http://angle.example>",
     "mail a@b.example", "\\[not](link)", '<span class="x">', '<img src="i.png">', "***", "# heading http://h.example",
     "Setext", "===", "[foo\nbar]: /multi", "[foo bar]", "<![CDATA[ http://cd.example", "]]>", "<!DOCTYPE x>",
-    "  - nested", "     ```", "  ```rust", "> > deep http://dq.example",
+    "  - nested", "     ```", "  ```rust", "> > deep http://dq.example", "<code>", "</code>", "<kbd>x</kbd>",
 ]
 
 #: shapes where a planned reading once differed from the whole parse
@@ -38,6 +38,8 @@ SHAPES = [
     "---\ntitle: http://meta.example\n\nmore: x\n---\n\n[a](b)\n",
     "[foo]: /first\n\n[foo]: /second\n\n[foo]\n",  # the first definition wins, in every block
     "[foo]\n\nx http://p.example\n\n[foo]: /later\n",
+    # an inline <code> left open ends with its paragraph, not at a </pre> further on
+    "a <code> x\n\n<http://auto.example>\n\ntext </pre>\n",
 ]
 
 

@@ -92,7 +92,10 @@ def _options(pyromark: Any) -> Any:
 
 _parser_options: Any = None
 # an inline tag of an element whose text HTML shows as code (html.tree.CODE_ELEMENTS): "/" for an end tag
-_CODE_TAG = patterns.compile(r"<(/?)(?i:code|pre|kbd|samp|tt|listing|xmp)(?=[\s/>])")
+# the ends of the blocks whose text is inline content (and a heading's, a dict): an inline element left
+# open closes there
+_BLOCK_ENDS = frozenset({"Paragraph", "TableCell"})
+_CODE_TAG = patterns.compile(r"<(/?)((?i:code|pre|kbd|samp|tt|listing|xmp))(?=[\s/>])")
 
 
 def _offsets(text: str) -> Callable[[int], int]:
@@ -251,7 +254,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     marked: list[tuple[int, int, str | None, Style, Place]] = []  # (start, end, URL, style, place) of links
     covered: list[tuple[int, int, bool]] = []  # (start, end, code?) not scanned as prose (code: scanned, flagged)
     html: list[list[int]] = []  # [start, end] of raw HTML, contiguous pieces joined
-    opened: list[int] = []  # where the inline code elements open that are not closed yet
+    opened: list[tuple[str, int]] = []  # the inline code elements open in this paragraph: (name, where)
     anchors = ANCHOR in options.needs
     linking: list[tuple[int, list[str]]] = []  # the links open: their index in marked, their text so far
     imaging = 0  # the images open inside a link
@@ -267,6 +270,10 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
         # the commonest events first, each told by one look-up: text, the ends of elements, and
         # bare tags (a soft or hard break, a rule: a str, where "in" finds neither name)
         if "Text" in event or "End" in event or type(event) is str:
+            if opened and "End" in event and (type(event["End"]) is dict or event["End"] in _BLOCK_ENDS):
+                # an element left open in a paragraph ends with it, as the paragraph's </p> ends it in HTML
+                covered.extend((at, offset(where["end"]), True) for _, at in opened)
+                opened.clear()
             if linking:  # a link's text, as HTML's anchor text is: an image's alt text inside it is not
                 if type(event) is str:
                     linking[-1][1].append(" ")
@@ -316,10 +323,15 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
             start, end = offset(where["start"]), offset(where["end"])
             tag = _CODE_TAG.match(event.get("InlineHtml") or "")
             if tag is not None:  # the prose between <code> and </code> (<kbd>, <samp> ...) is code, as in HTML
+                name = tag.group(2).lower()
                 if not tag.group(1):
-                    opened.append(end)
-                elif opened:
-                    covered.append((opened.pop(), start, True))
+                    opened.append((name, end))
+                elif any(open_name == name for open_name, _ in opened):
+                    while opened:  # (an end tag closes its element and those opened inside it)
+                        open_name, at = opened.pop()
+                        if open_name == name:
+                            covered.append((at, start, True))
+                            break
             if html and html[-1][1] == start:
                 html[-1][1] = end  # an HTML block comes a line an event
             else:

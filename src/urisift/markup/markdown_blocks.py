@@ -65,8 +65,10 @@ _END_TAG = {name: patterns.compile(f"</(?i:{name})>") for name in ("pre", "scrip
 _METADATA_CLOSER = {1: patterns.compile(r"\n(?:---|\.\.\.)[ \t]*+(?=\n|$)"),
                     2: patterns.compile(r"\n\+\+\+[ \t]*+(?=\n|$)")}
 # what makes a link, an image or a definition: "](", "][", "]:"; an autolink of any scheme or an e-mail
-# address (CommonMark §6.5), which the text scanner need not find
-_LINK_SYNTAX = patterns.compile(r"\][(\[:]|<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}+:|[^\s<>@]++@)[^\s<>]*+>")
+# address (CommonMark §6.5), which the text scanner need not find (two patterns: each starts with a
+# literal, which the engine looks for, where one of two branches is tried at every position)
+_LINK_SYNTAX = patterns.compile(r"\][(\[:]")
+_AUTOLINK = patterns.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}+:|[^\s<>@]++@)[^\s<>]*+>")
 # a tag with an attribute, to its end; and an attribute's name (what stands before "=")
 _TAG = patterns.compile(r"<[A-Za-z][^<>=]*+=[^<>]*+")
 ATTRIBUTE_NAME = patterns.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*+=")
@@ -93,8 +95,9 @@ def plan(text: str, finds: Sequence[int], label: Callable[[str], str], labels: s
     for start, end in reversed(_unbroken(lined, fences)):  # (from the end: a slice deleted moves none before it)
         del cuts[bisect.bisect_right(cuts, start):bisect.bisect_left(cuts, end)]  # inside a block that runs on
     parse: set[int] = set()
-    for m in _LINK_SYNTAX.finditer(text):
-        parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+    for syntax in (_LINK_SYNTAX, _AUTOLINK):
+        for m in syntax.finditer(text):
+            parse.add(bisect.bisect_right(cuts, m.start()) - 1)
     for m in _TAG.finditer(text):
         if any(name.lower() in URL_ATTRIBUTES for name in ATTRIBUTE_NAME.findall(m.group())):
             parse.add(bisect.bisect_right(cuts, m.start()) - 1)
