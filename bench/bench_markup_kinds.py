@@ -5,15 +5,15 @@
 Each kind is read from real documents in a bare git mirror (``owner+name/repo``
 under ``--mirrors``, env URISIFT_MIRRORS), extracted at run time into
 bench/.data/kinds/KIND (never committed); a small corpus is repeated (copies)
-to a few MB so that the process start does not dominate.  A kind whose mirror
+to about 10 MB so that the process start (its CPU time is printed) does not dominate.  A kind whose mirror
 is absent is skipped with a note.
 
 - urisift: ``python -m urisift -j 1 --format jsonl TREE``, CPU seconds (user
   and system) of the child, the median of ``rounds``; its MB/s against the
   10 MB/s floor of issue 43 (ratio: MB/s ÷ 10).
 - the peer, the script a Python user would write with the parser the kind's
-  ecosystem trusts (bench/markup_peers.py), timed the same way on a sample of
-  one copy (the slow ones would take minutes on the whole tree): docutils,
+  ecosystem trusts (bench/markup_peers.py), timed the same way on the tree's
+  first files up to a few MB (the slow ones would take minutes on all of it): docutils,
   mwparserfromhell, nbformat (alone, and with markdown-it-py on the markdown
   cells), orgparse, pylatexenc, bibtexparser 2.  A file a peer fails on is
   counted, not fatal.  AsciiDoc has no Python parser to compare (Asciidoctor
@@ -56,7 +56,7 @@ class Peer:
     module: str  # what it imports, to skip it with a note when absent
     body: str  # the links(text) body of its script (markup_peers)
     positions: str  # what position it gives a link, if any
-    sample_mb: float = 4.0  # the peer runs on one copy's files up to this size
+    sample_mb: float = 4.0  # the peer runs on the tree's first files up to this size
 
 
 @dataclass
@@ -72,23 +72,23 @@ KINDS = [
     Corpus("reStructuredText", "python+peps", (".rst",), 1, [
         Peer("docutils publish_doctree, walk of reference/image/target", "docutils", mp.DOCUTILS,
              "a line on block-level nodes only (none on inline references); no column", 0.5)]),
-    Corpus("AsciiDoc", "asciidoctor+asciidoctor", (".adoc",), 5),
+    Corpus("AsciiDoc", "asciidoctor+asciidoctor", (".adoc",), 14),
     Corpus("notebooks", "jakevdp+PythonDataScienceHandbook", (".ipynb",), 1, [
         Peer("nbformat.reads (cells only, no links)", "nbformat", mp.NBFORMAT, "none: cells, no offsets", 8.0),
         Peer("nbformat + markdown-it-py walk of markdown cells", "nbformat", mp.NBFORMAT_MD,
              "a line range of block tokens (token.map) within a cell; no column", 8.0)]),
-    Corpus("Org", "bzg+org-mode", (".org",), 3, [
+    Corpus("Org", "bzg+org-mode", (".org",), 10, [
         Peer("orgparse nodes + a [[link]] regex (it parses no links)", "orgparse", mp.ORGPARSE,
              "the heading's line only (node.linenumber); the link is the user's regex")]),
-    Corpus("LaTeX", "plk+biblatex", (".tex",), 3, [
+    Corpus("LaTeX", "plk+biblatex", (".tex",), 8, [
         Peer("pylatexenc LatexWalker, walk for \\url \\href \\includegraphics \\input", "pylatexenc",
-             mp.PYLATEXENC, "yes: a character offset (node.pos; pos_to_lineno_colno)", 1.5)]),
-    Corpus("BibTeX", "plk+biblatex", (".bib",), 50, [
+             mp.PYLATEXENC, "yes: a character offset (node.pos; pos_to_lineno_colno)", 1.4)]),
+    Corpus("BibTeX", "plk+biblatex", (".bib",), 150, [
         Peer("bibtexparser 2 parse_string, url and doi fields", "bibtexparser", mp.BIBTEXPARSER,
-             "the entry's first line (entry.start_line); not the field's")]),
-    Corpus("wikitext", "sweble+sweble-wikitext", (".wikitext",), 2, [
+             "the entry's first line (entry.start_line); not the field's", 3.0)]),
+    Corpus("wikitext", "sweble+sweble-wikitext", (".wikitext",), 4, [
         Peer("mwparserfromhell filter_external_links + filter_wikilinks", "mwparserfromhell", mp.MWPARSER,
-             "none: nodes carry no offsets")]),
+             "none: nodes carry no offsets", 2.4)]),
 ]
 
 
@@ -105,8 +105,8 @@ def extract(corpus: Corpus, mirrors: Path) -> Path | None:
         print(f"({corpus.kind}: no mirror at {repo}, its rows are skipped)")
         return None
     tree = HERE / ".data" / "kinds" / corpus.kind
-    done = tree / ".complete"
-    if done.exists():
+    done = tree / ".complete"  # holds the number of copies it was made with
+    if done.exists() and done.read_text() == str(corpus.copies):
         return tree
     shutil.rmtree(tree, ignore_errors=True)
     first = tree / "c00"
@@ -121,7 +121,7 @@ def extract(corpus: Corpus, mirrors: Path) -> Path | None:
         raise RuntimeError(f"git archive failed on {repo}")
     for copy in range(1, corpus.copies):
         shutil.copytree(first, tree / f"c{copy:02d}")
-    done.touch()
+    done.write_text(str(corpus.copies))
     return tree
 
 
@@ -143,11 +143,9 @@ def importable(module: str) -> bool:
 
 
 def sample(files: list[Path], mb: float) -> list[Path]:
-    """The first files of one copy (c00), in order, up to ``mb`` (at least one)."""
+    """The tree's first files (c00's, then c01's ...), in order, up to ``mb`` (at least one)."""
     chosen, size = [], 0
     for path in files:
-        if "/c00/" not in str(path):
-            continue
         if chosen and size + path.stat().st_size > mb * 1e6:
             break
         chosen.append(path)
@@ -186,6 +184,8 @@ def bench_kinds(rounds: int, mirrors: Path = MIRRORS) -> list[dict[str, object]]
                               "positions": peer.positions})
             print(f"  {corpus.kind}: {peer.name} {mb / peer_cpu:.2f} MB/s", file=sys.stderr)
     if ours_rows:
+        start = statistics.median(cpu_of([sys.executable, "-m", "urisift", "-j", "1", "--format", "jsonl", os.devnull],
+                                         env=child_env()) for _ in range(rounds))
         print(f"\n## The other kinds: urisift on one core (CPU s, median of {rounds}) against the "
               f"{FLOOR:.0f} MB/s floor\n")
         print("| kind | files | MB | CPU s | MB/s | ≥ 10 MB/s | ratio (MB/s ÷ 10) | records |")
@@ -193,8 +193,9 @@ def bench_kinds(rounds: int, mirrors: Path = MIRRORS) -> list[dict[str, object]]
         for r in ours_rows:
             print(f"| {r['kind']} | {r['files']:,} | {r['mb']:.1f} | {r['cpu']:.3f} | {r['rate']:.1f} | "
                   f"{'yes' if r['rate'] >= FLOOR else 'NO'} | {r['rate'] / FLOOR:.2f} | {r['records']:,} |")
+        print(f"\nThe command's start alone (on an empty input) takes {start:.3f} CPU s; it is included above.")
     if peer_rows:
-        print(f"\n## Their peers: the script a Python user would write (one copy's files, CPU s, median of {rounds})\n")
+        print(f"\n## Their peers: the script a Python user would write (the tree's first files, CPU s, median of {rounds})\n")
         print("| kind | peer | files | MB | CPU s | MB/s | urisift is × faster | links | files failed | "
               "a link's position |")
         print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
