@@ -239,7 +239,7 @@ def bench_dump(rounds: int, sizes: tuple[int, ...] = (50_000, 200_000)) -> list[
     print("| dump | MB | CPU s | MB/s | peak RSS MiB |")
     print("|---|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['pages']:,} pages | {r['mb']:.0f} | {r['cpu']:.2f} | {r['rate']:.1f} | {r['peak']:.0f} |")
+        print(f"| {r['pages']:,} pages | {r['mb']:.0f} | {r['cpu']:.2f} | {r['rate']:.1f} | {r['peak']:.1f} |")
     if len(rows) > 1:
         growth = rows[-1]["peak"] / rows[0]["peak"]
         print(f"\nInput × {rows[-1]['mb'] / rows[0]['mb']:.1f}, peak RSS × {growth:.2f}: "
