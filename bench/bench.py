@@ -12,7 +12,7 @@
     python bench/bench.py warc               # a 50 MB WARC of saved pages vs warcio + lxml
     python bench/bench.py stream             # peak RSS, first record, | head -1 on 123 MB text, 1 GB mbox and WARC
     python bench/bench.py hostile            # MB/s and peak RSS on each hostile HTML, mail and WARC shape
-    python bench/bench.py markup             # Markdown (24 MB) vs lychee --dump and a markdown-it-py link walk
+    python bench/bench.py markup             # Markdown vs lychee, markdown-it-py; other kinds vs 10 MB/s, peers; a dump
     python bench/bench.py speed --rounds 3   # the table of issue 24: every speed target, ratio and whether met
     python bench/bench.py all
 
@@ -459,9 +459,9 @@ def main(argv: list[str] | None = None) -> int:
                 link_dense(urls, 200_000)
             SPEED.update(bench_speed(args.rounds, SHARED, urls, set(args.rows.split(",")) if args.rows else None))
         elif case == "markup":
-            from bench_markup import bench_markup
+            from bench_markup import bench_markup_all
 
-            bench_markup(args.rounds, SHARED)
+            bench_markup_all(args.rounds, SHARED)
         elif case == "hostile":
             from bench_hostile import main as bench_hostile
 

@@ -7,6 +7,9 @@ same files, and against the script a Python user would write:
 markdown-it-py's parse and a walk of its tokens for the links and images.
 CPU seconds (user and system) of each, the median of ``rounds``; the ratio
 is the peer's time over urisift's (above 1: urisift is faster).
+
+``bench_markup_all`` (what ``bench.py markup`` runs) goes on with the other
+kinds, their Python parsers and a streamed MediaWiki dump: bench_markup_kinds.py.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ def corpus(shared: Path) -> Path | None:
     """The 20 copies of the book's chapters, made once in bench/.data."""
     book = shared / "corpora" / "markdown-rust-book" / "src"
     if not book.is_dir():
-        print(f"(no {book}: the markup rows are skipped)")
+        print(f"(no {book}: the Markdown rows are skipped)")
         return None
     tree = HERE / ".data" / "markdown-20"
     if not tree.is_dir():
@@ -81,6 +84,16 @@ def bench_markup(rounds: int, shared: Path, table: object = None) -> dict[str, t
     return rows
 
 
+def bench_markup_all(rounds: int, shared: Path) -> None:
+    """Markdown's rows, then every other kind's, its peers' and the streamed dump's
+    (bench_markup_kinds; its mirrors are in env URISIFT_MIRRORS, /work/.mirror by default)."""
+    from bench_markup_kinds import bench_dump, bench_kinds
+
+    bench_markup(rounds, shared)
+    bench_kinds(rounds)
+    bench_dump(rounds)
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE.parent / "src"))
-    bench_markup(int(sys.argv[1]) if len(sys.argv) > 1 else 3, HERE.parent.parent / "shared")
+    bench_markup_all(int(sys.argv[1]) if len(sys.argv) > 1 else 3, HERE.parent.parent / "shared")

@@ -8,6 +8,7 @@ import json
 import struct
 import zipfile
 import zlib
+from collections.abc import Iterator
 from email.message import EmailMessage
 
 MB = 1_000_000
@@ -376,6 +377,11 @@ def wikitext_links(count: int = 250_000) -> bytes:
 
 def mediawiki_dump(pages: int = 100_000) -> bytes:
     """A MediaWiki export dump of ``pages`` pages, each of about 1,200 bytes of article-like text."""
+    return b"".join(mediawiki_dump_parts(pages))
+
+
+def mediawiki_dump_parts(pages: int = 100_000) -> Iterator[bytes]:
+    """The same dump, a part at a time (its head, each page, its end), to write one larger than memory."""
     head = (b'<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11">\n<siteinfo>'
             b"<sitename>W</sitename><base>https://wiki.example/wiki/Main_Page</base></siteinfo>\n")
     body = (b"'''Topic %d''' is a [[subject]] of [[great interest#History|interest]] since 1900.&lt;ref&gt;"
@@ -385,4 +391,6 @@ def mediawiki_dump(pages: int = 100_000) -> bytes:
             + b"\n== History ==\n[[File:Topic %d.png|thumb|A picture]] The road.\n")
     pages_ = (b"<page><title>Topic %d</title><ns>0</ns><id>%d</id><revision><id>%d</id><text>" % (n, n, n)
               + body % (n, n, n, n, n) + b"</text></revision></page>\n" for n in range(pages))
-    return head + b"".join(pages_) + b"</mediawiki>\n"
+    yield head
+    yield from pages_
+    yield b"</mediawiki>\n"
