@@ -185,6 +185,7 @@ def _pieces_document() -> str:
 def test_a_long_document_read_in_pieces_gives_the_records_of_one_read_whole(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     import urisift.markup.markdown as markdown
+    import urisift.markup.markdown_blocks as markdown_blocks
 
     doc = tmp_path / "long.md"
     doc.write_text(_pieces_document(), "utf-8")
@@ -195,15 +196,15 @@ def test_a_long_document_read_in_pieces_gives_the_records_of_one_read_whole(tmp_
 
     whole = records()
     monkeypatch.setattr(markdown, "WHOLE", 4096)
-    monkeypatch.setattr(markdown, "PIECE", 2048)
-    assert len(markdown.pieces(doc.read_text(), 2048)) > 40
+    monkeypatch.setattr(markdown_blocks, "PIECE", 2048)
+    assert len(markdown_blocks.pieces(doc.read_text(), 2048)) > 40
     # the same records (a piece's raw HTML comes after that piece's other records, not the document's)
     assert sorted(records(), key=repr) == sorted(whole, key=repr)
     assert len(whole) == 400 * 11 - 7  # (each block eleven; the last seven look ahead to no definition)
 
 
 def test_a_line_longer_than_a_piece_is_cut_after_a_space() -> None:
-    from urisift.markup.markdown import pieces
+    from urisift.markup.markdown_blocks import pieces
 
     text = "[a](b) " * 10 + "x" * 50
     assert pieces(text, 20) == [0, 21, 42, 63, 83, 103, len(text)]

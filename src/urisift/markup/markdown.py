@@ -31,7 +31,6 @@ of each destination as written (a reference link's: the link's ``[``).
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -46,7 +45,7 @@ from ..model import (Content, Defect, DefectKind, Flag, Found, Place, Record, Sp
 from ..needs import ANCHOR
 from ..options import ScanOptions
 from .gfm import LINK, gfm_end, prose
-from .markdown_blocks import ATTRIBUTE_NAME, CUT, Mode, plan
+from .markdown_blocks import ATTRIBUTE_NAME, Mode, pieces, plan
 from .marks import html_contents
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
@@ -56,13 +55,9 @@ IN_CODE = Place(Where.MARKDOWN)
 _AUTOLINKS = frozenset({"Autolink", "Email"})
 #: a Markdown document longer than this many characters is read in pieces (a large HTML page's threshold)
 WHOLE = 4 << 20
-#: the characters of a piece, about
-PIECE = 1 << 20
 #: the link reference definitions a document's pieces share, at most: more than a document needs, and a
 #: bound on what a million of them costs
 MAX_LABELS = 100_000
-# a code fence's line (CommonMark §4.5): its opening and its closing count alike, a fence's inside is odd
-_FENCE = patterns.compile(r"^ {0,3}+(?:`{3,}+|~{3,}+)", re.MULTILINE)
 # (raw HTML's attribute names: markdown_blocks.ATTRIBUTE_NAME) and the abbreviated forms the scanner takes
 # (a scheme's ":" before a character that is not white space: "Filename: src/main.rs" holds none)
 _SCHEME_OR_ABBREVIATED = patterns.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+:[^\s<>\"']|(?i:www|ftp)\.")
@@ -130,8 +125,8 @@ def _destination_at(text: str, start: int, end: int, marker: str) -> int:
 
 
 def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
-    """The records of a Markdown document; one over :data:`PIECE` characters
-    is read in pieces (:func:`pieces`), as a large HTML page is: the
+    """The records of a Markdown document; one over :data:`WHOLE` characters
+    is read in pieces (:func:`.markdown_blocks.pieces`), as a large HTML page is: the
     parser holds a tree some fifteen times the size of its text.  A
     reference link finds its definition in any piece."""
     text, decoding, defects = content_text(content, options.charset)
@@ -210,37 +205,6 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
 def _label(label: str) -> str:
     """A link label as CommonMark matches it (§4.7): case-folded, its white space one space."""
     return " ".join(label.split()).casefold()
-
-
-def pieces(text: str, size: int | None = None) -> list[int]:
-    """Where a long document is cut, about every ``size`` characters: after
-    a blank line and before a line at the left margin that no container
-    goes on with (not indented, no ``>``), outside a fenced code block;
-    where there is none within a piece's length, at the next line start;
-    in a line longer than a piece, after a space (a link written across it
-    is cut, as in a page of text); else where the piece ends.  The cuts,
-    with 0 and the end."""
-    size = size or PIECE
-    cuts = [0]
-    fenced, counted = False, 0  # inside a fence at ``counted``
-    at = size
-    while at < len(text):
-        blank = CUT.search(text, at, at + size)
-        if blank is not None:
-            cut = blank.end()
-            fenced ^= len(_FENCE.findall(text, counted, cut)) % 2 == 1
-            counted = cut
-            if fenced:
-                at = cut
-                continue
-        else:
-            line = text.find("\n", at, at + size)
-            space = text.find(" ", at, at + size) if line == -1 else -1
-            cut = line + 1 if line != -1 else space + 1 if space != -1 else at
-        cuts.append(cut)
-        at = cut + size
-    cuts.append(len(text))
-    return cuts
 
 
 def _document(content: Content, options: ScanOptions, tail: Tail, text: str, first: int, first_line: int,

@@ -47,6 +47,11 @@ class Mode(enum.IntEnum):
 CUT = patterns.compile(r"\n[ \t]*+\n(?=[^ \t\n>])")
 #: the characters between two stretches read as one, fewer than
 GAP = 1024
+#: the characters of a piece of a document too long to be read whole, about
+PIECE = 1 << 20
+# a code fence's line (CommonMark §4.5): its opening and its closing count alike, a fence's inside is odd
+_FENCE = patterns.compile(r"^ {0,3}+(?:`{3,}+|~{3,}+)", re.MULTILINE)
+
 # the patterns below read the text with a line break before it, so that each line starts after one
 # what may stand before a fence's run on its line: white space, ">" and a list marker (CommonMark §4.5)
 _BEFORE_RUN = patterns.compile(r"[ \t>]*+(?:(?:[*+-]|[0-9]{1,9}+[.)])[ \t]++)?+")
@@ -226,3 +231,34 @@ def _defined_once(text: str, label: Callable[[str], str]) -> bool:
             return False
         seen.add(name)
     return True
+
+
+def pieces(text: str, size: int | None = None) -> list[int]:
+    """Where a long document is cut, about every ``size`` characters: after
+    a blank line and before a line at the left margin that no container
+    goes on with (not indented, no ``>``), outside a fenced code block;
+    where there is none within a piece's length, at the next line start;
+    in a line longer than a piece, after a space (a link written across it
+    is cut, as in a page of text); else where the piece ends.  The cuts,
+    with 0 and the end."""
+    size = size or PIECE
+    cuts = [0]
+    fenced, counted = False, 0  # inside a fence at ``counted``
+    at = size
+    while at < len(text):
+        blank = CUT.search(text, at, at + size)
+        if blank is not None:
+            cut = blank.end()
+            fenced ^= len(_FENCE.findall(text, counted, cut)) % 2 == 1
+            counted = cut
+            if fenced:
+                at = cut
+                continue
+        else:
+            line = text.find("\n", at, at + size)
+            space = text.find(" ", at, at + size) if line == -1 else -1
+            cut = line + 1 if line != -1 else space + 1 if space != -1 else at
+        cuts.append(cut)
+        at = cut + size
+    cuts.append(len(text))
+    return cuts
