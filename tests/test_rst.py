@@ -100,3 +100,17 @@ def test_edges(tmp_path: Path, doc: str, expected: list[tuple[str, list[str]]]) 
     path.write_text(doc)
     out = run(["--format", "jsonl", "--fields", "uri,flags,where", str(path)])[1]
     assert [tuple(row) for row in rows(out)] == [(uri, flags, "rst") for uri, flags in expected]
+
+
+def test_word_references_where_a_search_of_every_position_finds_them(tmp_path: Path) -> None:
+    # each found from its "_", and matched where one pattern searched at every position would match it:
+    # after a separator that is no word character ("-b_" after a phrase), a name with inner "-", never
+    # inside a longer word ("a__b_")
+    path = tmp_path / "w.rst"
+    path.write_text(".. _b: http://b.example/\n.. _a-b: http://ab.example/\n\n`x`-b_ a-b_ a__b_ b_ -b_, (b_)\n")
+    out = run(["--format", "jsonl", "--fields", "uri,line,column,element", str(path)])[1]
+    assert [tuple(row) for row in rows(out)] == [
+        ("http://b.example/", 1, 8, None), ("http://ab.example/", 2, 10, None),
+        ("http://b.example/", 4, 5, "a"), ("http://ab.example/", 4, 8, "a"), ("http://b.example/", 4, 19, "a"),
+        ("http://b.example/", 4, 23, "a"), ("http://b.example/", 4, 28, "a"),
+    ]
