@@ -95,6 +95,10 @@ _IMAGES = frozenset({"File"})
 # what wfUrlencode leaves as it is besides rawurlencode's letters, digits and "-_.~"
 _TITLE_SAFE = ";@$!*(),/~:"
 _FRAGMENT_SAFE = "!$&'()*+,;=:@/?~"
+# a title MediaWiki refuses holds one of these (Title::newFromText)
+_REFUSED = patterns.compile(r"[<>\[\]{}|]")
+# a title that quote() leaves as it is (rawurlencode's unreserved characters and _TITLE_SAFE's)
+_AS_IT_IS = patterns.compile(r"[A-Za-z0-9\-_.~;@$!*(),/:]*+")
 _SPACES = patterns.compile(r"[ _\t\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]++")
 
 
@@ -106,10 +110,12 @@ def article_reference(target: str) -> tuple[str, bool] | None:
     if "%" in target:
         target = unquote(target)  # (MediaWiki decodes a target's escapes first)
     title, hash_, fragment = target.partition("#")
-    title = _SPACES.sub(" ", title).strip(" ")
+    if "_" in title or "  " in title or not title.isascii() or "\t" in title:
+        title = _SPACES.sub(" ", title)  # (most titles are words with single spaces: nothing to fold)
+    title = title.strip(" ")
     if title.startswith(":"):  # [[:Category:X]]: a link to the page, not a membership
         title = title[1:].lstrip(" ")
-    if title.startswith(("/", "../")) or any(c in title for c in "<>[]{}|"):
+    if title.startswith(("/", "../")) or _REFUSED.search(title) is not None:
         return None
     image = False
     prefix, colon, name = title.partition(":")
@@ -122,7 +128,8 @@ def article_reference(target: str) -> tuple[str, bool] | None:
         title = title[:1].upper() + title[1:]
     reference = ""
     if title:
-        reference = "./" + quote(title.replace(" ", "_"), safe=_TITLE_SAFE)
+        title = title.replace(" ", "_")
+        reference = "./" + (title if _AS_IT_IS.fullmatch(title) else quote(title, safe=_TITLE_SAFE))
     if hash_:
         fragment = _SPACES.sub(" ", fragment).strip(" ").replace(" ", "_")
         reference += "#" + quote(fragment, safe=_FRAGMENT_SAFE)
