@@ -291,3 +291,15 @@ def test_prose_with_colons_is_sniffed_at_once() -> None:
     started = time.process_time()
     run.guarded(targets.TARGETS["sniff"])(data)
     assert time.process_time() - started < 1.0
+
+
+def test_an_environments_end_without_its_brace_ends_nothing() -> None:
+    # the latex target's find (after ten minutes): "\end{lstlisting" with no "}" after it sent the
+    # reading back to the document's start (find's -1 plus one), and round again, for ever
+    from urisift import Kind, Record, ScanOptions, iter_input
+
+    data = b"\\begin{lstlisting}\nhttp://l.example/\n\\end{lstlisting\nhttp://after.example/\n"
+    run.guarded(targets.TARGETS["latex"])(data)
+    items = list(iter_input("-", ScanOptions(kind=Kind.LATEX), stdin=io.BytesIO(data)))
+    assert [(r.uri, r.flags) for r in items if isinstance(r, Record)] == [
+        ("http://l.example/", ()), ("http://after.example/", ())]

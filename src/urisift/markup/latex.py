@@ -53,6 +53,9 @@ _TOKEN = patterns.compile(r"(?<!\\)((?:\\\\)*+)(?:(%)[^\n]*+|"
                     r"\\(url|href|includegraphics|input|include|subfile)\*?+[ \t]*+(?:\[[^\]\n]{0,1000}+\][ \t]*+)?\{|"
                     r"\\begin\{(verbatim|Verbatim|lstlisting|minted|comment)\*?+\}|"
                     r"\\verb\*?+([^\sA-Za-z*]))")
+# the end of each environment whose content is not prose: "\end{verbatim}" ("\end{verbatim*}")
+_END = {name: patterns.compile(r"\\end\{%s\*?+\}" % name) for name in ("verbatim", "Verbatim", "lstlisting", "minted",
+                                                                  "comment")}
 _TEX_ESCAPE = patterns.compile(r"\\([#%&_~$])")
 # a BibTeX field that holds a link: its name, "=", the value's opening brace or quote
 _FIELD = patterns.compile(r"(?<![\w-])(url|doi)[ \t\r\n]*+=[ \t\r\n]*+([{\"])", re.IGNORECASE)
@@ -116,13 +119,12 @@ def read_latex(content: Content, options: ScanOptions, tally: Tally) -> Iterator
         elif environment is not None:
             if environment in unended:
                 continue
-            closing = text.find("\\end{%s" % environment, at)
-            if closing == -1:
+            closing = _END[environment].search(text, at)
+            if closing is None:  # (an "\end{verbatim" with no "}" ends nothing: it once sent the search back to 0)
                 unended.add(environment)
                 continue
-            finish = text.find("}", closing) + 1
-            covered.append((start, finish, environment != "comment"))
-            at = finish
+            covered.append((start, closing.end(), environment != "comment"))
+            at = closing.end()
         else:
             delimiter = found.group(5)
             close = text.find(delimiter, at, _line_end(text, at))

@@ -104,7 +104,7 @@ def read_rst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     while (found := search(text, at)) is not None:
         start = found.start()
         indent = len(found.group(1).expandtabs())
-        line_end = text.find("\n", found.end()) + 1
+        line_end = text.find("\n", found.end()) + 1 or len(text)  # (the last line may have no line break)
         body = line_end  # (a block's end is found only for the blocks passed over: see _body)
         if found.group(2) is not None:
             body = _explicit(text, found.end(2) - len(found.group(2)), indent, line_end, marked, covered, named,
@@ -152,7 +152,7 @@ def _explicit(text: str, after: int, indent: int, line_end: int, marked: list[Ma
         options_end = line_end
         while (option := _OPTION.match(text, options_end)) is not None and \
                 len(text[options_end:option.start(1)].expandtabs()) > indent + 1:
-            option_end = text.find("\n", option.end()) + 1
+            option_end = text.find("\n", option.end()) + 1 or len(text)
             covered.append((options_end, option_end, False))
             if option.group(1).strip().lower() == "target" and kind in _IMAGES:
                 _uri(text, option.end(), option_end, LINK, marked)
