@@ -82,7 +82,8 @@ class Flag(_Enum):
     # WARC: found in a record the crawler cut short (WARC-Truncated): the page
     # went on past what was kept, and so may its links
     TRUNCATED = "truncated"
-    # found in code: a Markdown code span or block (a URI in text all the same, but not a link)
+    # found in code: a code span, block or cell of a markup document, or the text of HTML's <code>,
+    # <pre>, <kbd> or <samp> (a URI in text all the same, but not a link)
     CODE = "code"
 
 
