@@ -64,10 +64,10 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                      content.origin, None)
         kind = Kind.TEXT
     tally.kinds.add(kind.value)
-    if content.budget is None and kind not in ARCHIVES:
-        # each document its own account (ARCHITECTURE.md, Budgets); an archive is many documents
-        content = replace(content, budget=options.limits.budget())
     budget = content.budget
+    fresh = budget is None and kind not in ARCHIVES
+    if fresh:  # each document its own account (ARCHITECTURE.md, Budgets); an archive is many documents
+        budget = options.limits.budget()
     meter = None
     items: Iterator[Record | Defect | Content]
     if budget is not None and kind not in ARCHIVES:
@@ -77,7 +77,9 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
         if not isinstance(body, (bytes, str)) and not is_message(body):
             whole = options.limits.whole if kind in HELD_WHOLE else None
             meter = Metered(body, budget, content.origin, content.inflated, whole)  # type: ignore[arg-type]
-            content = replace(content, body=io.BufferedReader(meter))
+            content = replace(content, body=io.BufferedReader(meter), budget=budget)  # (one copy: each costs 10 µs)
+        elif fresh:
+            content = replace(content, budget=budget)
         items = metered(READERS[kind](content, options, tally), budget, content.origin,
                         lambda: _unread(kind, meter))
     else:

@@ -48,6 +48,8 @@ _PLACES = {"link": LINK, "mailto": LINK, "xref": LINK, "image": IMAGE, "include"
 # style in brackets that makes what follows code, a comment or HTML, or a line comment
 _OPENING = patterns.compile(r"^(?:(-{4,}+|\.{4,}+|/{4,}+|\+{4,}+|`{3,}+)[^\n]*+$|"
                       r"\[(source|listing|literal|pass|comment)\b[^\]\n]*+\][ \t]*+$|//[^\n]*+$)", re.MULTILINE)
+# a line break before what an opening line may start with
+_LINE_OPENER = patterns.compile(r"\n(?=[-./+`\[])")
 _STYLE_BLOCKS = patterns.compile(r"(?:-{4,}+|\.{4,}+|\+{4,}+|/{4,}+|`{3,}+|={4,}+|\*{4,}+|_{4,}+)[ \t]*+(?:\n|$)")
 _BLANK_LINE = patterns.compile(r"\n[ \t]*+(?:\n|$)")
 # the macros: a named inline one, a URL with its text, a cross reference, a block macro at a line's start
@@ -81,8 +83,7 @@ def read_asciidoc(content: Content, options: ScanOptions, tally: Tally) -> Itera
     covered: list[tuple[int, int, bool]] = []
     html: list[tuple[int, int]] = []
     at = 0
-    search = _OPENING.search
-    while (found := search(text, at)) is not None:
+    while (found := _next_opening(text, at)) is not None:
         start, line_end = found.start(), found.end()
         delimiter, style = found.group(1), found.group(2)
         if delimiter is not None:
@@ -124,6 +125,22 @@ def read_asciidoc(content: Content, options: ScanOptions, tally: Tally) -> Itera
     _macros(text, marked, covered)
     yield from records(text, tail, options, marked, covered, LINK, IN_CODE)
     yield from html_contents(content, text, html)
+
+
+def _next_opening(text: str, at: int) -> re.Match[str] | None:
+    """``_OPENING.search(text, at)``, tried only at the lines that start with
+    a character an opening line starts with (found from their line break, a
+    literal: a pattern that starts with "^" is tried at every position)."""
+    if at == 0 or text[at - 1] == "\n":
+        found = _OPENING.match(text, at)
+        if found is not None:
+            return found
+    while (line := _LINE_OPENER.search(text, at)) is not None:
+        at = line.end()
+        found = _OPENING.match(text, at)
+        if found is not None:
+            return found
+    return None
 
 
 def _next_macro(text: str, upto: int, angles: int) -> tuple[re.Match[str] | None, int]:
