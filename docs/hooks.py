@@ -37,22 +37,11 @@ def _anchor(action: argparse.Action) -> str:
     return (max(action.option_strings, key=len) if action.option_strings else action.dest).lstrip("-")
 
 
-def _value(action: argparse.Action) -> str:
-    if action.nargs == 0:
-        return ""
-    if action.choices is not None and action.metavar is None:
-        return "{" + ",".join(str(c) for c in action.choices) + "}"
-    return str(action.metavar or action.dest.upper())
+def _groups_of(parser: argparse.ArgumentParser) -> list[tuple[str, list[argparse.Action]]]:
+    """The parser's groups in --help's order, each with the options it shows (as the manual page has them)."""
+    from urisift.cli_docs import option_groups
 
-
-def _groups(parser: argparse.ArgumentParser) -> list[tuple[str, list[argparse.Action]]]:
-    """The parser's groups in --help's order, each with the options it shows."""
-    groups = []
-    for group in parser._action_groups:
-        actions = [a for a in group._group_actions if a.help is not argparse.SUPPRESS]
-        if actions:
-            groups.append((group.title or "", actions))
-    return groups
+    return [(title or "", actions) for title, actions in option_groups(parser)]
 
 
 def options(parser: argparse.ArgumentParser | None = None) -> list[argparse.Action]:
@@ -61,7 +50,7 @@ def options(parser: argparse.ArgumentParser | None = None) -> list[argparse.Acti
         from urisift.cli_parser import parser as build
 
         parser = build()
-    return [a for _, actions in _groups(parser) for a in actions]
+    return [a for _, actions in _groups_of(parser) for a in actions]
 
 
 def render_cli(parser: argparse.ArgumentParser | None = None) -> str:
@@ -70,11 +59,13 @@ def render_cli(parser: argparse.ArgumentParser | None = None) -> str:
         from urisift.cli_parser import parser as build
 
         parser = build()
+    from urisift.cli_docs import option_value
+
     out = [f"```text\n{parser.format_usage().strip()}\n```", ""]
-    for title, actions in _groups(parser):
+    for title, actions in _groups_of(parser):
         out += [f"## {title.capitalize()}", ""]
         for action in actions:
-            value = _value(action)
+            value = option_value(action)
             if action.option_strings:
                 forms = ", ".join(f"`{flag}{' ' + value if value else ''}`" for flag in action.option_strings)
             else:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -51,3 +53,13 @@ def trip_the_scan_of(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
         return real(content, options, *rest)
 
     monkeypatch.setattr(urisift.scan, "scan_content", tripping)
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """A script of the repository that is no package's module (``fuzz/*.py``, ``docs/hooks.py``),
+    loaded as the module ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

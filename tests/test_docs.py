@@ -6,7 +6,6 @@ link.  The last test builds the site itself, with mkdocs, and skips without the 
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import os
 import re
 import shlex
@@ -17,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, load_script
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
@@ -25,11 +24,7 @@ NOT_RUN = "<!-- not run -->"
 
 
 def _module(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"urisift_docs_{name}", DOCS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(DOCS / f"{name}.py", f"urisift_docs_{name}")
 
 
 hooks = _module("hooks")

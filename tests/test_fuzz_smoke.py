@@ -5,7 +5,6 @@ corpora when ../shared is there); and, when atheris is installed
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import os
 import subprocess
@@ -18,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[1]
+from .conftest import ROOT, load_script
+
 FUZZ = ROOT / "fuzz"
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
            "codings", "markdown", "notebook", "rst", "asciidoc", "org",
@@ -29,11 +29,7 @@ def load_fuzz_module(name: str) -> ModuleType:
     """``fuzz/<name>.py``: fuzz/ is a directory of scripts, not a package."""
     if str(FUZZ) not in sys.path:
         sys.path.insert(0, str(FUZZ))  # the runner imports its siblings by name
-    spec = importlib.util.spec_from_file_location(f"urisift_fuzz_{name}", FUZZ / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(FUZZ / f"{name}.py", f"urisift_fuzz_{name}")
 
 
 targets = load_fuzz_module("targets")

@@ -15,8 +15,9 @@ from . import __version__
 _PATHS = frozenset({"FILE", "PATH", "WARC"})
 
 
-def _options(parser: argparse.ArgumentParser) -> list[tuple[str | None, list[argparse.Action]]]:
-    """The parser's option groups, in --help's order: (title, actions)."""
+def option_groups(parser: argparse.ArgumentParser) -> list[tuple[str | None, list[argparse.Action]]]:
+    """The parser's option groups, in --help's order: (title, actions) (the documentation site's
+    command page is made from them too)."""
     groups = []
     for group in parser._action_groups:
         actions = [a for a in group._group_actions if a.help is not argparse.SUPPRESS]
@@ -31,7 +32,7 @@ def _roff(text: str) -> str:
     return "\n".join("\\&" + line if line.startswith((".", "'")) else line for line in text.split("\n"))
 
 
-def _value(action: argparse.Action) -> str:
+def option_value(action: argparse.Action) -> str:
     """An option's value as the synopsis writes it (its metavar, or its choices)."""
     if action.nargs == 0:
         return ""
@@ -49,13 +50,13 @@ def manual(parser: argparse.ArgumentParser) -> str:
              ".SH SYNOPSIS", f".B {name}", "[\\fIOPTIONS\\fR] [\\fIPATH\\fR ...]", ".br",
              f".B {name} audit", "[\\fIOPTIONS\\fR] \\fIWARC\\fR ...", ".SH DESCRIPTION",
              _roff(parser.description or "")]
-    for title, actions in _options(parser):
+    for title, actions in option_groups(parser):
         lines.append(f'.SH "{_roff((title or "").upper())}"' if title in ("positional arguments", "options")
                      else f'.SS "{_roff(title or "")}"')
         for action in actions:
             flags = ", ".join(f"\\fB{_roff(flag)}\\fR" for flag in action.option_strings) or \
                 f"\\fI{_roff(str(action.metavar or action.dest))}\\fR"
-            value = _value(action) if action.option_strings else ""
+            value = option_value(action) if action.option_strings else ""
             lines += [".TP", flags + (f" \\fI{_roff(value)}\\fR" if value else ""),
                       _roff(" ".join((action.help or "").split()))]
     epilog = parser.epilog or ""
@@ -66,7 +67,7 @@ def manual(parser: argparse.ArgumentParser) -> str:
 
 
 def _flags(parser: argparse.ArgumentParser) -> list[argparse.Action]:
-    return [a for _, actions in _options(parser) for a in actions if a.option_strings]
+    return [a for _, actions in option_groups(parser) for a in actions if a.option_strings]
 
 
 def _bash(parser: argparse.ArgumentParser) -> str:
