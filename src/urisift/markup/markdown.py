@@ -45,7 +45,7 @@ from ..model import (Content, Defect, DefectKind, Flag, Found, Place, Record, Sp
 from ..needs import ANCHOR
 from ..options import ScanOptions
 from .gfm import LINK, gfm_end, prose
-from .markdown_blocks import ATTRIBUTE_NAME, Mode, pieces, plan
+from .markdown_blocks import ATTRIBUTE_NAME, GAP, Mode, pieces, plan
 from .marks import html_contents
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
@@ -169,6 +169,9 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     whole document are shared out among them."""
     pyromark = _parser()
     finds = list(prose(text, options.abbreviated))
+    if len(text) < GAP:  # (a notebook's cell, a short note: planning costs more than parsing it whole)
+        yield from _document(content, options, tail, text, 0, 1, None, finds)
+        return
     labels = {_label(label): definition["dest"] for label, definition in pyromark.reference_definitions(text).items()}
     stretches = plan(text, [found.start for found in finds], _label, set(labels))  # type: ignore[misc]
     if stretches is None:
