@@ -109,3 +109,12 @@ def test_an_inline_code_element_left_open_ends_with_its_paragraph(tmp_path: Path
         ("http://h.example", ["code"]), ("http://p.example", ["code"]), ("http://after.example", []),
         ("http://k.example", []),  # (</kbd> closes the <code> opened inside it)
     ]
+
+
+def test_an_end_tag_looks_back_a_few_open_elements_for_its_own(tmp_path: Path) -> None:
+    # twenty <code> then twenty </kbd>: no </kbd> closes a <code> (each looks back eight, then gives up,
+    # so that a million of each cost a million steps, not a million squared); the paragraph's end does
+    doc = tmp_path / "doc.md"
+    doc.write_text("x " + "<code>" * 20 + "</kbd>" * 20 + " http://a.example/\n\nhttp://b.example/\n", "utf-8")
+    assert [(uri, flags) for uri, flags, _, _ in rows(doc)] == [("http://a.example/", ["code"]),
+                                                               ("http://b.example/", [])]

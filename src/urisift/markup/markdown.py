@@ -90,6 +90,9 @@ _parser_options: Any = None
 # the ends of the blocks whose text is inline content (and a heading's, a dict): an inline element left
 # open closes there
 _BLOCK_ENDS = frozenset({"Paragraph", "TableCell"})
+# how many open inline code elements an end tag looks back through for its own (a million <code> and
+# as many </kbd> must not cost a million each)
+_CODE_DEPTH = 8
 _CODE_TAG = patterns.compile(r"<(/?)((?i:code|pre|kbd|samp|tt|listing|xmp))(?=[\s/>])")
 
 
@@ -293,7 +296,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                 name = tag.group(2).lower()
                 if not tag.group(1):
                     opened.append((name, end))
-                elif any(open_name == name for open_name, _ in opened):
+                elif name in (open_name for open_name, _ in reversed(opened[-_CODE_DEPTH:])):
                     while opened:  # (an end tag closes its element and those opened inside it)
                         open_name, at = opened.pop()
                         if open_name == name:
