@@ -193,7 +193,7 @@ def test_the_progress_bar_counts_the_megabytes_stats_count() -> None:
     from urisift.cli import _progress
 
     screen = _Terminal()
-    bar = _progress(64_000_000, screen, quiet=False)
+    bar = _progress(lambda: 64_000_000, screen, quiet=False)
     bar.update(32_000_000)
     bar.refresh()
     bar.close()

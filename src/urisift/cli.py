@@ -14,6 +14,7 @@ import io
 import os
 import stat
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import IO, Any, BinaryIO, cast
 
@@ -97,10 +98,14 @@ def _usage(err: IO[str], message: str) -> int:
     return ExitCode.USAGE
 
 
-def _progress(total: int, err: IO[str], quiet: bool) -> Any:
+def _progress(sized: Callable[[], int], err: IO[str], quiet: bool) -> Any:
     """A progress bar on standard error (tqdm) when it is a terminal and the
-    work is large enough to wait for; else None."""
-    if quiet or total < PROGRESS_MIN or not (hasattr(err, "isatty") and err.isatty()):
+    work (``sized()`` bytes, asked only then: a stat an input) is large
+    enough to wait for; else None."""
+    if quiet or not (hasattr(err, "isatty") and err.isatty()):
+        return None
+    total = sized()
+    if total < PROGRESS_MIN:
         return None
     try:
         from tqdm import tqdm
@@ -212,7 +217,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                 err.write(f"urisift: {source.name}: input file is also the output; skipped\n")
         if live and not args.quiet and stdin is None and sys.stdin is not None and sys.stdin.isatty():
             err.write("urisift: reading standard input (end with Ctrl-D; urisift --help for more)\n")
-        bar = _progress(sum(file_size(s.path) for s in sources if isinstance(s, Input)), err, args.quiet)
+        bar = _progress(lambda: sum(file_size(s.path) for s in sources if isinstance(s, Input)), err, args.quiet)
         # a defect line goes through the bar (tqdm.write clears it, writes, draws it again): never cut
         reporter = Reporter(err, args.defects, None if bar is None else lambda line: bar.write(
             line.rstrip("\n"), file=err))

@@ -291,7 +291,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     finally:
         if source.path != "-":
             stream.close()
-    tally.stored = counted.count if counted is not None else unit.size
+    tally.stored = counted.count if counted is not None else tally.size  # (a size is a stat: taken once)
     if opened is not None:
         yield from opened.defects
     # bytes after decompression: the WARC reader counts its own (a .warc.gz is inflated member by member)
