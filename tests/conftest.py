@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import sys
@@ -63,3 +64,17 @@ def load_script(path: Path, name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def run_cli(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
+    """The command run in this process: its exit status, standard output and standard error."""
+    from urisift.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def json_rows(out: str) -> list[tuple[object, ...]]:
+    """JSON lines as tuples of their values, in the order of their keys."""
+    return [tuple(json.loads(line).values()) for line in out.splitlines()]

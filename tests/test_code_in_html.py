@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from urisift import ScanOptions, scan_html, scan_path
-from urisift.cli import main
 from urisift.needs import ANCHOR
+
+from .conftest import run_cli
 
 PAGE = """<p>See http://prose.example and <code>http://code.example</code>.</p>
 <pre>curl https://pre.example/x</pre>
@@ -41,13 +42,9 @@ def rows(path: Path, *args: str) -> list[tuple[object, ...]]:
 
 
 def _run(argv: list[str]) -> str:
-    import contextlib
-    import io
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(argv) == 0
-    return out.getvalue()
+    code, out, _ = run_cli(argv)
+    assert code == 0
+    return out
 
 
 def test_a_pages_code_is_flagged(tmp_path: Path) -> None:

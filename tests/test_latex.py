@@ -5,26 +5,14 @@ references never read; verbatim, lstlisting and \\verb told apart by the
 
 from __future__ import annotations
 
-import io
-import json
 from pathlib import Path
 
 import pytest
 
-from urisift.cli import main
+from .conftest import json_rows as rows, run_cli as run
 
 CORPUS = Path(__file__).parent.parent / "corpora" / "latex"
 FIELDS = "uri,style,where,element,attribute,flags,line,column"
-
-
-def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
-
-
-def rows(out: str) -> list[tuple[object, ...]]:
-    return [tuple(json.loads(line).values()) for line in out.splitlines()]
 
 
 LATEX = [

@@ -6,16 +6,13 @@ media type and ``--kind``; binary files passed over in a directory walk."""
 from __future__ import annotations
 
 import gzip
-import io
-import json
 from pathlib import Path
 
 import pytest
 
 from urisift import Record, scan_path
-from urisift.cli import main
 
-from .conftest import shared_path
+from .conftest import json_rows as rows, run_cli as run, shared_path
 
 DOC = """\
 ---
@@ -55,16 +52,6 @@ Math $http://math.example/$ and footnote[^1]. | a | b |
 """
 
 FIELDS = "uri,style,where,element,attribute,flags,line,column"
-
-
-def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
-
-
-def rows(out: str) -> list[tuple[object, ...]]:
-    return [tuple(json.loads(line).values()) for line in out.splitlines()]
 
 
 EXPECTED = [

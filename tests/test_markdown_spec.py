@@ -7,7 +7,6 @@ The spec files are vendored with their licence (tests/data/)."""
 from __future__ import annotations
 
 import html.parser
-import re
 from pathlib import Path
 from urllib.parse import unquote
 

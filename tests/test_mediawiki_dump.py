@@ -13,6 +13,8 @@ from pathlib import Path
 
 from urisift.cli import main
 
+from .conftest import run_cli as run
+
 DUMP = """\
 <mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11" xml:lang="en">
   <siteinfo>
@@ -41,12 +43,6 @@ DUMP = """\
 """
 
 FIELDS = "uri,target,base_source,where,element,attribute,flags,line,column,part"
-
-
-def run(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(b""), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_each_revision_is_read_as_wikitext_against_the_article_path(tmp_path: Path) -> None:

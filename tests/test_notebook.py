@@ -3,11 +3,10 @@ told apart, outputs as Jupyter shows them, a broken notebook a defect."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
-from urisift.cli import main
+from .conftest import run_cli as run
 
 NOTEBOOK = {
     "cells": [
@@ -25,12 +24,6 @@ NOTEBOOK = {
     ],
     "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
 }
-
-
-def run(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_each_cell_is_read_as_its_kind_and_named(tmp_path: Path) -> None:

@@ -6,26 +6,14 @@ literals told apart by the ``code`` flag; exact records and positions."""
 
 from __future__ import annotations
 
-import io
-import json
 from pathlib import Path
 
 import pytest
 
-from urisift.cli import main
+from .conftest import json_rows as rows, run_cli as run
 
 DOC = (Path(__file__).parent.parent / "corpora" / "rst" / "sample.rst").read_text("utf-8")
 FIELDS = "uri,style,where,element,attribute,flags,line,column"
-
-
-def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
-
-
-def rows(out: str) -> list[tuple[object, ...]]:
-    return [tuple(json.loads(line).values()) for line in out.splitlines()]
 
 
 EXPECTED = [

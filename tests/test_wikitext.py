@@ -5,7 +5,6 @@ input; the kind found by name and media type."""
 
 from __future__ import annotations
 
-import io
 import json
 import time
 from pathlib import Path
@@ -13,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from urisift import Record, scan_path
-from urisift.cli import main
 from urisift.markup import wikitext
 from urisift.markup.wikitext import article_reference
+
+from .conftest import run_cli as run
 
 DOC = ("'''Topic''' is a [[subject area|subject]] of [[Great  interest#Early history]]."
        "<ref>{{cite web|url=https://example.org/a?b=1|title=Src|"
@@ -55,12 +55,6 @@ EXPECTED = [
     ("#Sec_tion", BASE + "#Sec_tion", "markup", "a", "href", [], 7, 65),
     ("mailto:someone@example.org", "mailto:someone@example.org", "markup", "a", "href", [], 9, 2),
 ]
-
-
-def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def rows(out: str) -> list[tuple[object, ...]]:

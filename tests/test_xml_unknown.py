@@ -4,11 +4,10 @@ force; a known vocabulary keeps its own reading."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
-from urisift.cli import main
+from .conftest import run_cli as run
 
 DOC = """\
 <?xml version="1.0"?>
@@ -20,12 +19,6 @@ DOC = """\
   <!-- http://comment.example/ -->
 </catalog>
 """
-
-
-def run(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(argv, stdin=io.BytesIO(b""), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_an_unknown_vocabulary_gives_its_text_and_absolute_attributes(tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ from ..needs import ANCHOR
 from ..options import ScanOptions
 from .gfm import LINK, gfm_end, prose
 from .markdown_blocks import ATTRIBUTE_NAME, GAP, Mode, pieces, plan
-from .marks import html_contents
+from .marks import advance, html_contents
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
 _UNTOLD = Place(Where.MARKDOWN, "a", "href", text=False)  # a link whose text was not asked for
@@ -373,12 +373,7 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
             start, found = placed[j]
             end = found.end if found.end is not None else start
             j += 1
-        if start > upto:
-            newlines = text.count("\n", upto, start)
-            if newlines:
-                line += newlines
-                line_start = text.rfind("\n", upto, start) + 1
-            upto = start
+        line, line_start, upto = advance(text, start, line, line_start, upto)
         if first:
             found = found._replace(start=start + first, end=end + first)
         yield tail(found, Span(start + first, end + first), line, start - line_start + 1)

@@ -56,18 +56,18 @@ def records(text: str, tail: Tail, options: ScanOptions, marked: list[Mark],
         while i < len(marked) and marked[i].start <= start:
             mark = marked[i]
             i += 1
-            line, line_start, upto = _advance(text, mark.start, line, line_start, upto)
+            line, line_start, upto = advance(text, mark.start, line, line_start, upto)
             yield tail(new_found(mark.uri, mark.start, mark.end, mark.style, (), (), None, mark.place),
                        Span(mark.start, mark.end), line, mark.start - line_start + 1)
-        line, line_start, upto = _advance(text, start, line, line_start, upto)
+        line, line_start, upto = advance(text, start, line, line_start, upto)
         yield tail(found, Span(start, found.end if found.end is not None else start), line, start - line_start + 1)
     for mark in marked[i:]:
-        line, line_start, upto = _advance(text, mark.start, line, line_start, upto)
+        line, line_start, upto = advance(text, mark.start, line, line_start, upto)
         yield tail(new_found(mark.uri, mark.start, mark.end, mark.style, (), (), None, mark.place),
                    Span(mark.start, mark.end), line, mark.start - line_start + 1)
 
 
-def _advance(text: str, start: int, line: int, line_start: int, upto: int) -> tuple[int, int, int]:
+def advance(text: str, start: int, line: int, line_start: int, upto: int) -> tuple[int, int, int]:
     """The line and the line's start at ``start``, counted on from ``upto`` (positions come in order)."""
     if start > upto:
         newlines = text.count("\n", upto, start)

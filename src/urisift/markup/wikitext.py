@@ -55,6 +55,7 @@ from ..delimit.chars import ordered
 from ..found_to_record import Tail
 from ..model import Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Unit, Where, new_found
 from ..options import ScanOptions
+from .marks import advance
 
 LINK = Place(Where.WIKITEXT, "a", "href")
 IMAGE = Place(Where.WIKITEXT, "img", "src")
@@ -276,10 +277,5 @@ def _piece(text: str, first: int, last: int, first_line: int, marked: list[tuple
             start, found = finds[j]
             end = found.end if found.end is not None else start
             j += 1
-        if start > upto:
-            newlines = text.count("\n", upto, start)
-            if newlines:
-                line += newlines
-                line_start = text.rfind("\n", upto, start) + 1
-            upto = start
+        line, line_start, upto = advance(text, start, line, line_start, upto)
         yield tail(found, Span(start, end), line, start - line_start + 1)
