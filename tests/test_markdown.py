@@ -195,3 +195,19 @@ def test_a_line_longer_than_a_piece_is_cut_after_a_space() -> None:
 
     text = "[a](b) " * 10 + "x" * 50
     assert pieces(text, 20) == [0, 21, 42, 63, 83, 103, len(text)]
+
+
+def test_markdown_as_a_warc_payload_resolves_against_its_target_uri(tmp_path: Path) -> None:
+    # a crawl of a docs site that serves its sources: the payload's media type routes it, its links resolve
+    # against the record's target URI, and a URL in its code is told apart there too
+    body = b"See [the guide](guide.md) and `curl https://api.example/v1`.\n"
+    payload = b"HTTP/1.1 200 OK\r\nContent-Type: text/markdown; charset=utf-8\r\n\r\n" + body
+    head = (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000001>\r\n"
+            b"WARC-Target-URI: https://docs.example/a/readme.md\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n"
+            b"Content-Type: application/http;msgtype=response\r\n")
+    warc = tmp_path / "docs.warc"
+    warc.write_bytes(head + b"Content-Length: %d\r\n\r\n" % len(payload) + payload + b"\r\n\r\n")
+    code, out, err = run(["--format", "jsonl", "--fields", "uri,target,where,element,flags", str(warc)])
+    assert (code, err) == (0, "")
+    assert rows(out) == [("guide.md", "https://docs.example/a/guide.md", "markdown", "a", []),
+                         ("https://api.example/v1", "https://api.example/v1", "markdown", None, ["code"])]
