@@ -327,3 +327,27 @@ def test_a_group_holds_whole_small_inputs_up_to_its_bytes(tmp_path: Path, monkey
     tasks = list(units.grouped([*whole[:6], stdin, whole[6], ranged, whole[0], defect, whole[1], whole[3]]))
     assert tasks == [units.UnitGroup((whole[0], whole[1]), 80), units.UnitGroup((whole[2], whole[3]), 50), whole[4],
                      whole[5], stdin, whole[6], ranged, whole[0], defect, units.UnitGroup((whole[1], whole[3]), 50)]
+
+
+def test_a_worker_gone_after_a_failed_write_is_its_error_not_a_closed_pipe(tmp_path: Path) -> None:
+    """A worker whose write failed says why and ends; the parent, handing
+    it its next unit, meets EPIPE on that worker's pipe.  That is the
+    worker's ENOSPC, never the `| head` the command ends quietly for
+    (which made a full disk under --jobs 2 exit 0, now and then, with
+    nothing said)."""
+    import errno
+    import multiprocessing
+
+    from urisift.sources import Input
+
+    parent_end, worker_end = multiprocessing.Pipe()
+    worker_end.send(("write-failed", -1, OSError(errno.ENOSPC, "No space left on device")))
+    worker_end.close()
+    units_ = iter([WorkUnit(Input(str(tmp_path / f"{i}.txt"))) for i in range(3)])
+    with pytest.raises(OSError) as raised:
+        list(parallel._ordered(units_, [parent_end]))
+    assert type(raised.value) is OSError and raised.value.errno == errno.ENOSPC
+    gone, silent = multiprocessing.Pipe()
+    silent.close()  # a worker that ended and said nothing
+    with pytest.raises(RuntimeError, match="a worker process ended unexpectedly"):
+        list(parallel._ordered(iter([WorkUnit(Input(str(tmp_path / "0.txt")))]), [gone]))

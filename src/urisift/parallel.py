@@ -269,7 +269,8 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
         # `| head` went away, Ctrl-C, an error): they are stopped at once
         for process, conn in workers:
             if completed:
-                conn.send(None)
+                with contextlib.suppress(OSError):  # (a worker gone after the last unit: nothing is lost)
+                    conn.send(None)
             else:
                 process.terminate()
         for process, conn in workers:
@@ -318,7 +319,7 @@ def _ordered(units: Iterator[Task | Defect], conns: list[Connection], turn: Turn
             kept[index] = deque()
             if turn is not None and not unit.mbox_range:
                 direct.add(index)
-            conn.send((index, unit))
+            _send(conn, (index, unit))
             mine[index] = unit.size
             owner[index] = conn
             index += 1
@@ -335,7 +336,7 @@ def _ordered(units: Iterator[Task | Defect], conns: list[Connection], turn: Turn
         while batches:
             batch = batches.popleft()
             if at in owner and at not in direct:  # (a worker writing its own output spends no credit)
-                owner[at].send("ack")
+                _send(owner[at], "ack")
             if type(batch) is Tally:
                 numbering.end(batch)
                 yield batch
@@ -378,3 +379,28 @@ def _ordered(units: Iterator[Task | Defect], conns: list[Connection], turn: Turn
                 raise batch  # (an OSError: BrokenPipeError when the reader went away)
             else:
                 kept[unit_index].append(batch)
+
+
+def _send(conn: Connection, message: Any) -> None:
+    """Send a worker ``message``; when the worker is gone, raise what it
+    said last, before it went: its pipe's EPIPE is not the output's.
+
+    (A worker whose write failed sends why and ends; the parent, still
+    handing it its next unit, met a BrokenPipeError first, which the
+    command takes for ``| head`` gone, and ended with status 0 and nothing
+    said, the full disk's ENOSPC never read.)"""
+    try:
+        conn.send(message)
+    except OSError as exc:
+        raise _why_gone(conn) from exc
+
+
+def _why_gone(conn: Connection) -> BaseException:
+    """The error a worker gone sent before it went (a write that failed),
+    else that it ended unexpectedly."""
+    with contextlib.suppress(EOFError, OSError):
+        while conn.poll():
+            what, _, batch = conn.recv()
+            if what == "write-failed":
+                return cast(BaseException, batch)
+    return RuntimeError("a worker process ended unexpectedly")
