@@ -382,13 +382,8 @@ def _ordered(units: Iterator[Task | Defect], conns: list[Connection], turn: Turn
 
 
 def _send(conn: Connection, message: Any) -> None:
-    """Send a worker ``message``; when the worker is gone, raise what it
-    said last, before it went: its pipe's EPIPE is not the output's.
-
-    (A worker whose write failed sends why and ends; the parent, still
-    handing it its next unit, met a BrokenPipeError first, which the
-    command takes for ``| head`` gone, and ended with status 0 and nothing
-    said, the full disk's ENOSPC never read.)"""
+    """Send a worker ``message``; when it is gone, raise what it said before it went (a full disk's
+    ENOSPC): its pipe's EPIPE is not the output's, which the command takes for ``| head`` gone."""
     try:
         conn.send(message)
     except OSError as exc:
@@ -396,8 +391,7 @@ def _send(conn: Connection, message: Any) -> None:
 
 
 def _why_gone(conn: Connection) -> BaseException:
-    """The error a worker gone sent before it went (a write that failed),
-    else that it ended unexpectedly."""
+    """The error a worker gone sent before it went, else that it ended unexpectedly."""
     with contextlib.suppress(EOFError, OSError):
         while conn.poll():
             what, _, batch = conn.recv()
