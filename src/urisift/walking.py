@@ -53,6 +53,7 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
             yield Input(path)
             continue
         errors: list[OSError] = []
+        prefix = path if path.endswith(os.sep) else path + os.sep  # (what os.walk puts before every path)
         walked: set[tuple[int, int]] = set()  # (device, inode) of the directories walked
         for root, dirs, files in os.walk(path, onerror=errors.append, followlinks=follow):
             while errors:
@@ -78,7 +79,9 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
                     if binary is not None:
                         binary.append(full)
                 else:
-                    under = os.path.relpath(full, path).replace(os.sep, "/")
+                    # (a cut, not relpath: 3 µs a file, and os.walk's paths all start with the prefix)
+                    under = full[len(prefix):] if full.startswith(prefix) else os.path.relpath(full, path)
+                    under = under.replace(os.sep, "/") if os.sep != "/" else under
                     yield Input(full, Kind.MAIL if in_maildir else None, under)
             yield from skipped
         for error in errors:
@@ -89,8 +92,12 @@ def _binary(path: str) -> bool:
     """Whether the file at ``path`` is binary by its first bytes (one that
     cannot be read is not: its reading will say why)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(BINARY_SAMPLE)
+        # (a descriptor, not a file object: a third of the time, on a tree of small files)
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            head = os.read(fd, BINARY_SAMPLE)
+        finally:
+            os.close(fd)
     except OSError:
         return False
     return binary(head, path)
