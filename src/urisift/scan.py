@@ -40,7 +40,7 @@ from .model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
 from .remote import configure, is_remote, retrieved
-from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, standard_input, unreadable
+from .sources import BUILT_KINDS, Input, Opened, Replay, open_binary, open_input, standard_input, unreadable
 from .text import read_text, read_text_range
 from .units import Counted, Renumbering, Task, Window, WorkUnit
 
@@ -196,6 +196,11 @@ ARCHIVES = frozenset({Kind.MBOX, Kind.WARC})
 #: the kinds whose readers hold a document's bytes whole, and can use a part of one (the others stream
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole
+#: the kinds whose small files are read in one call (:func:`_scan_unit`): the markup kinds, each held whole
+_READ_AT_ONCE = frozenset({Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST, Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX,
+                           Kind.WIKITEXT})
+#: ... up to this many bytes (far under every budget's bytes)
+SMALL_DOCUMENT = 256 << 10
 HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
                         Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT})
 
@@ -278,7 +283,16 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         else:
             # a message file's text stands in the file from its first line (text output's location)
             where = origin_with(origin, line=1) if kind is Kind.MAIL and options.locations else origin
-            content = Content(stream, kind, where, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
+            body: BinaryIO | bytes = stream
+            if opened is not None and kind in _READ_AT_ONCE and opened.compression is None and not opened.live:
+                # a small document its reader holds whole anyway: read in one call, not through the
+                # layers of streams a large one is metered by (a tree of small files spent a third of
+                # its time there); what is past the size it had when it was planned still streams
+                small = min(SMALL_DOCUMENT, options.limits.whole)
+                body = stream.read(small + 1)
+                if len(body) > small:
+                    body = io.BufferedReader(Replay(body, stream))  # noqa: SIM115 - closed with the stream
+            content = Content(body, kind, where, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
                               live=opened is not None and opened.live,
                               inflated=opened is not None and opened.compression is not None)
             yield from scan_content(content, options, tally)
