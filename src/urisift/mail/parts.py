@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import quopri
 from collections.abc import Generator, Iterator
-from email._encoded_words import decode_b  # (the decoder get_payload itself calls: the same bytes, the same defects)
+# (the decoder get_payload itself calls: the same bytes, the same defects)
+from email._encoded_words import decode_b  # type: ignore[import-not-found]
 from email.message import Message
 from typing import NamedTuple
 
@@ -172,8 +173,8 @@ def transfer_decoded(entity: Message) -> bytes | None:
         if body is not None:
             return body
     if encoding != "quoted-printable" or not isinstance(payload, str):
-        body = entity.get_payload(decode=True)
-        return body if isinstance(body, bytes) else None
+        decoded = entity.get_payload(decode=True)
+        return decoded if isinstance(decoded, bytes) else None
     try:
         data = payload.encode("ascii", "surrogateescape")
     except UnicodeEncodeError:  # a message built from text, not parsed from bytes (as the email package does)
@@ -194,7 +195,7 @@ def _base64(entity: Message, payload: str) -> bytes | None:
     value, defects = decode_b(joined)
     for defect in defects:
         entity.policy.handle_defect(entity, defect)
-    return value
+    return value if isinstance(value, bytes) else None
 
 
 def _lift_uuencoded(body: bytes, where: Origin, layer: BaseLayer

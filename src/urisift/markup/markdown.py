@@ -235,12 +235,15 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
         covered.append((start, end, False))
         at = _destination_at(text, start, end, "]:")
         marked.append((at, at + len(definition["dest"]), definition["dest"], Style.MARKUP, DEFINITION))
-    for event, where in pyromark.events_with_range(text, options=_options(pyromark), merge_text=True,
-                                                   broken_link_callback=defined):
+    # (each event a dict, or a bare tag's name: told apart by "in" below, which typing cannot follow)
+    events: Any = pyromark.events_with_range(text, options=_options(pyromark), merge_text=True,
+                                             broken_link_callback=defined)
+    for event, where in events:
         # the commonest events first, each told by one look-up: text, the ends of elements, and
         # bare tags (a soft or hard break, a rule: a str, where "in" finds neither name)
         if "Text" in event or "End" in event or type(event) is str:
-            if opened and "End" in event and (type(event["End"]) is dict or event["End"] in _BLOCK_ENDS):
+            ended = event["End"] if opened and "End" in event else None  # type: ignore[index]
+            if ended is not None and (type(ended) is dict or ended in _BLOCK_ENDS):
                 # an element left open in a paragraph ends with it, as the paragraph's </p> ends it in HTML
                 covered.extend((at, offset(where["end"]), True) for _, at in opened)
                 opened.clear()
@@ -249,11 +252,11 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                     linking[-1][1].append(" ")
                 elif "Text" in event:
                     if not imaging:
-                        linking[-1][1].append(event["Text"])
-                elif event["End"] == "Link":
+                        linking[-1][1].append(event["Text"])  # type: ignore[index]
+                elif event["End"] == "Link":  # type: ignore[index]
                     index, words = linking.pop()
                     marked[index] = (*marked[index][:4], _anchored(" ".join("".join(words).split())))
-                elif event["End"] == "Image":
+                elif event["End"] == "Image":  # type: ignore[index]
                     imaging -= 1
             continue
         value = event.get("Start")

@@ -51,8 +51,8 @@ def records(text: str, tail: Tail, options: ScanOptions, marked: list[Mark],
     line, line_start, upto = 1, 0, 0
     i = 0
     for found in _finds(text, options, starts, runs, prose, code):
+        assert found.start is not None
         start = found.start
-        assert start is not None
         while i < len(marked) and marked[i].start <= start:
             mark = marked[i]
             i += 1

@@ -131,7 +131,7 @@ def read_rst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
 def _body(text: str, indent: int, line_end: int) -> int:
     """The end of the block whose first line ends at ``line_end``: the lines
     after it indented past ``indent``, less the blank lines at its end."""
-    end = _block(indent).match(text, line_end).end()
+    end = _block(indent).match(text, line_end).end()  # type: ignore[union-attr]  # (it matches the empty string)
     return line_end + len(text[line_end:end].rstrip()) if end > line_end else end
 
 

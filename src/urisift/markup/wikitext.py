@@ -265,6 +265,7 @@ def _piece(text: str, first: int, last: int, first_line: int, marked: list[tuple
             found = found._replace(flags=ordered({*found.flags, Flag.CODE}), place=IN_CODE)
         else:
             found = found._replace(place=LINK)
+        assert found.end is not None  # (the scanner's finds stand in the text)
         finds.append((start, found._replace(start=start, end=found.end + first)))
     line, line_start, upto = first_line, text.rfind("\n", 0, first) + 1, first  # (a cut may be inside a line)
     i = j = 0
