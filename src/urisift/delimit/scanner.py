@@ -13,7 +13,7 @@ from ..model import Found
 from ..schemes import registered_schemes
 from .angle import AngleRule
 from .bare import FAST_AFTER_ANY_BUT, AbbreviatedRule, SchemeRule
-from .chars import BODY, STOP, body_end
+from .chars import BODY, SCHEME_CHARS, STOP, body_end
 
 __all__ = ["Found", "Scanner", "may_hold_absolute", "may_hold_reference", "registered_schemes", "safe_cut",
            "safe_line_start"]
@@ -81,6 +81,11 @@ class Scanner:
                         end = body_end(text, end, start=start)  # brackets are paired one by one
                     found, resume = scheme.body(start, colon + 1, end)
             elif rule is _SCHEME:
+                if start == pos or text[start - 1] not in SCHEME_CHARS:
+                    # no scheme before the ":" (an AsciiDoc attribute's ":name:", a "::"): what the rule
+                    # would say, without a call (most of the triggers in some markup)
+                    pos = scheme._past_names(start)
+                    continue
                 found, resume = scheme(start, pos)
             elif rule is _ANGLE:
                 found, resume = angle(start)
