@@ -175,7 +175,9 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     if len(text) < GAP:  # (a notebook's cell, a short note: planning costs more than parsing it whole)
         yield from _document(content, options, tail, text, 0, 1, None, finds)
         return
-    labels = {_label(label): definition["dest"] for label, definition in pyromark.reference_definitions(text).items()}
+    # (a definition's label is followed by its ":" at once, CommonMark §4.7: without a "]:" there is none)
+    labels = {_label(label): definition["dest"] for label, definition in pyromark.reference_definitions(text).items()
+              } if "]:" in text else {}
     stretches = plan(text, [found.start for found in finds], _label, set(labels))  # type: ignore[misc]
     if stretches is None:
         yield from _document(content, options, tail, text, 0, 1, None, finds)
