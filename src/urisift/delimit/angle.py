@@ -75,7 +75,14 @@ class AngleRule:
             if skip is not None:
                 return None, lt + skip
         if not self._may_hold_a_uri(lt + 1):
-            return None, self._after_tag_name(lt)
+            resume = self._after_tag_name(lt)
+            if 0 <= first_gt - lt <= _CACHED_LENGTH:
+                # (a verdict on the bracket's content alone: the scheme and the tag name both end before
+                # its ">"; a page of "<kbd>" and "</kbd>" is then a look-up a tag)
+                if len(self._rejected) >= _CACHED_TAGS:
+                    self._rejected.clear()
+                self._rejected[text[lt + 1 : first_gt]] = resume - lt
+            return None, resume
         content_start = lt + 1
         style = Style.ANGLE
         m = URL_PREFIX.match(text, content_start)
