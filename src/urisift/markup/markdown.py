@@ -301,6 +301,8 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                 name = tag.group(2).lower()
                 if not tag.group(1):
                     opened.append((name, end))
+                elif opened and opened[-1][0] == name:  # (the commonest: it closes the innermost)
+                    covered.append((opened.pop()[1], start, True))
                 elif name in (open_name for open_name, _ in reversed(opened[-_CODE_DEPTH:])):
                     while opened:  # (an end tag closes its element and those opened inside it)
                         open_name, at = opened.pop()
@@ -329,6 +331,8 @@ def _anchored(text: str) -> Place:
 def _may_hold(text: str, start: int, end: int) -> bool:
     """Whether raw HTML may hold a reference: an attribute that holds URLs in
     HTML, or text in which the scanner finds a scheme or ``www.``/``ftp.``."""
+    if text.find("=", start, end) == -1 and text.find(":", start, end) == -1 and text.find(".", start, end) == -1:
+        return False  # (neither an attribute nor a scheme nor www./ftp.: most tags, "<kbd>", "</span>")
     piece = text[start:end]
     if _SCHEME_OR_ABBREVIATED.search(piece) is not None:
         return True
