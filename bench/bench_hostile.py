@@ -99,6 +99,9 @@ PAYLOADS = {
     "Markdown: 3,000 nested list items": ("markdown", "b''.join(b'  ' * i + b'- x\\n' for i in range(3000))"),
     "Markdown: 500,000 links on one line (12 MB)": ("markdown", "hp.markdown_link_line()"),
     "Markdown: a million link reference definitions (21 MB)": ("markdown", "hp.markdown_definitions()"),
+    # inline HTML in abundance: three parser events for every nine bytes, each a Python object
+    "Markdown: 600,000 inline tags (5 MB)": ("markdown", "b'<b>a</b> ' * 600_000 + b'http://t.example/\\n'"),
+    "Markdown: 600,000 inline code elements (8 MB)": ("markdown", "b'<kbd>a</kbd> ' * 600_000 + b'http://k.example/\\n'"),
     "notebook of 100,000 cells": ("notebook", "hp.notebook_cells()"),
     # reStructuredText's: a block indented ever deeper, runs of unclosed backquotes and phrases, links on a line
     "rST: 2,000 notes nested ever deeper (4 MB)": ("rst", "hp.rst_nested_notes()"),
