@@ -29,8 +29,12 @@ _ANGLE, _WEB, _SCHEME, _ABBREVIATED = "angle", "web", "scheme", "abbreviated"
 _TABLE: tuple[tuple[str, str], ...] = (
     # a "<" that some ">" closes before the next "<": any other delimits nothing,
     # and the engine passes over it without a call (linear: the look-ahead
-    # stops at the next bracket, so successive ones never overlap)
-    ("<(?=[^<>]*+>)", _ANGLE),
+    # stops at the next bracket, so successive ones never overlap); and only one
+    # that AngleRule would not turn down at first look: "URL:" or a scheme and
+    # its ":" (what its _OPENING starts with), or an XML tag's prefixed name
+    # (what it skips, XML_TAG_NAME): "<p>", "</kbd>", '<a href="...">' go by
+    # without a call (a page of inline tags was a call a tag)
+    (r"<(?=(?:\s*+[A-Za-z][A-Za-z0-9+.\-]*+|/?[A-Za-z_][\w.\-]*+):[^<>]*+>)", _ANGLE),
     # the commonest reference of all, matched with its body (one possessive class: linear)
     ("http://" + BODY, _WEB),
     ("https://" + BODY, _WEB),
