@@ -60,6 +60,7 @@ WHOLE = 4 << 20
 MAX_LABELS = 100_000
 # (raw HTML's attribute names: markdown_blocks.ATTRIBUTE_NAME) and the abbreviated forms the scanner takes
 # (a scheme's ":" before a character that is not white space: "Filename: src/main.rs" holds none)
+_MAY_HOLD = patterns.compile(r"[=:.]")  # what either needs: an attribute's "=", a scheme's ":", www./ftp.'s "."
 _SCHEME_OR_ABBREVIATED = patterns.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+:[^\s<>\"']|(?i:www|ftp)\.")
 
 _pyromark: Any = None
@@ -94,6 +95,8 @@ _BLOCK_ENDS = frozenset({"Paragraph", "TableCell"})
 # as many </kbd> must not cost a million each)
 _CODE_DEPTH = 8
 _CODE_TAG = patterns.compile(r"<(/?)((?i:code|pre|kbd|samp|tt|listing|xmp))(?=[\s/>])")
+# the two characters after a "<" that may start one: a name's first two letters, or "/" and its first
+_CODE_TAG_STARTS = frozenset({"co", "pr", "kb", "sa", "tt", "li", "xm", "/c", "/p", "/k", "/s", "/t", "/l", "/x"})
 
 
 def _offsets(text: str) -> Callable[[int], int]:
@@ -223,6 +226,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     scanner's in it, when they are known)."""
     pyromark = _parser()
     offset = _offsets(text)
+    shifted = offset is not _same  # (an ASCII document's offsets are its own: no call an event)
     marked: list[tuple[int, int, str | None, Style, Place]] = []  # (start, end, URL, style, place) of links
     covered: list[tuple[int, int, bool]] = []  # (start, end, code?) not scanned as prose (code: scanned, flagged)
     html: list[list[int]] = []  # [start, end] of raw HTML, contiguous pieces joined
@@ -295,8 +299,12 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
             if linking and not imaging:
                 linking[-1][1].append(event["Code"])
         elif "InlineHtml" in event or "Html" in event:
-            start, end = offset(where["start"]), offset(where["end"])
-            tag = _CODE_TAG.match(event.get("InlineHtml") or "")
+            start, end = where["start"], where["end"]
+            if shifted:
+                start, end = offset(start), offset(end)
+            inline = event.get("InlineHtml")
+            # (a tag's first letters tell most from the code elements without a match: "<b>", "</span>")
+            tag = _CODE_TAG.match(inline) if inline and inline[1:3].lower() in _CODE_TAG_STARTS else None
             if tag is not None:  # the prose between <code> and </code> (<kbd>, <samp> ...) is code, as in HTML
                 name = tag.group(2).lower()
                 if not tag.group(1):
@@ -331,7 +339,7 @@ def _anchored(text: str) -> Place:
 def _may_hold(text: str, start: int, end: int) -> bool:
     """Whether raw HTML may hold a reference: an attribute that holds URLs in
     HTML, or text in which the scanner finds a scheme or ``www.``/``ftp.``."""
-    if text.find("=", start, end) == -1 and text.find(":", start, end) == -1 and text.find(".", start, end) == -1:
+    if _MAY_HOLD.search(text, start, end) is None:
         return False  # (neither an attribute nor a scheme nor www./ftp.: most tags, "<kbd>", "</span>")
     piece = text[start:end]
     if _SCHEME_OR_ABBREVIATED.search(piece) is not None:
