@@ -280,7 +280,9 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                         linking.append((len(marked), []))
                     elif linking:
                         imaging += 1
-                start, end = offset(where["start"]), offset(where["end"])
+                start, end = where["start"], where["end"]
+                if shifted:
+                    start, end = offset(start), offset(end)
                 covered.append((start, end, False))
                 kind = attributes["link_type"]
                 url = attributes["dest_url"]
@@ -295,7 +297,8 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
             elif "CodeBlock" in value:
                 covered.append((offset(where["start"]), offset(where["end"]), True))
         elif "Code" in event:
-            covered.append((offset(where["start"]), offset(where["end"]), True))
+            covered.append((offset(where["start"]), offset(where["end"]), True) if shifted
+                           else (where["start"], where["end"], True))
             if linking and not imaging:
                 linking[-1][1].append(event["Code"])
         elif "InlineHtml" in event or "Html" in event:
