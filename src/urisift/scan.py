@@ -36,7 +36,7 @@ from .containment import Metered, contained, metered
 from .delimit.chars import ordered
 from .html_reading import read_html
 from .errors import InputError, RunError
-from .model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with
+from .model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with, with_flags
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
 from .remote import configure, is_remote, retrieved
@@ -118,6 +118,7 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     if not flags and points_to is None and placed is None and at is None and held is None:
         yield from items
         return
+    added = ordered({*flags})  # a record's flags when it has none of its own (the commonest case: sorted once)
     for item in items:
         if type(item) is Record:
             assert isinstance(item, Record)
@@ -131,8 +132,8 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
                 line, column = placed(item.line, item.column or 1)
                 item = item._replace(in_file=(line, None if item.column is None else column))
             if flags:
-                found = item.found
-                item = item._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
+                own = item.found.flags
+                item = with_flags(item, ordered({*own, *flags}) if own else added)
             if points_to is not None:
                 path = points_to(item.target or item.uri)
                 if path is not None:
