@@ -32,7 +32,7 @@ from typing import BinaryIO, cast
 
 from . import arguments as check
 from .base import retrieval_layers, retrieval_uri
-from .containment import Metered, contained, metered
+from .containment import EVERY, Metered, contained
 from .delimit.chars import ordered
 from .html_reading import read_html
 from .errors import InputError, RunError
@@ -63,14 +63,14 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                      f"this looks like {kind} content, which this version does not read yet; scanned as plain text",
                      content.origin, None)
         kind = Kind.TEXT
-    tally.kinds.add(kind.value)
+    tally.kinds.add(kind._value_)  # (not .value: a property's call, on every nested content)
     budget = content.budget
     fresh = budget is None and kind not in ARCHIVES
     if fresh:  # each document its own account (ARCHITECTURE.md, Budgets); an archive is many documents
         budget = options.limits.budget()
     meter = None
-    items: Iterator[Record | Defect | Content]
-    if budget is not None and kind not in ARCHIVES:
+    metering = budget is not None and kind not in ARCHIVES
+    if metering:
         # the pipeline, not the reader, keeps the budget: the bytes are metered
         # as the reader takes them, and its items as it gives them
         body = content.body
@@ -80,18 +80,27 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
             content = replace(content, body=io.BufferedReader(meter), budget=budget)  # (one copy: each costs 10 µs)
         elif fresh:
             content = replace(content, budget=budget)
-        items = metered(READERS[kind](content, options, tally), budget, content.origin,
-                        lambda: _unread(kind, meter))
-    else:
-        items = READERS[kind](content, options, tally)
+    items = READERS[kind](content, options, tally)
     # a crawl's records all carry what a browser fetches, whatever the payload
     inner = replace(options, browser=True) if kind is Kind.WARC and not options.browser else options
+    # the items since the clock was last looked at (containment.metered's steps, taken here rather than in
+    # a generator around the reader's: a notebook's hundred thousand cells are as many readings)
+    count = 0
     for item in items:
         if type(item) is Content:
             assert isinstance(item, Content)
             yield from _nested(item, inner, tally)
         else:
             yield item  # type: ignore[misc]
+        if metering:
+            count += 1
+            if count >= EVERY:
+                count = 0
+                if budget.expired():  # type: ignore[union-attr]
+                    unread = _unread(kind, meter)
+                    if unread is not None:
+                        yield budget.over_time(unread, content.origin)  # type: ignore[union-attr]
+                    break
     if meter is not None and meter.defect is not None:
         yield meter.defect
 
