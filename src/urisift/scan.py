@@ -227,7 +227,8 @@ def scan_unit(unit: WorkUnit, options: ScanOptions = DEFAULTS, *, stdin: BinaryI
     is an ``unreadable`` defect, never an exception (but see ``strict``).
     A range's messages are numbered from 0 (:class:`~urisift.units.Renumbering` numbers
     them on) and its offsets are the file's."""
-    return _policed(_scan_unit(unit, options, stdin), options.strict)
+    items = _scan_unit(unit, options, stdin)
+    return _policed(items, True) if options.strict else items  # (no generator around each record for nothing)
 
 
 def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> Iterator[Record | Defect | Tally]:

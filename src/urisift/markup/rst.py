@@ -219,6 +219,8 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
     literals (code), embedded URIs and references."""
     blocks = sorted(covered)
     k, upto = 0, 0  # the next block, and where the search may resume
+    last = len(blocks)
+    mark, cover = marked.append, covered.append
     next_anonymous = 0
     search = _BACKQUOTED.search
     quoted, word = search(text), _word_reference(text, 0)  # each the first from upto, kept while ahead
@@ -240,9 +242,9 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
             start = quoted_at
         else:
             found, start = word, word_at  # type: ignore[assignment]
-        while k < len(blocks) and blocks[k][1] <= start:
+        while k < last and blocks[k][1] <= start:
             k += 1
-        if k < len(blocks) and blocks[k][0] <= start:
+        if k < last and blocks[k][0] <= start:
             upto = blocks[k][1]  # in a block: go on past it
             continue
         upto = found.end()
@@ -256,25 +258,26 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
             else:
                 uri = named.get(phrase.casefold())  # (a word: no white space to fold)
             if uri is not None:
-                marked.append(_mark(Mark, (start, upto, uri, _MARKUP, LINK)))
+                mark(_mark(Mark, (start, upto, uri, _MARKUP, LINK)))
             continue
         literal, phrase, underscores = found.groups()
         if literal is not None:
-            covered.append((start, upto, True))
+            cover((start, upto, True))
             continue
         if not underscores:
             continue  # interpreted text: prose
-        covered.append((start, upto, False))
+        cover((start, upto, False))
         uri = None
         if phrase.endswith(">") and "<" in phrase:
             lt = phrase.rindex("<")
             uri = _SPACE.sub("", phrase[lt + 1:-1])
             if uri and not (uri.endswith("_") and not uri.endswith("\\_")):
                 at = start + lt + 2  # (the phrase starts after the "`")
-                uri = _unescape(uri)
-                marked.append(_mark(Mark, (at, at + len(phrase) - lt - 2, uri, _MARKUP, LINK)))
+                if "\\" in uri:  # (_unescape and _name, inline: a call each, on every embedded URI)
+                    uri = _ESCAPE.sub(r"\1", uri)
+                mark(_mark(Mark, (at, at + len(phrase) - lt - 2, uri, _MARKUP, LINK)))
                 if underscores == "_":
-                    named.setdefault(_name(phrase[:lt]), uri)
+                    named.setdefault(" ".join(phrase[:lt].split()).casefold(), uri)
                 continue
             uri = named.get(_name(uri[:-1])) if uri else None
         elif underscores == "__":
@@ -284,7 +287,7 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
         else:
             uri = named.get(_name(phrase))
         if uri is not None:
-            marked.append(_mark(Mark, (start, upto, uri, _MARKUP, LINK)))
+            mark(_mark(Mark, (start, upto, uri, _MARKUP, LINK)))
 
 
 def _word_reference(text: str, upto: int) -> re.Match[str] | None:
