@@ -135,12 +135,19 @@ class Tail:
         seen = self._seen.get(reference)
         if seen is None or style is _ABBREVIATED:
             plain = self._plain
-            if plain is not None and style is not _ABBREVIATED and _plainly_safe(reference) is not None \
-                    and "/." not in reference and not may_be_wrapped(reference):
+            if plain is None or style is _ABBREVIATED:
+                seen = self._work_out(found)
+            elif _plainly_safe(reference) is not None and "/." not in reference and not may_be_wrapped(reference):
                 # _work_out's answer, without its steps (a reference of a markup link: an rST line of
                 # 250,000 embedded URIs): PLAINLY_SAFE starts with "scheme://", so the reference is its
                 # own target, with no dot segment to remove, and valid
                 seen = (reference, *plain)
+            elif self._base is None and ":" not in reference and not reference.startswith("//") \
+                    and _plainly_valid(reference) is not None and ("%" not in reference or _bad_escape(reference)
+                                                                   is None):
+                # the same for a relative reference with no base (a notebook's cell's link, read from a
+                # file): no target; valid; no scheme and no authority, so no §7 flag; and no wrapper
+                seen = (None, *plain)
             else:
                 seen = self._work_out(found)
         if seen[3]:
