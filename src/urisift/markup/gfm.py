@@ -28,7 +28,7 @@ _TRAILING_ENTITY = patterns.compile(r"&[A-Za-z0-9]++$")
 def prose(text: str, abbreviated: bool) -> Iterator[Found]:
     """The text scanner's finds and GFM's e-mail autolinks (as ``mailto:``,
     style ``markup``), in order; an address inside a URL is the URL's."""
-    emails = _emails(text)
+    emails = _emails(text) if "@" in text else iter(())  # (every address holds one)
     email = next(emails, None)
     # (the scanner made only for text it may find something in: a notebook's cells are a hundred thousand
     # short documents, most with no ":")

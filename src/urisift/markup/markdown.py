@@ -139,6 +139,9 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     yield from defects
     pyromark = _parser()
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
+    if len(text) < GAP:  # (_stretches's first step, without its generator: a notebook's cells are many)
+        yield from _document(content, options, tail, text, 0, 1, None, list(prose(text, options.abbreviated)))
+        return
     if len(text) <= WHOLE:
         yield from _stretches(content, options, tail, text)
         return
