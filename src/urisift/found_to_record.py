@@ -75,8 +75,7 @@ class Tail:
         # what _work_out makes of a plainly safe absolute reference that may not be a wrapper, after its
         # target (the reference itself): no base, no flag, not encoded, no browser target, not unwrapped
         # (None: a browser target is asked for, and only _work_out computes it)
-        self._plain: _Plain | None = None if browser else (
-            None, () if self._risky else False, False, False, *((None, ()) if self._unwraps else (False, False)))
+        self._plain: _Plain | None = None if browser else _PLAIN[self._risky, self._unwraps]
         self._base: Base | None = layer.current  # the base in force, parsed into a joiner when first needed
         self._joiner: Joiner | None = None
         # the WHATWG side (ada-url) is imported by the first tail that asks for it
@@ -246,6 +245,10 @@ def _joiner(base: str) -> Joiner:
 #: wrappers (False: not computed, the output asking for none of them)
 _Seen = tuple[str | None, Base | None, tuple[Risk, ...] | Literal[False], bool, str | None | Literal[False],
               str | None | Literal[False], tuple[str, ...] | Literal[False]]
-#: what the slow path makes of a plainly safe absolute reference, after its target (Tail._plain)
+#: what the slow path makes of a reference that Tail tells without it, after its target (Tail._plain)
 _Plain = tuple[None, tuple[Risk, ...] | Literal[False], bool, str | None | Literal[False], str | None | Literal[False],
                tuple[str, ...] | Literal[False]]
+#: Tail._plain by whether risks and unwrapping are asked for
+_PLAIN: dict[tuple[bool, bool], _Plain] = {
+    (risky, unwraps): (None, () if risky else False, False, False, *((None, ()) if unwraps else (False, False)))
+    for risky in (True, False) for unwraps in (True, False)}

@@ -32,7 +32,7 @@ from typing import BinaryIO, cast
 
 from . import arguments as check
 from .base import retrieval_layers, retrieval_uri
-from .containment import EVERY, Metered, contained
+from .containment import EVERY, Metered, contained, failed
 from .delimit.chars import ordered
 from .html_reading import read_html
 from .errors import InputError, RunError
@@ -121,12 +121,18 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     the part it points to are added to its records.  Its reader's failure
     ends its reading only (:func:`~urisift.containment.contained`): the
     container's reading goes on (ARCHITECTURE.md, The nesting boundary)."""
-    items = contained(scan_content(content, options if options.charset is None else replace(options, charset=None),
-                                   tally), f"its {content.kind} content", content.origin)
+    scanned = scan_content(content, options if options.charset is None else replace(options, charset=None), tally)
     flags, points_to, placed, at, held = content.flags, content.points_to, content.placed, content.at, content.held
     if not flags and points_to is None and placed is None and at is None and held is None:
-        yield from items
+        # contained's steps, without its generator (a notebook's cells are a hundred thousand contents)
+        try:
+            yield from scanned
+        except RunError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the boundary: one inner failure must not cost the rest
+            yield failed(f"its {content.kind} content", exc, content.origin)
         return
+    items = contained(scanned, f"its {content.kind} content", content.origin)
     added = ordered({*flags})  # a record's flags when it has none of its own (the commonest case: sorted once)
     for item in items:
         if type(item) is Record:
