@@ -19,7 +19,6 @@ from ..found_to_record import Tail
 from ..model import Content, Flag, Found, Kind, Place, Record, Span, Style
 from ..options import ScanOptions
 
-
 # a Found and a Span with their fields given in order (new_found's step, without its call: a record a link)
 _new = tuple.__new__
 

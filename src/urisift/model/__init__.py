@@ -372,8 +372,8 @@ class Defect:
 
 
 # the rest of the vocabulary, imported last: both modules build on the values above
-from .events import Content, Rendered, Tally  # noqa: E402
 from .build import nested_content, new_found, new_place, new_record, origin_with, with_flags  # noqa: E402
+from .events import Content, Rendered, Tally  # noqa: E402
 
 __all__ = ["NOWHERE", "TEXT", "Base", "BaseSource", "Charset", "CharsetSource", "Content", "Defect", "DefectKind",
            "Effective", "Flag", "Found", "Kind", "Origin", "Place", "Record", "Region", "Rendered", "Risk", "Span",
