@@ -21,7 +21,9 @@ from urisift import (
     Style,
     Where,
 )
-from urisift.model import TEXT, Unit, new_found, new_record, origin_with
+from urisift.base import BaseLayer
+from urisift.containment import Limits
+from urisift.model import TEXT, Content, Kind, Unit, nested_content, new_found, new_record, origin_with, with_flags
 
 
 def _record() -> Record:
@@ -64,6 +66,17 @@ def test_fast_constructors_build_the_same_objects() -> None:
     assert [f.name for f in dataclasses.fields(Origin)] == list(values)
     for name, value in values.items():
         assert origin_with(origin, **{name: value}) == dataclasses.replace(origin, **{name: value})
+    flags = (Flag.WRAPPED, Flag.CODE)
+    flagged = with_flags(r, flags)
+    assert flagged == r._replace(found=f._replace(flags=flags)) and type(flagged) is Record
+    assert type(flagged.found) is Found
+    around = Content(b"{}", Kind.NOTEBOOK, origin, BaseLayer(), decoding=Charset("utf-8", CharsetSource.BOM),
+                     sniffed=True, flags=(Flag.WRAPPED,), budget=Limits().budget(), held=3)
+    cell = origin_with(origin, part="3")
+    for kind, flags in ((Kind.MARKDOWN, ()), (Kind.TEXT, (Flag.CODE,))):
+        assert nested_content("x", kind, cell, around, flags) == Content("x", kind, cell, around.layer, flags=flags,
+                                                                         budget=around.budget)
+    assert [f.name for f in dataclasses.fields(Content)][:4] == ["body", "kind", "origin", "layer"]
 
 
 def test_everything_pickles() -> None:

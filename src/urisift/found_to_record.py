@@ -59,7 +59,7 @@ class Tail:
     """
 
     __slots__ = ("layer", "origin", "decoding", "browser", "_base", "_joiner", "_seen", "_browser", "_whatwg",
-                 "_risky", "_unwraps", "_unplaced")
+                 "_risky", "_unwraps", "_unplaced", "_plain")
 
     def __init__(self, layer: BaseLayer, origin: Origin, decoding: Charset | None, *, browser: bool = False,
                  browser_base: str | None | Literal[False] = False, needs: frozenset[str] = EVERYTHING) -> None:
@@ -72,6 +72,10 @@ class Tail:
         self._risky = RISKS in needs
         self._unwraps = UNWRAP in needs
         self._unplaced = POSITIONS not in needs  # a record given no position has none computed
+        # what _work_out makes of a plainly safe absolute reference that may not be a wrapper, after its
+        # target (the reference itself): no base, no flag, not encoded, no browser target, not unwrapped
+        # (None: a browser target is asked for, and only _work_out computes it)
+        self._plain: _Plain | None = None if browser else _PLAIN[self._risky, self._unwraps]
         self._base: Base | None = layer.current  # the base in force, parsed into a joiner when first needed
         self._joiner: Joiner | None = None
         # the WHATWG side (ada-url) is imported by the first tail that asks for it
@@ -129,7 +133,22 @@ class Tail:
                                   () if plainly_safe(reference) else risks(reference))
         seen = self._seen.get(reference)
         if seen is None or style is _ABBREVIATED:
-            seen = self._work_out(found)
+            plain = self._plain
+            if plain is None or style is _ABBREVIATED:
+                seen = self._work_out(found)
+            elif _plainly_safe(reference) is not None and "/." not in reference and not may_be_wrapped(reference):
+                # _work_out's answer, without its steps (a reference of a markup link: an rST line of
+                # 250,000 embedded URIs): PLAINLY_SAFE starts with "scheme://", so the reference is its
+                # own target, with no dot segment to remove, and valid
+                seen = (reference, *plain)
+            elif self._base is None and ":" not in reference and not reference.startswith("//") \
+                    and _plainly_valid(reference) is not None and ("%" not in reference or _bad_escape(reference)
+                                                                   is None):
+                # the same for a relative reference with no base (a notebook's cell's link, read from a
+                # file): no target; valid; no scheme and no authority, so no §7 flag; and no wrapper
+                seen = (None, *plain)
+            else:
+                seen = self._work_out(found)
         if seen[3]:
             found = found._replace(flags=ordered({*found.flags, Flag.ENCODED}))
         flags = seen[2]
@@ -226,3 +245,10 @@ def _joiner(base: str) -> Joiner:
 #: wrappers (False: not computed, the output asking for none of them)
 _Seen = tuple[str | None, Base | None, tuple[Risk, ...] | Literal[False], bool, str | None | Literal[False],
               str | None | Literal[False], tuple[str, ...] | Literal[False]]
+#: what the slow path makes of a reference that Tail tells without it, after its target (Tail._plain)
+_Plain = tuple[None, tuple[Risk, ...] | Literal[False], bool, str | None | Literal[False], str | None | Literal[False],
+               tuple[str, ...] | Literal[False]]
+#: Tail._plain by whether risks and unwrapping are asked for
+_PLAIN: dict[tuple[bool, bool], _Plain] = {
+    (risky, unwraps): (None, () if risky else False, False, False, *((None, ()) if unwraps else (False, False)))
+    for risky in (True, False) for unwraps in (True, False)}

@@ -32,11 +32,11 @@ from typing import BinaryIO, cast
 
 from . import arguments as check
 from .base import retrieval_layers, retrieval_uri
-from .containment import Metered, contained, metered
+from .containment import EVERY, Metered, contained, failed
 from .delimit.chars import ordered
 from .html_reading import read_html
 from .errors import InputError, RunError
-from .model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with
+from .model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with, with_flags
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
 from .remote import configure, is_remote, retrieved
@@ -63,14 +63,14 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                      f"this looks like {kind} content, which this version does not read yet; scanned as plain text",
                      content.origin, None)
         kind = Kind.TEXT
-    tally.kinds.add(kind.value)
+    tally.kinds.add(kind._value_)  # (not .value: a property's call, on every nested content)
     budget = content.budget
     fresh = budget is None and kind not in ARCHIVES
     if fresh:  # each document its own account (ARCHITECTURE.md, Budgets); an archive is many documents
         budget = options.limits.budget()
     meter = None
-    items: Iterator[Record | Defect | Content]
-    if budget is not None and kind not in ARCHIVES:
+    metering = budget is not None and kind not in ARCHIVES
+    if metering:
         # the pipeline, not the reader, keeps the budget: the bytes are metered
         # as the reader takes them, and its items as it gives them
         body = content.body
@@ -80,18 +80,27 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
             content = replace(content, body=io.BufferedReader(meter), budget=budget)  # (one copy: each costs 10 µs)
         elif fresh:
             content = replace(content, budget=budget)
-        items = metered(READERS[kind](content, options, tally), budget, content.origin,
-                        lambda: _unread(kind, meter))
-    else:
-        items = READERS[kind](content, options, tally)
+    items = READERS[kind](content, options, tally)
     # a crawl's records all carry what a browser fetches, whatever the payload
     inner = replace(options, browser=True) if kind is Kind.WARC and not options.browser else options
+    # the items since the clock was last looked at (containment.metered's steps, taken here rather than in
+    # a generator around the reader's: a notebook's hundred thousand cells are as many readings)
+    count = 0
     for item in items:
         if type(item) is Content:
             assert isinstance(item, Content)
             yield from _nested(item, inner, tally)
         else:
             yield item  # type: ignore[misc]
+        if metering:
+            count += 1
+            if count >= EVERY:
+                count = 0
+                if budget.expired():  # type: ignore[union-attr]
+                    unread = _unread(kind, meter)
+                    if unread is not None:
+                        yield budget.over_time(unread, content.origin)  # type: ignore[union-attr]
+                    break
     if meter is not None and meter.defect is not None:
         yield meter.defect
 
@@ -112,12 +121,19 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     the part it points to are added to its records.  Its reader's failure
     ends its reading only (:func:`~urisift.containment.contained`): the
     container's reading goes on (ARCHITECTURE.md, The nesting boundary)."""
-    items = contained(scan_content(content, options if options.charset is None else replace(options, charset=None),
-                                   tally), f"its {content.kind} content", content.origin)
+    scanned = scan_content(content, options if options.charset is None else replace(options, charset=None), tally)
     flags, points_to, placed, at, held = content.flags, content.points_to, content.placed, content.at, content.held
     if not flags and points_to is None and placed is None and at is None and held is None:
-        yield from items
+        # contained's steps, without its generator (a notebook's cells are a hundred thousand contents)
+        try:
+            yield from scanned
+        except RunError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the boundary: one inner failure must not cost the rest
+            yield failed(f"its {content.kind} content", exc, content.origin)
         return
+    items = contained(scanned, f"its {content.kind} content", content.origin)
+    added = ordered({*flags})  # a record's flags when it has none of its own (the commonest case: sorted once)
     for item in items:
         if type(item) is Record:
             assert isinstance(item, Record)
@@ -131,8 +147,8 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
                 line, column = placed(item.line, item.column or 1)
                 item = item._replace(in_file=(line, None if item.column is None else column))
             if flags:
-                found = item.found
-                item = item._replace(found=found._replace(flags=ordered({*found.flags, *flags})))
+                own = item.found.flags
+                item = with_flags(item, ordered({*own, *flags}) if own else added)
             if points_to is not None:
                 path = points_to(item.target or item.uri)
                 if path is not None:
@@ -222,7 +238,8 @@ def scan_unit(unit: WorkUnit, options: ScanOptions = DEFAULTS, *, stdin: BinaryI
     is an ``unreadable`` defect, never an exception (but see ``strict``).
     A range's messages are numbered from 0 (:class:`~urisift.units.Renumbering` numbers
     them on) and its offsets are the file's."""
-    return _policed(_scan_unit(unit, options, stdin), options.strict)
+    items = _scan_unit(unit, options, stdin)
+    return _policed(items, True) if options.strict else items  # (no generator around each record for nothing)
 
 
 def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> Iterator[Record | Defect | Tally]:

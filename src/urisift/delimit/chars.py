@@ -162,6 +162,8 @@ def _path_goes_on(text: str, at: int) -> bool:
 
 def ordered(flags: set[Flag] | list[Flag]) -> tuple[Flag, ...]:
     """Flags in their declaration order (records list them stably)."""
+    if len(flags) < 2:  # (most sets of flags: none or one, already in order, not sorted)
+        return tuple(flags)
     return tuple(sorted(flags, key=_ORDER.__getitem__))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .. import patterns
-from ..delimit import Scanner
+from ..delimit import Scanner, may_hold_reference
 from ..model import Found, Place, Style, Where, new_found
 
 LINK = Place(Where.MARKDOWN, "a", "href")
@@ -28,9 +28,11 @@ _TRAILING_ENTITY = patterns.compile(r"&[A-Za-z0-9]++$")
 def prose(text: str, abbreviated: bool) -> Iterator[Found]:
     """The text scanner's finds and GFM's e-mail autolinks (as ``mailto:``,
     style ``markup``), in order; an address inside a URL is the URL's."""
-    emails = _emails(text)
+    emails = _emails(text) if "@" in text else iter(())  # (every address holds one)
     email = next(emails, None)
-    for found in Scanner(text, abbreviated=abbreviated):
+    # (the scanner made only for text it may find something in: a notebook's cells are a hundred thousand
+    # short documents, most with no ":")
+    for found in Scanner(text, abbreviated=abbreviated) if may_hold_reference(text) else ():
         start, end = found.start, found.end
         assert start is not None and end is not None
         while email is not None and email.start < start:  # type: ignore[operator]

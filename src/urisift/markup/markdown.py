@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterator
+from operator import itemgetter
 from typing import Any
 
 from .. import patterns
@@ -115,6 +116,8 @@ def _same(at: int) -> int:
 
 
 _CONTINUATION = patterns.compile(rb"[\x80-\xbf]")
+_START = itemgetter(0)  # a marked link's start
+_span = tuple.__new__  # a Span with its fields given (a record a link)
 
 
 def _destination_at(text: str, start: int, end: int, marker: str) -> int:
@@ -139,6 +142,9 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     yield from defects
     pyromark = _parser()
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
+    if len(text) < GAP:  # (_stretches's first step, without its generator: a notebook's cells are many)
+        yield from _document(content, options, tail, text, 0, 1, None, list(prose(text, options.abbreviated)))
+        return
     if len(text) <= WHOLE:
         yield from _stretches(content, options, tail, text)
         return
@@ -331,7 +337,9 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     yield from _records(text, tail, options, marked, covered, first, first_line, finds)
     # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
     # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not)
-    yield from html_contents(content, text, [piece for piece in html if _may_hold(text, *piece)], first, first_line)
+    if html:
+        yield from html_contents(content, text, [piece for piece in html if _may_hold(text, *piece)], first,
+                                 first_line)
 
 
 def _anchored(text: str) -> Place:
@@ -355,7 +363,7 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
              finds: list[Found] | None = None) -> Iterator[Record]:
     """The links the parser marked and the prose's URLs, in document order,
     each with its line and column."""
-    marked.sort(key=lambda m: m[0])
+    marked.sort(key=_START)
     covered.sort()
     # the covered ranges as disjoint runs: a link inside a code block's range is still code
     starts: list[int] = []
@@ -396,4 +404,4 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
         line, line_start, upto = advance(text, start, line, line_start, upto)
         if first:
             found = found._replace(start=start + first, end=end + first)
-        yield tail(found, Span(start + first, end + first), line, start - line_start + 1)
+        yield tail(found, _span(Span, (start + first, end + first)), line, start - line_start + 1)

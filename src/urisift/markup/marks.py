@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Iterator, Sequence
+from operator import itemgetter
 from typing import NamedTuple
 
 from ..delimit import Scanner
 from ..delimit.chars import ordered
 from ..found_to_record import Tail
-from ..model import Content, Flag, Found, Kind, Place, Record, Span, Style, new_found
+from ..model import Content, Flag, Found, Kind, Place, Record, Span, Style
 from ..options import ScanOptions
+
+# a Found and a Span with their fields given in order (new_found's step, without its call: a record a link)
+_new = tuple.__new__
 
 
 class Mark(NamedTuple):
@@ -30,12 +34,15 @@ class Mark(NamedTuple):
     place: Place
 
 
+_START = itemgetter(0)  # a mark's start
+
+
 def records(text: str, tail: Tail, options: ScanOptions, marked: list[Mark],
             covered: list[tuple[int, int, bool]], prose: Place, code: Place) -> Iterator[Record]:
     """``marked`` and the text scanner's finds outside ``covered`` (each
     ``(start, end, code?)``), placed at ``prose``; those in a code range
     flagged ``code`` and placed at ``code``."""
-    marked.sort(key=lambda m: m.start)
+    marked.sort(key=_START)
     covered.sort()
     # the covered ranges as disjoint runs (a range inside another is the outer one's)
     starts: list[int] = []
@@ -49,22 +56,33 @@ def records(text: str, tail: Tail, options: ScanOptions, marked: list[Mark],
         starts.append(start)
         runs.append((start, end, is_code))
     line, line_start, upto = 1, 0, 0
-    i = 0
+    i, count, rfind = 0, text.count, text.rfind
+    marks = len(marked)
     for found in _finds(text, options, starts, runs, prose, code):
-        assert found.start is not None
-        start = found.start
-        while i < len(marked) and marked[i].start <= start:
-            mark = marked[i]
+        at = found.start
+        assert at is not None
+        while i < marks and marked[i][0] <= at:
+            start, end, uri, style, place = marked[i]
             i += 1
-            line, line_start, upto = advance(text, mark.start, line, line_start, upto)
-            yield tail(new_found(mark.uri, mark.start, mark.end, mark.style, (), (), None, mark.place),
-                       Span(mark.start, mark.end), line, mark.start - line_start + 1)
-        line, line_start, upto = advance(text, start, line, line_start, upto)
-        yield tail(found, Span(start, found.end if found.end is not None else start), line, start - line_start + 1)
-    for mark in marked[i:]:
-        line, line_start, upto = advance(text, mark.start, line, line_start, upto)
-        yield tail(new_found(mark.uri, mark.start, mark.end, mark.style, (), (), None, mark.place),
-                   Span(mark.start, mark.end), line, mark.start - line_start + 1)
+            if start > upto:  # (advance, inline: a document of a million links calls it a million times)
+                newlines = count("\n", upto, start)
+                if newlines:
+                    line += newlines
+                    line_start = rfind("\n", upto, start) + 1
+                upto = start
+            yield tail(_new(Found, (uri, start, end, style, (), (), None, place)), _new(Span, (start, end)), line,
+                       start - line_start + 1)
+        line, line_start, upto = advance(text, at, line, line_start, upto)
+        yield tail(found, Span(at, found.end if found.end is not None else at), line, at - line_start + 1)
+    for start, end, uri, style, place in marked[i:]:
+        if start > upto:
+            newlines = count("\n", upto, start)
+            if newlines:
+                line += newlines
+                line_start = rfind("\n", upto, start) + 1
+            upto = start
+        yield tail(_new(Found, (uri, start, end, style, (), (), None, place)), _new(Span, (start, end)), line,
+                   start - line_start + 1)
 
 
 def advance(text: str, start: int, line: int, line_start: int, upto: int) -> tuple[int, int, int]:

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..charset import content_text
-from ..model import Content, Defect, DefectKind, Flag, Kind, Record, Tally, origin_with
+from ..model import Content, Defect, DefectKind, Flag, Kind, Record, Tally, nested_content, origin_with
 from ..options import ScanOptions
 
 _CODE = (Flag.CODE,)
@@ -68,8 +68,7 @@ def read_notebook(content: Content, options: ScanOptions, tally: Tally) -> Itera
 
 
 def _nested(content: Content, body: str, kind: Kind, part: str, flags: tuple[Flag, ...] = ()) -> Content:
-    return Content(body, kind, origin_with(content.origin, part=part), content.layer, flags=flags,
-                   budget=content.budget)
+    return nested_content(body, kind, origin_with(content.origin, part=part), content, flags)
 
 
 def _cell(content: Content, options: ScanOptions, cell: dict[str, Any], part: str) -> Iterator[Content]:

@@ -69,6 +69,10 @@ _INCLUDES = frozenset({"include", "literalinclude"})
 _SPACE = patterns.compile(r"\s++")
 _ESCAPE = patterns.compile(r"\\(.)")
 _blocks: dict[int, re.Pattern[str]] = {}
+# a Mark with its fields given in order, without the NamedTuple constructor's call (a mark a link); Style.MARKUP
+# looked up once
+_mark = tuple.__new__
+_MARKUP = Style.MARKUP
 
 
 def _block(indent: int) -> re.Pattern[str]:
@@ -215,59 +219,75 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
     literals (code), embedded URIs and references."""
     blocks = sorted(covered)
     k, upto = 0, 0  # the next block, and where the search may resume
+    last = len(blocks)
+    mark, cover = marked.append, covered.append
     next_anonymous = 0
-    quoted, word = _BACKQUOTED.search(text), _word_reference(text, 0)  # each the first from upto, kept while ahead
+    search = _BACKQUOTED.search
+    quoted, word = search(text), _word_reference(text, 0)  # each the first from upto, kept while ahead
+    # where each starts, asked once a match (500,000 constructs on a line ask often); past the text: none
+    beyond = len(text) + 1
+    quoted_at = beyond if quoted is None else quoted.start()
+    word_at = beyond if word is None else word.start()
     while True:
-        if quoted is not None and quoted.start() < upto:
-            quoted = _BACKQUOTED.search(text, upto)
-        if word is not None and word.start() < upto:
+        if quoted_at < upto:
+            quoted = search(text, upto)
+            quoted_at = beyond if quoted is None else quoted.start()
+        if word_at < upto:
             word = _word_reference(text, upto)
+            word_at = beyond if word is None else word.start()
         if quoted is None and word is None:
             break
-        found: re.Match[str] = quoted if word is None or quoted is not None and quoted.start() < word.start() \
-            else word  # type: ignore[assignment]
-        start = found.start()
-        while k < len(blocks) and blocks[k][1] <= start:
+        if quoted_at < word_at:
+            found: re.Match[str] = quoted  # type: ignore[assignment]
+            start = quoted_at
+        else:
+            found, start = word, word_at  # type: ignore[assignment]
+        while k < last and blocks[k][1] <= start:
             k += 1
-        if k < len(blocks) and blocks[k][0] <= start:
+        if k < last and blocks[k][0] <= start:
             upto = blocks[k][1]  # in a block: go on past it
             continue
         upto = found.end()
-        if found is word:
-            phrase, underscores = found.group(1), found.group(2)
-        elif found.group(1) is not None:
-            covered.append((start, upto, True))
+        if found is word:  # (no "<" in a word: never an embedded URI)
+            phrase, underscores = found.groups()
+            uri = None
+            if underscores == "__":
+                if next_anonymous < len(anonymous):
+                    uri = anonymous[next_anonymous]
+                next_anonymous += 1
+            else:
+                uri = named.get(phrase.casefold())  # (a word: no white space to fold)
+            if uri is not None:
+                mark(_mark(Mark, (start, upto, uri, _MARKUP, LINK)))
             continue
-        else:
-            phrase, underscores = found.group(2), found.group(3)
-        if found is word:
-            pass
-        elif not underscores:
+        literal, phrase, underscores = found.groups()
+        if literal is not None:
+            cover((start, upto, True))
+            continue
+        if not underscores:
             continue  # interpreted text: prose
-        else:
-            covered.append((start, upto, False))
+        cover((start, upto, False))
         uri = None
         if phrase.endswith(">") and "<" in phrase:
             lt = phrase.rindex("<")
             uri = _SPACE.sub("", phrase[lt + 1:-1])
             if uri and not (uri.endswith("_") and not uri.endswith("\\_")):
-                at = found.start(2) + lt + 1
-                uri = _unescape(uri)
-                marked.append(Mark(at, at + len(phrase) - lt - 2, uri, Style.MARKUP, LINK))
+                at = start + lt + 2  # (the phrase starts after the "`")
+                if "\\" in uri:  # (_unescape and _name, inline: a call each, on every embedded URI)
+                    uri = _ESCAPE.sub(r"\1", uri)
+                mark(_mark(Mark, (at, at + len(phrase) - lt - 2, uri, _MARKUP, LINK)))
                 if underscores == "_":
-                    named.setdefault(_name(phrase[:lt]), uri)
+                    named.setdefault(" ".join(phrase[:lt].split()).casefold(), uri)
                 continue
             uri = named.get(_name(uri[:-1])) if uri else None
         elif underscores == "__":
             if next_anonymous < len(anonymous):
                 uri = anonymous[next_anonymous]
             next_anonymous += 1
-        elif found is word:
-            uri = named.get(phrase.casefold())  # (a word: no white space to fold)
         else:
             uri = named.get(_name(phrase))
         if uri is not None:
-            marked.append(Mark(start, upto, uri, Style.MARKUP, LINK))
+            mark(_mark(Mark, (start, upto, uri, _MARKUP, LINK)))
 
 
 def _word_reference(text: str, upto: int) -> re.Match[str] | None:
@@ -276,7 +296,7 @@ def _word_reference(text: str, upto: int) -> re.Match[str] | None:
     letters, digits and single inner ``-.+:_`` (never past the "_" that ended
     the one before: the scans are linear together), then matched there, as
     the search of one pattern for every construct would match it.""" 
-    search = _REFERENCE_END.search
+    search, match = _REFERENCE_END.search, _WORD_REFERENCE.match
     while (end := search(text, upto)) is not None:
         start = end.start() - 1  # (a letter or a digit, by the lookbehind)
         while start > 0 and (text[start - 1] in _WORD or start > 1 and text[start - 1] in "-.+:_"
@@ -284,9 +304,13 @@ def _word_reference(text: str, upto: int) -> re.Match[str] | None:
             start -= 1
         # from the word's start; else (the lookbehind refusing it) after each of its separators that is
         # no word character itself, as a search tries every position on
-        for at in (start, *(at + 1 for at in range(start, end.start()) if text[at] in "-.+:")):
+        if start >= upto:  # (the commonest case first, without the separators' tuple)
+            found = match(text, start)
+            if found is not None and found.end() == end.end():
+                return found
+        for at in [at + 1 for at in range(start, end.start()) if text[at] in "-.+:"]:
             if at >= upto:
-                found = _WORD_REFERENCE.match(text, at)
+                found = match(text, at)
                 if found is not None and found.end() == end.end():
                     return found
         upto = end.end()

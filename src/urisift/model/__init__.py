@@ -10,7 +10,7 @@ composed of them, and the parts that every record of one input shares (its
 object each, not copied into every record.
 
 The fast constructors (``new_found``, ``new_place``, ``new_record``,
-``origin_with``, in :mod:`.build`) are the hot path of every scan: they
+``origin_with``, ``with_flags``, ``nested_content``, in :mod:`.build`) are the hot path of every scan: they
 build the same objects as the classes' own constructors, in a fraction of
 the time.  The scan's events (:class:`Content` to route, a unit's
 :class:`Tally`, a worker's :class:`Rendered` batch) are in :mod:`.events`.
@@ -372,9 +372,10 @@ class Defect:
 
 
 # the rest of the vocabulary, imported last: both modules build on the values above
-from .build import new_found, new_place, new_record, origin_with  # noqa: E402
+from .build import nested_content, new_found, new_place, new_record, origin_with, with_flags  # noqa: E402
 from .events import Content, Rendered, Tally  # noqa: E402
 
 __all__ = ["NOWHERE", "TEXT", "Base", "BaseSource", "Charset", "CharsetSource", "Content", "Defect", "DefectKind",
            "Effective", "Flag", "Found", "Kind", "Origin", "Place", "Record", "Region", "Rendered", "Risk", "Span",
-           "Style", "Tally", "Unit", "Where", "new_found", "new_place", "new_record", "origin_with"]
+           "Style", "Tally", "Unit", "Where", "nested_content", "new_found", "new_place", "new_record", "origin_with",
+           "with_flags"]
