@@ -34,13 +34,13 @@ from . import arguments as check
 from .base import retrieval_layers, retrieval_uri
 from .containment import EVERY, Metered, contained, failed
 from .delimit.chars import ordered
-from .html_reading import read_html
 from .errors import InputError, RunError
+from .html_reading import read_html
 from .model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with, with_flags
 from .model.events import is_message
 from .options import DEFAULTS, ScanOptions, checked
 from .remote import configure, is_remote, retrieved
-from .sources import BUILT_KINDS, Input, Opened, Replay, open_binary, open_input, standard_input, unreadable
+from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, read_small, standard_input, unreadable
 from .text import read_text, read_text_range
 from .units import Counted, Renumbering, Task, Window, WorkUnit
 
@@ -106,13 +106,11 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
 
 
 def _unread(kind: Kind, meter: Metered | None) -> str | None:
-    """What a reading stopped by the time budget leaves unread (None: its
-    stream said so already)."""
-    if meter is None:
-        return f"the rest of its {kind} content"
-    if meter.timed_out:
+    """What a reading stopped by the time budget leaves unread (None: its stream said so already)."""
+    if meter is not None and meter.timed_out:
         return None
-    return f"the rest of its {kind} content (its bytes were read up to byte {meter.done})"
+    read = "" if meter is None else f" (its bytes were read up to byte {meter.done})"
+    return f"the rest of its {kind} content{read}"
 
 
 def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
@@ -212,21 +210,18 @@ ARCHIVES = frozenset({Kind.MBOX, Kind.WARC})
 #: the kinds whose readers hold a document's bytes whole, and can use a part of one (the others stream
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole
-#: the kinds whose small files are read in one call (:func:`_scan_unit`): the markup kinds, each held whole
-_READ_AT_ONCE = frozenset({Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST, Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX,
-                           Kind.WIKITEXT})
-#: ... up to this many bytes (far under every budget's bytes)
-SMALL_DOCUMENT = 256 << 10
 HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
                         Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT})
+#: the kinds whose small files are read in one call (:func:`~urisift.sources.read_small`): the markup kinds
+_READ_AT_ONCE = HELD_WHOLE - {Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS}
 
 
 # -- units ---------------------------------------------------------------------------
 
-def _policed(items: Iterable[Record | Defect | Tally], strict: bool) -> Iterator[Record | Defect | Tally]:
+def _policed(items: Iterable[Record | Defect | Tally]) -> Iterator[Record | Defect | Tally]:
     """The strict policy: the first defect ends the scan."""
     for item in items:
-        if strict and type(item) is Defect:
+        if type(item) is Defect:
             raise InputError(f"urisift: {item} (--strict)")
         yield item
 
@@ -239,7 +234,7 @@ def scan_unit(unit: WorkUnit, options: ScanOptions = DEFAULTS, *, stdin: BinaryI
     A range's messages are numbered from 0 (:class:`~urisift.units.Renumbering` numbers
     them on) and its offsets are the file's."""
     items = _scan_unit(unit, options, stdin)
-    return _policed(items, True) if options.strict else items  # (no generator around each record for nothing)
+    return _policed(items) if options.strict else items  # (no generator around each record for nothing)
 
 
 def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> Iterator[Record | Defect | Tally]:
@@ -302,13 +297,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
             where = origin_with(origin, line=1) if kind is Kind.MAIL and options.locations else origin
             body: BinaryIO | bytes = stream
             if opened is not None and kind in _READ_AT_ONCE and opened.compression is None and not opened.live:
-                # a small document its reader holds whole anyway: read in one call, not through the
-                # layers of streams a large one is metered by (a tree of small files spent a third of
-                # its time there); what is past the size it had when it was planned still streams
-                small = min(SMALL_DOCUMENT, options.limits.whole)
-                body = stream.read(small + 1)
-                if len(body) > small:
-                    body = io.BufferedReader(Replay(body, stream))  # noqa: SIM115 - closed with the stream
+                body = read_small(stream, options.limits.whole)  # (a small document its reader holds whole)
             content = Content(body, kind, where, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
                               live=opened is not None and opened.live,
                               inflated=opened is not None and opened.compression is not None)

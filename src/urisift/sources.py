@@ -23,7 +23,7 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -151,6 +151,21 @@ class Opened:
         if self.guard is not None:
             return self.guard.done
         return None if self.kind is Kind.WARC else stored
+
+
+#: the bytes of a document read in one call by :func:`read_small`, at most (far under every budget's)
+SMALL_DOCUMENT = 256 << 10
+
+
+def read_small(stream: BinaryIO, whole: int) -> BinaryIO | bytes:
+    """A document's stream, as bytes when it is small (under
+    :data:`SMALL_DOCUMENT` and ``whole``, the bytes a budget lets a reader
+    hold whole): read in one call, not through the layers of streams a
+    large one is metered by (a tree of small files spent a third of its
+    time there).  A longer one streams on, its first bytes replayed."""
+    small = min(SMALL_DOCUMENT, whole)
+    data = stream.read(small + 1)
+    return data if len(data) <= small else io.BufferedReader(Replay(data, stream))
 
 
 def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None = None) -> Opened:

@@ -37,14 +37,28 @@ from typing import Any
 
 from .. import patterns
 from ..charset import content_text
+from ..delimit.chars import ordered
+from ..found_to_record import Tail
 from ..html.table import ANCHOR_TEXT_LIMIT
 from ..html.table import NAMES as URL_ATTRIBUTES
-from ..found_to_record import Tail
-from ..delimit.chars import ordered
-from ..model import (Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Where, new_found,
-                     new_place)
+from ..model import (
+    Content,
+    Defect,
+    DefectKind,
+    Flag,
+    Found,
+    Place,
+    Record,
+    Span,
+    Style,
+    Tally,
+    Where,
+    new_found,
+    new_place,
+)
 from ..needs import ANCHOR
 from ..options import ScanOptions
+from .byte_ranges import byte_offsets, destination_at, same_offset
 from .gfm import LINK, gfm_end, prose
 from .markdown_blocks import ATTRIBUTE_NAME, GAP, Mode, pieces, plan
 from .marks import advance, html_contents
@@ -100,37 +114,9 @@ _CODE_TAG = patterns.compile(r"<(/?)((?i:code|pre|kbd|samp|tt|listing|xmp))(?=[\
 _CODE_TAG_STARTS = frozenset({"co", "pr", "kb", "sa", "tt", "li", "xm", "/c", "/p", "/k", "/s", "/t", "/l", "/x"})
 
 
-def _offsets(text: str) -> Callable[[int], int]:
-    """UTF-8 byte offsets (pyromark's ranges) → code-point offsets into the
-    text: a code point is its bytes less its continuation bytes (10xxxxxx),
-    so an offset less the continuation bytes before it is the code points
-    before it.  A document that is all ASCII maps each to itself."""
-    if text.isascii():
-        return _same
-    continuation = [m.start() for m in _CONTINUATION.finditer(text.encode("utf-8"))]
-    return lambda at: at - bisect.bisect_left(continuation, at)
-
-
-def _same(at: int) -> int:
-    return at
-
-
-_CONTINUATION = patterns.compile(rb"[\x80-\xbf]")
 _START = itemgetter(0)  # a marked link's start
 _span = tuple.__new__  # a Span with its fields given (a record a link)
 
-
-def _destination_at(text: str, start: int, end: int, marker: str) -> int:
-    """Where a destination stands in ``text[start:end]``: after the last
-    ``marker`` (``](`` of an inline link, ``]:`` of a definition) and the
-    white space and ``<`` after it; ``start`` when there is no marker."""
-    at = text.rfind(marker, start, end) if marker == "](" else text.find(marker, start, end)
-    if at == -1:
-        return start
-    at += len(marker)
-    while at < end and text[at] in " \t\r\n<":
-        at += 1
-    return at
 
 
 def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
@@ -150,7 +136,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
         return
     cuts = pieces(text)
     labels: dict[str, str] = {}  # every piece's definitions, the first of a label kept (CommonMark §4.7)
-    for start, end in zip(cuts, cuts[1:]):
+    for start, end in zip(cuts, cuts[1:], strict=False):
         for label, definition in pyromark.reference_definitions(text[start:end]).items():
             if len(labels) == MAX_LABELS:
                 yield Defect(DefectKind.BOMB, f"more than {MAX_LABELS} link reference definitions: a reference "
@@ -166,7 +152,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
 
     line = 1
     budget = content.budget
-    for start, end in zip(cuts, cuts[1:]):
+    for start, end in zip(cuts, cuts[1:], strict=False):
         if start and budget is not None and budget.expired():
             yield budget.over_time(f"the rest of the document (from character {start})", content.origin)
             return
@@ -231,8 +217,8 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     character ``first`` and line ``first_line`` (``finds``: the text
     scanner's in it, when they are known)."""
     pyromark = _parser()
-    offset = _offsets(text)
-    shifted = offset is not _same  # (an ASCII document's offsets are its own: no call an event)
+    offset = byte_offsets(text)
+    shifted = offset is not same_offset  # (an ASCII document's offsets are its own: no call an event)
     marked: list[tuple[int, int, str | None, Style, Place]] = []  # (start, end, URL, style, place) of links
     covered: list[tuple[int, int, bool]] = []  # (start, end, code?) not scanned as prose (code: scanned, flagged)
     html: list[list[int]] = []  # [start, end] of raw HTML, contiguous pieces joined
@@ -245,7 +231,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
         span = definition["span"]
         start, end = offset(span["start"]), offset(span["end"])
         covered.append((start, end, False))
-        at = _destination_at(text, start, end, "]:")
+        at = destination_at(text, start, end, "]:")
         marked.append((at, at + len(definition["dest"]), definition["dest"], Style.MARKUP, DEFINITION))
     # (each event a dict, or a bare tag's name: told apart by "in" below, which typing cannot follow)
     events: Any = pyromark.events_with_range(text, options=_options(pyromark), merge_text=True,
@@ -296,7 +282,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                     marked.append((start + 1, end - 1, "mailto:" + url if kind == "Email" else url, Style.ANGLE,
                                    place))
                 elif kind == "Inline":
-                    at = _destination_at(text, start, end, "](")
+                    at = destination_at(text, start, end, "](")
                     marked.append((at, at + len(url), url, Style.MARKUP, place))
                 else:  # a reference: its destination is the definition's, written there
                     marked.append((start, end, url, Style.MARKUP, place))
