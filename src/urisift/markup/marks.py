@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -58,8 +59,9 @@ def records(text: str, tail: Tail, options: ScanOptions, marked: list[Mark],
     line, line_start, upto = 1, 0, 0
     i, count, rfind = 0, text.count, text.rfind
     marks = len(marked)
-    for found in _finds(text, options, starts, runs, prose, code):
-        at = found.start
+    # (the prose's finds, then an end past every mark: the marks before each find, and then the rest)
+    for found in chain(_finds(text, options, starts, runs, prose, code), (None,)):
+        at = len(text) + 1 if found is None else found.start
         assert at is not None
         while i < marks and marked[i][0] <= at:
             start, end, uri, style, place = marked[i]
@@ -72,17 +74,9 @@ def records(text: str, tail: Tail, options: ScanOptions, marked: list[Mark],
                 upto = start
             yield tail(_new(Found, (uri, start, end, style, (), (), None, place)), _new(Span, (start, end)), line,
                        start - line_start + 1)
-        line, line_start, upto = advance(text, at, line, line_start, upto)
-        yield tail(found, Span(at, found.end if found.end is not None else at), line, at - line_start + 1)
-    for start, end, uri, style, place in marked[i:]:
-        if start > upto:
-            newlines = count("\n", upto, start)
-            if newlines:
-                line += newlines
-                line_start = rfind("\n", upto, start) + 1
-            upto = start
-        yield tail(_new(Found, (uri, start, end, style, (), (), None, place)), _new(Span, (start, end)), line,
-                   start - line_start + 1)
+        if found is not None:
+            line, line_start, upto = advance(text, at, line, line_start, upto)
+            yield tail(found, Span(at, found.end if found.end is not None else at), line, at - line_start + 1)
 
 
 def advance(text: str, start: int, line: int, line_start: int, upto: int) -> tuple[int, int, int]:
