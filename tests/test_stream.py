@@ -351,3 +351,17 @@ def test_a_worker_gone_after_a_failed_write_is_its_error_not_a_closed_pipe(tmp_p
     silent.close()  # a worker that ended and said nothing
     with pytest.raises(RuntimeError, match="a worker process ended unexpectedly"):
         list(parallel._ordered(iter([WorkUnit(Input(str(tmp_path / "0.txt")))]), [gone]))
+
+
+def test_a_small_document_is_read_whole_and_a_longer_one_streams_on_from_its_first_byte() -> None:
+    """sources.read_small: bytes up to the bound (the smaller of SMALL_DOCUMENT and
+    the budget's bytes held whole), past it a stream that gives every byte, in order."""
+    from urisift.sources import SMALL_DOCUMENT, read_small
+
+    assert read_small(io.BytesIO(b"# T\n\n[a](b.md)\n"), 1 << 20) == b"# T\n\n[a](b.md)\n"
+    assert read_small(io.BytesIO(b"x" * 10), 10) == b"x" * 10
+    longer = read_small(io.BytesIO(b"0123456789abc"), 10)
+    assert not isinstance(longer, bytes) and longer.read() == b"0123456789abc"
+    big = b"y" * (SMALL_DOCUMENT + 5)
+    streamed = read_small(io.BytesIO(big), 1 << 30)
+    assert not isinstance(streamed, bytes) and streamed.read() == big

@@ -41,21 +41,8 @@ from ..delimit.chars import ordered
 from ..found_to_record import Tail
 from ..html.table import ANCHOR_TEXT_LIMIT
 from ..html.table import NAMES as URL_ATTRIBUTES
-from ..model import (
-    Content,
-    Defect,
-    DefectKind,
-    Flag,
-    Found,
-    Place,
-    Record,
-    Span,
-    Style,
-    Tally,
-    Where,
-    new_found,
-    new_place,
-)
+from ..model import (Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Where, new_found,
+                     new_place)
 from ..needs import ANCHOR
 from ..options import ScanOptions
 from .byte_ranges import byte_offsets, destination_at, same_offset
@@ -118,7 +105,6 @@ _START = itemgetter(0)  # a marked link's start
 _span = tuple.__new__  # a Span with its fields given (a record a link)
 
 
-
 def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """The records of a Markdown document; one over :data:`WHOLE` characters
     is read in pieces (:func:`.markdown_blocks.pieces`), as a large HTML page is: the
@@ -128,7 +114,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     yield from defects
     pyromark = _parser()
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
-    if len(text) < GAP:  # (_stretches's first step, without its generator: a notebook's cells are many)
+    if len(text) < GAP:  # (a notebook's cell, a short note: planning costs more than parsing it whole)
         yield from _document(content, options, tail, text, 0, 1, None, list(prose(text, options.abbreviated)))
         return
     if len(text) <= WHOLE:
@@ -167,9 +153,6 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     whole document are shared out among them."""
     pyromark = _parser()
     finds = list(prose(text, options.abbreviated))
-    if len(text) < GAP:  # (a notebook's cell, a short note: planning costs more than parsing it whole)
-        yield from _document(content, options, tail, text, 0, 1, None, finds)
-        return
     # (a definition's label is followed by its ":" at once, CommonMark §4.7: without a "]:" there is none)
     labels = {_label(label): definition["dest"] for label, definition in pyromark.reference_definitions(text).items()
               } if "]:" in text else {}
