@@ -4,7 +4,7 @@ record step -- are also compiled by mypyc from the same ``.py`` files where the
 build finds what that takes (mypyc, a C compiler, Python's headers): 1.3 to
 1.4 times the speed of the walk alone, measured on the 130 shared pages
 (``python bench/bench.py speed``).  One small kernel is C of its own: the
-depth guard's first pass over a page's bytes (src/urisift/html/shallow_kernel.c),
+depth guard's first pass over a page's bytes (src/urisift/readers/html/shallow_kernel.c),
 five times its pure-Python twin (``tokens.shallow_twin``), which a
 hypothesis test holds equal to it.  Where something is missing, the package
 is the pure one, and a one-line note says why; ``urisift --version`` says
@@ -28,30 +28,30 @@ from setuptools import Extension, setup
 #: the modules compiled, each a pure function of its inputs (no monkeypatching, no
 #: attribute set on a function or class from outside: mypyc's native classes refuse it)
 COMPILED = [
-    "src/urisift/html/tree.py",
-    "src/urisift/html/document.py",
-    "src/urisift/html/locate.py",
-    "src/urisift/html/guard.py",
-    "src/urisift/html/tokens.py",
-    "src/urisift/found_to_record.py",
-    "src/urisift/joiner.py",  # §5.2 against a page's base, each relative link
+    "src/urisift/readers/html/tree.py",
+    "src/urisift/readers/html/document.py",
+    "src/urisift/readers/html/locate.py",
+    "src/urisift/readers/html/guard.py",
+    "src/urisift/readers/html/tokens.py",
+    "src/urisift/stages/found_to_record.py",
+    "src/urisift/uri/joiner.py",  # §5.2 against a page's base, each relative link
     # and the record's other steps: its value (model/build.py), what a browser fetches, the
     # wrappers, deceptive link text, style sheets' url()s, validity, its JSON line
     "src/urisift/model/build.py",
-    "src/urisift/browser.py",
-    "src/urisift/unwrap.py",
-    "src/urisift/css/syntax.py",
-    "src/urisift/validity.py",
-    "src/urisift/deceptive.py",
+    "src/urisift/uri/browser.py",
+    "src/urisift/uri/unwrap.py",
+    "src/urisift/readers/css/syntax.py",
+    "src/urisift/uri/validity.py",
+    "src/urisift/uri/deceptive.py",
     "src/urisift/output/lines.py",
     # the text scanner (every text node, mail part and text file goes through it)
-    "src/urisift/delimit/scanner.py",
-    "src/urisift/delimit/bare.py",
-    "src/urisift/delimit/angle.py",
-    "src/urisift/delimit/chars.py",
-    "src/urisift/html/srcset.py",
+    "src/urisift/stages/delimit/scanner.py",
+    "src/urisift/stages/delimit/bare.py",
+    "src/urisift/stages/delimit/angle.py",
+    "src/urisift/stages/delimit/chars.py",
+    "src/urisift/readers/html/srcset.py",
 ]
-# (not the public functions' modules, resolve.py, normalize.py and output/records.py among
+# (not the public functions' modules, uri/resolution.py, uri/normalization.py and output/records.py among
 # them: a compiled function checks its arguments' types itself, with mypyc's words, before
 # the library's door says which is wrong)
 
@@ -85,7 +85,8 @@ def extensions() -> list[object]:
         _note(why)
         return []
     # optional: should the compiler fail on it, setuptools says so in a line and builds on without it
-    kernel = [Extension("urisift.html.shallow_kernel", ["src/urisift/html/shallow_kernel.c"], optional=True)]
+    kernel = [Extension("urisift.readers.html.shallow_kernel", ["src/urisift/readers/html/shallow_kernel.c"],
+                        optional=True)]
     try:
         from mypyc.build import mypycify
     except ImportError:

@@ -330,7 +330,7 @@ def bench_adversarial(rounds: int, sizes: Iterable[int]) -> None:
     from adversarial import ADVERSARIAL
 
     from urisift import scan_text
-    from urisift.delimit import Scanner
+    from urisift.stages.delimit import Scanner
 
     sizes = list(sizes)
     print("\n## adversarial inputs: scan_text seconds by input size (growth = t(max)/t(min) ÷ size ratio), "

@@ -22,7 +22,7 @@ from bench_html import BASE, load_pages
 @contextmanager
 def _browser_off() -> Iterator[None]:
     """The browser's work as no-ops, for the measurement only."""
-    import urisift.browser as whatwg  # what each Tail reads its resolver and the comparison from
+    import urisift.uri.browser as whatwg  # what each Tail reads its resolver and the comparison from
 
     class _Off:
         def __init__(self, base: str | None) -> None:

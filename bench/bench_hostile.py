@@ -229,11 +229,11 @@ sys.path.insert(0, {src!r})
 sys.path.insert(0, {bench!r})
 import hostile_payloads as hp
 from urisift import ScanOptions
-from urisift.containment import Limits
+from urisift.stages.containment import Limits
 from urisift.model import Defect, Tally
-from urisift.scan import scan_unit
-from urisift.sources import Input
-from urisift.units import WorkUnit
+from urisift.pipeline.scan import scan_unit
+from urisift.pipeline.sources import Input
+from urisift.pipeline.units import WorkUnit
 folder = tempfile.mkdtemp()
 path = os.path.join(folder, {name!r})
 with open(path, "wb") as f:
@@ -276,7 +276,7 @@ print(json.dumps({{"mb": size / 1e6, "seconds": seconds, "cpu": cpu, "records": 
 _REMOTE_CHILD = r"""
 import io, json, os, socket, sys, threading, time
 sys.path.insert(0, {src!r})
-from urisift.cli import main
+from urisift.cli.command import main
 how = {how!r}
 listener = socket.socket()
 listener.bind(("127.0.0.1", 0))

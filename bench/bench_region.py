@@ -177,8 +177,8 @@ def _scan(sources: list[bytes], fields: tuple[str, ...] | None) -> Callable[[], 
 
 
 def _regions_alone(sources: list[bytes]) -> Callable[[], object]:
-    from urisift.html.parse import parse
-    from urisift.html.region import page_regions
+    from urisift.readers.html.parse import parse
+    from urisift.readers.html.region import page_regions
 
     def run() -> int:
         for page in sources:

@@ -18,7 +18,7 @@ def bench_remote(shared: Path, table: Callable[..., None]) -> None:
     except ImportError as exc:
         print(f"\n## remote: skipped ({exc})")
         return
-    from urisift.cli import main
+    from urisift.cli.command import main
 
     def run(paths: list[str]) -> float:
         start = time.perf_counter()

@@ -36,9 +36,9 @@ def build(shared: Path) -> bytes:
 
 
 def _urisift(data: bytes) -> Callable[[], object]:
-    from urisift.base import retrieval_layers
     from urisift.model import Content, Kind, Origin
-    from urisift.scan import ScanOptions, scan_content
+    from urisift.pipeline.scan import ScanOptions, scan_content
+    from urisift.stages.base import retrieval_layers
 
     layer, _ = retrieval_layers(None)
     options = ScanOptions(positions=False)

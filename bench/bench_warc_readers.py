@@ -41,7 +41,7 @@ def warcio_alone(path: Path) -> int:
 def urisift_reader(fast: bool) -> Callable[[Path], int]:
     def read(path: Path) -> int:
         from urisift.model import Origin
-        from urisift.warc import WarcReader
+        from urisift.readers.warc import WarcReader
 
         total = 0
         with path.open("rb") as f:

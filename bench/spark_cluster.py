@@ -128,7 +128,7 @@ def job(master: str, inputs: list[str], output: str, env: dict[str, str], kill: 
     """The job's record lines (sorted) and its wall time; ``kill``: a worker killed a few seconds in."""
     from pyspark.sql import SparkSession
 
-    from urisift import spark
+    from urisift.spark import driver as spark
 
     builder = (SparkSession.builder.master(master).appName("urisift-cluster")
                .config("spark.executor.cores", "1").config("spark.executor.memory", "900m")
@@ -151,7 +151,7 @@ def job(master: str, inputs: list[str], output: str, env: dict[str, str], kill: 
 
 
 def command(inputs: list[str]) -> list[str]:
-    from urisift.cli import main
+    from urisift.cli.command import main
 
     out = io.StringIO()
     main(["--format", "jsonl", "--jobs", "1", "-q", *inputs], stdout=out, stderr=io.StringIO())

@@ -3,7 +3,7 @@
 A page holds a marker, ``<!-- generated: NAME -->``, on a line of its own; ``on_page_markdown``
 puts in its place what ``GENERATORS[NAME]`` renders:
 
-- ``cli-options``: every option of the command, from ``urisift.cli_parser.parser()`` (the parser
+- ``cli-options``: every option of the command, from ``urisift.cli.parser.parser()`` (the parser
   that ``--help``, ``--help-man`` and ``--completion`` are made from);
 - ``record-keys``, ``defect-keys``: the record contract (``RECORD_KEYS``, ``EXTRA_KEYS``,
   ``DEFECT_KEYS``) with the types and descriptions of the JSON Schema the package ships;
@@ -39,7 +39,7 @@ def _anchor(action: argparse.Action) -> str:
 
 def _groups_of(parser: argparse.ArgumentParser) -> list[tuple[str, list[argparse.Action]]]:
     """The parser's groups in --help's order, each with the options it shows (as the manual page has them)."""
-    from urisift.cli_docs import option_groups
+    from urisift.cli.docs import option_groups
 
     return [(title or "", actions) for title, actions in option_groups(parser)]
 
@@ -47,7 +47,7 @@ def _groups_of(parser: argparse.ArgumentParser) -> list[tuple[str, list[argparse
 def options(parser: argparse.ArgumentParser | None = None) -> list[argparse.Action]:
     """Every action the page describes (positional arguments included)."""
     if parser is None:
-        from urisift.cli_parser import parser as build
+        from urisift.cli.parser import parser as build
 
         parser = build()
     return [a for _, actions in _groups_of(parser) for a in actions]
@@ -56,10 +56,10 @@ def options(parser: argparse.ArgumentParser | None = None) -> list[argparse.Acti
 def render_cli(parser: argparse.ArgumentParser | None = None) -> str:
     """Every option of the command, group by group, as Markdown."""
     if parser is None:
-        from urisift.cli_parser import parser as build
+        from urisift.cli.parser import parser as build
 
         parser = build()
-    from urisift.cli_docs import option_value
+    from urisift.cli.docs import option_value
 
     out = [f"```text\n{parser.format_usage().strip()}\n```", ""]
     for title, actions in _groups_of(parser):

@@ -234,8 +234,8 @@ def sniff(data: bytes) -> None:
     """The kind sniffer (``--kind auto``) on an input's first bytes, under
     each strength of name: it ends, looks at its sample only, and tells a
     kind; then the bytes as standard input, sniffed and read."""
-    from urisift.sniff import SAMPLE
-    from urisift.sniff import sniff as sniffed
+    from urisift.pipeline.sniff import SAMPLE
+    from urisift.pipeline.sniff import sniff as sniffed
 
     for name in _NAMES:
         told = sniffed(data, name)
@@ -248,12 +248,12 @@ def sniff(data: bytes) -> None:
 
 def _inflating(method: str) -> Callable[[bytes], None]:
     """A target decompressing its bytes as an input compressed with
-    ``method`` is (:class:`urisift.compressed.Guarded`): it never raises,
+    ``method`` is (:class:`urisift.pipeline.compressed.Guarded`): it never raises,
     every problem a ``corrupt-compression`` defect; then the bytes as
     standard input, sniffed, inflated within a small inflate budget."""
-    from urisift.compressed import MAGIC, Guarded
-    from urisift.containment import Limits
     from urisift.model import Origin
+    from urisift.pipeline.compressed import MAGIC, Guarded
+    from urisift.stages.containment import Limits
 
     magic = next(m for m, name, _ in MAGIC if name == method)
 
@@ -289,7 +289,7 @@ def codings(data: bytes) -> None:
     """An HTTP response's payload with the coding its first byte chooses,
     in a WARC record followed by another: undone within a small inflate
     budget, a broken coding a defect, the next record still read."""
-    from urisift.containment import Limits
+    from urisift.stages.containment import Limits
 
     coding = _CODINGS[data[0] % len(_CODINGS)] if data else _CODINGS[0]
     body = data[1:]

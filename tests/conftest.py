@@ -44,16 +44,16 @@ def load_vectors(name: str) -> Any:
 def trip_the_scan_of(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Make the scan of every input whose name ends with ``name`` raise
     RuntimeError("a bug"), as a bug in a reader would (forked workers inherit it)."""
-    import urisift.scan
+    import urisift.pipeline.scan
 
-    real = urisift.scan.scan_content
+    real = urisift.pipeline.scan.scan_content
 
     def tripping(content, options, *rest):  # type: ignore[no-untyped-def]
         if (content.origin.file or "").endswith(name):
             raise RuntimeError("a bug")
         return real(content, options, *rest)
 
-    monkeypatch.setattr(urisift.scan, "scan_content", tripping)
+    monkeypatch.setattr(urisift.pipeline.scan, "scan_content", tripping)
 
 
 def load_script(path: Path, name: str) -> ModuleType:
@@ -68,7 +68,7 @@ def load_script(path: Path, name: str) -> ModuleType:
 
 def run_cli(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
     """The command run in this process: its exit status, standard output and standard error."""
-    from urisift.cli import main
+    from urisift.cli.command import main
 
     out, err = io.StringIO(), io.StringIO()
     code = main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)

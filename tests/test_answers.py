@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import urisift
-from urisift.cli import main
+from urisift.cli.command import main
 
 
 def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from urisift import Base, BaseSource, DefectKind, Origin, scan_text
-from urisift.base import NO_BASE, absolute, as_base, retrieval_layers
-from urisift.errors import UriError
+from urisift.stages.base import NO_BASE, absolute, as_base, retrieval_layers
+from urisift.uri.errors import UriError
 
 
 def test_innermost_layer_wins_and_the_chain_below_is_left_as_it_was() -> None:

@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urisift import Record, normalize, resolve, scan_html, scan_message, scan_text
-from urisift.base import as_base
-from urisift.browser import browser_target, difference
-from urisift.cli import main
+from urisift.cli.command import main
 from urisift.model import Risk
-from urisift.reference import is_valid
-from urisift.risk import risks
-from urisift.validity import _BIDI, PLAINLY_SAFE, invalidity, plainly_valid
+from urisift.stages.base import as_base
+from urisift.uri.browser import browser_target, difference
+from urisift.uri.reference import is_valid
+from urisift.uri.risk import risks
+from urisift.uri.validity import _BIDI, PLAINLY_SAFE, invalidity, plainly_valid
 
 
 def _records(items: object) -> list[Record]:

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from urisift import CharsetSource, DefectKind, Origin
-from urisift.charset import choose, decode, decode_stream
+from urisift.stages.charset import choose, decode, decode_stream
 
 LATIN = "caf\u00e9 cr\u00e8me http://exemple.fr/\u00e9t\u00e9 ".encode("latin-1") * 10
 
@@ -73,7 +73,7 @@ def test_binary_content_is_reported_once() -> None:
 # -- the ASCII fast path of decode (issue 24) ------------------------------------------------
 
 def test_codecs_that_read_ascii_as_itself_are_told_from_stateful_ones() -> None:
-    from urisift.charset_labels import reads_ascii_as_itself
+    from urisift.stages.charset_labels import reads_ascii_as_itself
 
     same = ["ascii", "utf-8", "latin-1", "cp1252", "iso8859-15", "koi8-r", "shift_jis", "euc-jp", "gb18030",
             "big5", "mac-roman"]
@@ -88,11 +88,11 @@ def test_codecs_that_read_ascii_as_itself_are_told_from_stateful_ones() -> None:
                                   b"nul \x00 inside", b"", b"<meta charset=iso-2022-jp>"])
 def test_the_ascii_fast_path_decodes_as_the_whole_chain_does(declared: str | None, data: bytes,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    import urisift.charset
-    from urisift.html import prescan
+    import urisift.stages.charset
+    from urisift.readers.html import prescan
 
     fast = [decode(data, declared=declared), decode(data, declared=declared, sniff=prescan)]
-    monkeypatch.setattr(urisift.charset, "reads_ascii_as_itself", lambda codec: False)
+    monkeypatch.setattr(urisift.stages.charset, "reads_ascii_as_itself", lambda codec: False)
     slow = [decode(data, declared=declared), decode(data, declared=declared, sniff=prescan)]
     assert fast == slow
 
@@ -132,7 +132,7 @@ def test_every_label_reported_finds_its_codec_again() -> None:
     import codecs
     import encodings.aliases
 
-    from urisift.charset_labels import codec_name, normalize_label
+    from urisift.stages.charset_labels import codec_name, normalize_label
 
     lost = []
     for name in sorted(set(encodings.aliases.aliases.values()) | set(encodings.aliases.aliases)):

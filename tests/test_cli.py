@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urisift import CharsetSource, Defect, scan_stream, scan_text
-from urisift.charset import Choice, normalize_label
-from urisift.cli import main
+from urisift.cli.command import main
+from urisift.stages.charset import Choice, normalize_label
 
 
 def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:

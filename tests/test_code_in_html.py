@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from urisift import ScanOptions, scan_html, scan_path
-from urisift.needs import ANCHOR
+from urisift.model.needs import ANCHOR
 
 from .conftest import run_cli
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from urisift import Flag, Style, registered_schemes, scan_text
-from urisift.cli import main
+from urisift.cli.command import main
 
 from .conftest import ROOT, shared_path
 

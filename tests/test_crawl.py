@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from urisift.cli import main
+from urisift.cli.command import main
 from urisift.crawl.index import CANONICAL, LOCATION, MAX_HOPS, REFRESH, Capture, CaptureIndex
 from urisift.model import Effective
 

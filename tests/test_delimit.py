@@ -451,14 +451,14 @@ def test_file_root_is_a_uri(text: str, expected: list[str]) -> None:
 @given(st.text(alphabet="ab:/<>. \nhtpfwHTPFW@-_~%é", max_size=40))
 def test_a_text_with_no_absolute_trigger_gives_the_scanner_without_abbreviations_nothing(text: str) -> None:
     # the screen mail headings are read with (issue 24): never a reference missed
-    from urisift.delimit import Scanner, may_hold_absolute
+    from urisift.stages.delimit import Scanner, may_hold_absolute
 
     if not may_hold_absolute(text):
         assert list(Scanner(text, abbreviated=False)) == []
 
 
 def test_the_absolute_screen_passes_each_rule_and_stops_a_subject_prefix() -> None:
-    from urisift.delimit import may_hold_absolute
+    from urisift.stages.delimit import may_hold_absolute
 
     assert [t for t in ("Re: [PATCH] mips: fix", "Fwd: www.example.com", "") if may_hold_absolute(t)] == []
     assert [t for t in ("see http://x.example/", "<mailto:a@b>", "urn:isbn:0451450523", "x-y:z")

@@ -86,7 +86,7 @@ def test_a_command_line_of_the_docs_runs_on_the_samples(page: str, command: str,
 
 
 def test_the_command_page_covers_every_option_of_the_parser() -> None:
-    from urisift.cli_parser import parser
+    from urisift.cli.parser import parser
 
     assert "<!-- generated: cli-options -->" in (DOCS / "cli.md").read_text("utf-8")
     page = hooks.expand((DOCS / "cli.md").read_text("utf-8"))

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import urisift
-from urisift.cli import main
-from urisift.cli_parser import parser
+from urisift.cli.command import main
+from urisift.cli.parser import parser
 
 from .conftest import ROOT
 
@@ -43,7 +43,7 @@ def test_help_names_the_other_commands_and_every_kind_read() -> None:
 
 
 def test_v_is_version() -> None:
-    from urisift.cli_parser import build
+    from urisift.cli.parser import build
 
     # and which build it is (setup.py: its hot modules compiled by mypyc, or pure Python)
     assert build() in ("compiled with mypyc and C", "compiled with mypyc", "compiled with C", "pure Python")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from urisift.cli import main
+from urisift.cli.command import main
 
 from .conftest import ROOT
 

@@ -10,7 +10,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from urisift import Defect, DefectKind, Record, scan_html
-from urisift.html.guard import MAX_ATTRIBUTES, MAX_DEPTH, guard
+from urisift.readers.html.guard import MAX_ATTRIBUTES, MAX_DEPTH, guard
 
 from .adversarial import assert_linear
 

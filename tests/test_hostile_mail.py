@@ -3,7 +3,7 @@ email package's recursion, multiparts it cannot split, quoted-printable
 transport padding, RFC 2047 words that cannot be decoded, and headings of
 megabytes that must cost linear time.
 
-Each message goes through :func:`urisift.mail.nesting.checked_parse` (what
+Each message goes through :func:`urisift.readers.mail.nesting.checked_parse` (what
 the scan calls in place of ``email.message_from_bytes``) and then the
 public :func:`urisift.scan_message`."""
 
@@ -21,11 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urisift import scan_mbox, scan_message
-from urisift.mail import nesting, reading
-from urisift.mail.headers import base_value, decoded
-from urisift.mail.mbox import split_mbox
-from urisift.mail.nesting import MAX_DEPTH, checked_parse
 from urisift.model import NOWHERE, Defect, DefectKind, Origin, Record
+from urisift.readers.mail import nesting, reading
+from urisift.readers.mail.headers import base_value, decoded
+from urisift.readers.mail.mbox import split_mbox
+from urisift.readers.mail.nesting import MAX_DEPTH, checked_parse
 
 from .adversarial import assert_linear
 from .conftest import shared_path
@@ -270,7 +270,7 @@ def test_quoted_printable_soft_breaks_with_transport_padding() -> None:
         ("http://qp.example/tabbed", "http://qp.example/tabbed", "1", 1, 43),
         ("http://qp.example/crlfx", "http://qp.example/crlfx", "1", 2, 1)]
     message, _ = checked_parse(data, Origin())
-    from urisift.mail.parts import transfer_decoded
+    from urisift.readers.mail.parts import transfer_decoded
     assert transfer_decoded(message) == (b"see http://qp.example/a-long-path?x=1 and http://qp.example/tabbed end\n"
                                          b"http://qp.example/crlfx and a last")
 
@@ -409,7 +409,7 @@ def test_a_charset_that_names_a_codec_but_no_charset_is_unknown(label: str) -> N
 # -- the fields the parser is spared (issue 24) ----------------------------------------------------
 
 def test_unread_fields_are_those_no_step_reads() -> None:
-    from urisift.mail.header_uris import _kind
+    from urisift.readers.mail.header_uris import _kind
 
     names = [name.lower() for name in nesting.UNREAD_FIELDS]
     assert [name for name in names if _kind(name)] == []

@@ -23,12 +23,11 @@ from typing import Any
 
 import pytest
 
-import urisift.scan
-
+import urisift.pipeline.scan
 from urisift import Defect, Record, ScanOptions, iter_input, scan_html
-from urisift.cli import main
-from urisift.containment import Limits
+from urisift.cli.command import main
 from urisift.model import Content, DefectKind, Kind, Tally
+from urisift.stages.containment import Limits
 
 from .conftest import OLD_ENGINE_FACTOR, ROOT
 from .test_payloads import _pdf
@@ -113,7 +112,7 @@ def _patched(package: bytes, member: str, *, flags: int | None = None, method: i
 
 def _tripping_html(monkeypatch: pytest.MonkeyPatch) -> None:
     """The HTML reader fails on any content that holds "TRIP", as a bug would."""
-    real = urisift.scan.READERS[Kind.HTML]
+    real = urisift.pipeline.scan.READERS[Kind.HTML]
 
     def tripping(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Any]:
         body = content.body
@@ -126,7 +125,7 @@ def _tripping_html(monkeypatch: pytest.MonkeyPatch) -> None:
             raise RuntimeError("a bug")
         yield from real(content, options, tally)
 
-    monkeypatch.setitem(urisift.scan.READERS, Kind.HTML, tripping)
+    monkeypatch.setitem(urisift.pipeline.scan.READERS, Kind.HTML, tripping)
 
 
 def _page(n: int, trip: bool = False) -> bytes:
@@ -181,7 +180,7 @@ def test_a_failing_reader_in_a_feeds_html_costs_that_entry_alone(tmp_path: Path,
 
 def test_a_failing_reading_of_a_package_member_costs_that_member_alone(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from urisift.xml import walk
+    from urisift.readers.xml import walk
 
     real = walk.XmlWalk.items
 
@@ -225,7 +224,7 @@ def _linked_pdf(pages: int, *, annots: dict[int, bytes] | None = None, contents:
 
 def test_a_failing_page_costs_that_page_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("pypdf")
-    from urisift.documents import pdf
+    from urisift.readers.documents import pdf
 
     real = pdf._text_layer
 
@@ -245,7 +244,7 @@ def test_a_failing_page_costs_that_page_alone(tmp_path: Path, monkeypatch: pytes
 
 
 def test_a_failing_srcdoc_costs_that_srcdoc_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    parsing = importlib.import_module("urisift.html.parse")
+    parsing = importlib.import_module("urisift.readers.html.parse")
     real = parsing.parse
 
     def tripping(markup: Any) -> Any:
@@ -390,7 +389,7 @@ def test_a_page_of_text_without_tags_is_cut_in_its_text() -> None:
     # bounded, and a URL in a long text run (paragraphs apart) is still found whole
     out, peak = _peak("""
 from urisift import scan_html
-from urisift.html.segments import PIECE, segments
+from urisift.readers.html.segments import PIECE, segments
 page = '<p>' + '<' * 20_000_000 + '</p>'
 pieces = list(segments(page))
 print(len(pieces) > 1, max(map(len, pieces)) <= PIECE, ''.join(pieces) == page, list(scan_html(page)))
@@ -574,7 +573,7 @@ def test_a_defect_is_one_line_and_a_billion_laughs_names_its_doctype(tmp_path: P
 def test_an_archive_carrying_each_class_gives_the_same_with_one_or_two_jobs(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("pypdf")
-    from urisift import plan
+    from urisift.pipeline import plan
 
     attachments = [
         ("long.css", "text/css", ("a{background:url(" + "a" * 200_000 + ")}b{background:url(http://css.example/)}")
@@ -594,7 +593,7 @@ def test_an_archive_carrying_each_class_gives_the_same_with_one_or_two_jobs(tmp_
     path = tmp_path / "all.mbox"
     path.write_bytes(_mbox(messages))
     monkeypatch.setattr(plan, "MBOX_RANGE_SIZE", 64 << 10)
-    assert len([u for u in plan.plan(__import__("urisift.walking", fromlist=["walk"]).walk([str(path)]))]) > 4
+    assert len([u for u in plan.plan(__import__("urisift.pipeline.walking", fromlist=["walk"]).walk([str(path)]))]) > 4
     runs = []
     for jobs in ("1", "2"):
         out, err = io.StringIO(), io.StringIO()

@@ -177,7 +177,7 @@ def test_a_compressed_text_ends_at_its_time_budget(tmp_path: Path) -> None:
 
 def test_a_page_held_whole_is_read_up_to_its_bound(tmp_path: Path) -> None:
     from urisift import Defect, Record, ScanOptions, iter_input
-    from urisift.containment import Limits
+    from urisift.stages.containment import Limits
 
     (tmp_path / "a.html").write_bytes(_page(4 << 20))
     (tmp_path / "b.css").write_bytes(b"a{background:url(http://first.example/c.png)}/*" + b" " * (4 << 20) + b"*/"
@@ -232,9 +232,9 @@ def test_a_large_base64_part_is_parsed_and_decoded_without_copies_a_line() -> No
     import tracemalloc
 
     from urisift import scan_message
-    from urisift.mail.nesting import checked_parse
-    from urisift.mail.parts import transfer_decoded
     from urisift.model import Origin
+    from urisift.readers.mail.nesting import checked_parse
+    from urisift.readers.mail.parts import transfer_decoded
 
     data = _base64_part_message(5_000_000)
     tracemalloc.start()
@@ -257,7 +257,7 @@ def test_a_large_base64_part_is_parsed_and_decoded_without_copies_a_line() -> No
 
 def test_a_document_cut_at_its_bound_and_then_out_of_time_says_both(tmp_path: Path) -> None:
     from urisift import Defect, Record, ScanOptions, iter_input
-    from urisift.containment import EVERY, Limits
+    from urisift.stages.containment import EVERY, Limits
 
     path = tmp_path / "a.css"
     path.write_bytes(b"".join(b"a%d{background:url(http://c%d.example/i.png)}\n" % (i, i) for i in range(5_000)))

@@ -11,8 +11,8 @@ from collections.abc import Callable
 import pytest
 
 from urisift import Record, scan_text
-from urisift.delimit import find_references
 from urisift.model import Flag, Style
+from urisift.stages.delimit import find_references
 
 from .adversarial import assert_linear
 

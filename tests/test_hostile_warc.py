@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from urisift import Defect, Record, iter_input
-from urisift.warc import link_values
+from urisift.readers.warc import link_values
 
 Row = tuple[object, ...]
 

@@ -7,12 +7,12 @@ import pytest
 from bs4 import BeautifulSoup
 
 from urisift import BaseSource, Defect, DefectKind, Flag, Record, Risk, Style, Where, scan_html
-from urisift.charset import decode
-from urisift.css.syntax import css_urls
-from urisift.html import prescan
-from urisift.html.locate import MISSES, WINDOW
-from urisift.html.refresh import refresh_url
-from urisift.html.srcset import Candidate, parse_srcset
+from urisift.readers.css.syntax import css_urls
+from urisift.readers.html import prescan
+from urisift.readers.html.locate import MISSES, WINDOW
+from urisift.readers.html.refresh import refresh_url
+from urisift.readers.html.srcset import Candidate, parse_srcset
+from urisift.stages.charset import decode
 
 DOC = "http://doc.example/p/index.html"
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import json_rows as rows, run_cli as run
+from .conftest import json_rows as rows
+from .conftest import run_cli as run
 
 CORPUS = Path(__file__).parent.parent / "corpora" / "latex"
 FIELDS = "uri,style,where,element,attribute,flags,line,column"

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from urisift import record_json, record_line, scan_mbox, scan_message
-from urisift.base import NO_BASE
-from urisift.mail.flowed import unflow
-from urisift.mail.headers import base_value, decoded, heading_base
-from urisift.mail.uuencode import uu_blocks
-from urisift.mail.walk import Heading, Leaf, walk_message
 from urisift.model import BaseSource, Defect, DefectKind, Flag, Origin, Record
+from urisift.readers.mail.flowed import unflow
+from urisift.readers.mail.headers import base_value, decoded, heading_base
+from urisift.readers.mail.uuencode import uu_blocks
+from urisift.readers.mail.walk import Heading, Leaf, walk_message
+from urisift.stages.base import NO_BASE
 
 from .conftest import shared_path
 
@@ -252,7 +252,7 @@ def test_mhtml_snapshot_content_location_is_the_pages_address() -> None:
 
 
 def test_a_maildir_is_read_message_by_message_and_tmp_is_skipped(tmp_path: Path) -> None:
-    from urisift.cli import main
+    from urisift.cli.command import main
 
     for sub in ("cur", "new", "tmp"):
         (tmp_path / "Mail" / sub).mkdir(parents=True)
@@ -460,7 +460,7 @@ def test_points_to_means_the_same_in_a_single_part_message(multipart: bool) -> N
                                  "x-token"])
 def test_a_part_body_is_what_get_payload_decodes(cte: str | None) -> None:
     # the identity encodings take a shortcut past get_payload (issue 24): the same bytes
-    from urisift.mail.parts import transfer_decoded
+    from urisift.readers.mail.parts import transfer_decoded
 
     heading = b"Content-Type: text/plain\n" + (b"" if cte is None else b"Content-Transfer-Encoding: " + cte.encode()
                                                + b"\n")

@@ -12,7 +12,9 @@ import pytest
 
 from urisift import Record, scan_path
 
-from .conftest import json_rows as rows, run_cli as run, shared_path
+from .conftest import json_rows as rows
+from .conftest import run_cli as run
+from .conftest import shared_path
 
 DOC = """\
 ---
@@ -171,8 +173,8 @@ def _pieces_document() -> str:
 
 def test_a_long_document_read_in_pieces_gives_the_records_of_one_read_whole(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import urisift.markup.markdown as markdown
-    import urisift.markup.markdown_blocks as markdown_blocks
+    import urisift.readers.markup.markdown as markdown
+    import urisift.readers.markup.markdown_blocks as markdown_blocks
 
     doc = tmp_path / "long.md"
     doc.write_text(_pieces_document(), "utf-8")
@@ -191,7 +193,7 @@ def test_a_long_document_read_in_pieces_gives_the_records_of_one_read_whole(tmp_
 
 
 def test_a_line_longer_than_a_piece_is_cut_after_a_space() -> None:
-    from urisift.markup.markdown_blocks import pieces
+    from urisift.readers.markup.markdown_blocks import pieces
 
     text = "[a](b) " * 10 + "x" * 50
     assert pieces(text, 20) == [0, 21, 42, 63, 83, 103, len(text)]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from urisift import scan_path
-from urisift.markup import markdown, markdown_blocks
-from urisift.markup.markdown_blocks import Mode
+from urisift.readers.markup import markdown, markdown_blocks
+from urisift.readers.markup.markdown_blocks import Mode
 
 PIECES = [
     "[a](http://x.example/a)", "![i](img.png)", "[ref]", "[ref]: /def", "[Ref]: /other", "<http://auto.example>",

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urisift.mail import MboxMessage, split_mbox
-from urisift.mail.mbox import is_envelope
+from urisift.readers.mail import MboxMessage, split_mbox
+from urisift.readers.mail.mbox import is_envelope
 
 from .conftest import shared_path
 

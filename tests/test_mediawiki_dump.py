@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from urisift.cli import main
+from urisift.cli.command import main
 
 from .conftest import run_cli as run
 

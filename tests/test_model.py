@@ -21,9 +21,9 @@ from urisift import (
     Style,
     Where,
 )
-from urisift.base import BaseLayer
-from urisift.containment import Limits
 from urisift.model import TEXT, Content, Kind, Unit, nested_content, new_found, new_record, origin_with, with_flags
+from urisift.stages.base import BaseLayer
+from urisift.stages.containment import Limits
 
 
 def _record() -> Record:

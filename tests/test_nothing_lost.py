@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from urisift.cli import main
-from urisift.cli_parser import parser
+from urisift.cli.command import main
+from urisift.cli.parser import parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PDF = ROOT / "corpora" / "pdf" / "links-and-base.pdf"
@@ -26,7 +26,7 @@ def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
 
 
 def command(*argv: str, cwd: Path, blocked: str | None = None, stdout: object = subprocess.PIPE,
-            entry: str = "urisift.cli") -> subprocess.CompletedProcess[str]:
+            entry: str = "urisift.cli.command") -> subprocess.CompletedProcess[str]:
     """The command in a process of its own; ``blocked``: a module it cannot import (an extra not installed)."""
     block = f"sys.modules[{blocked!r}] = None; " if blocked else ""
     code = f"import sys; {block}from {entry} import main; sys.exit(main(sys.argv[1:]))"
@@ -80,7 +80,7 @@ def test_a_pdf_without_its_extra_is_said_and_fails_the_run(tmp_path: Path, defec
 
 def test_the_spark_job_without_pyspark_is_a_usage_error(tmp_path: Path) -> None:
     done = command("--output", str(tmp_path / "out"), str(PDF), cwd=tmp_path, blocked="pyspark",
-                   entry="urisift.spark")
+                   entry="urisift.spark.driver")
     assert (done.returncode, done.stderr) == (
         2, "urisift-spark needs pyspark: pip install 'urisift[spark]' (and Java 17)\n")
 
@@ -190,7 +190,7 @@ class _Terminal(io.StringIO):
 
 
 def test_the_progress_bar_counts_the_megabytes_stats_count() -> None:
-    from urisift.cli import _progress
+    from urisift.cli.command import _progress
 
     screen = _Terminal()
     bar = _progress(lambda: 64_000_000, screen, quiet=False)

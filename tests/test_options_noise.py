@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from urisift import Defect, DefectKind, scan_text
-from urisift.cli import main
+from urisift.cli.command import main
 
 from .conftest import ROOT
 

@@ -32,7 +32,7 @@ from urisift import (
 from urisift.model import Effective
 from urisift.output import DEFECT_KEYS, RECORD_KEYS, RecordLines, defect_line
 from urisift.output.writers import FIELDS, CsvWriter, JsonlWriter, Layout, TextWriter
-from urisift.risk import Risk
+from urisift.uri.risk import Risk
 
 from .conftest import ROOT
 

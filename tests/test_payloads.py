@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from urisift import Defect, Record, scan_message, scan_path
-from urisift.cli import main
+from urisift.cli.command import main
 from urisift.model import DefectKind, Kind
-from urisift.sniff import sniff_kind
+from urisift.pipeline.sniff import sniff_kind
 
 from .conftest import ROOT
 
@@ -297,7 +297,7 @@ def _tinycss2_urls(css: str) -> list[str]:
 @pytest.mark.parametrize("name", ["css/site.css", "css/base.css", "css/fonts/fonts.css"])
 def test_the_scanner_finds_what_tinycss2_finds(name: str) -> None:
     pytest.importorskip("tinycss2")
-    from urisift.css.syntax import css_urls
+    from urisift.readers.css.syntax import css_urls
 
     css = (CORPORA / name).read_text("utf-8")
     assert [u.url for u in css_urls(css)] == _tinycss2_urls(css)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from urisift.pick import opener_command, osc52
+from urisift.cli.pick import opener_command, osc52
 
 from .conftest import ROOT
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from urisift import Record, scan_html
-from urisift.html import segments as cutter
-from urisift.html.segments import SEGMENT, segments
+from urisift.readers.html import segments as cutter
+from urisift.readers.html.segments import SEGMENT, segments
 
 from .conftest import OLD_ENGINE_FACTOR
 
@@ -159,7 +159,7 @@ def test_the_first_pass_over_a_long_raw_text_keeps_no_mark_a_tag() -> None:
     # alternatives, which kept a mark an iteration: a 26 MB script of a million "<" took 1.1 GB
     from .test_hostile_payloads import _peak
 
-    out, peak = _peak("from urisift.html.tokens import STR, shallow_twin\n"
+    out, peak = _peak("from urisift.readers.html.tokens import STR, shallow_twin\n"
                       "page = '<script>' + '<b>x' * 1_000_000 + '</script><p>x'\n"
                       "print(shallow_twin(page, STR), shallow_twin('<svg><style>' + page, STR))")
     assert out == "True False"
@@ -185,7 +185,7 @@ def test_a_long_plaintext_start_tag_is_not_cut() -> None:
 
 def test_the_time_budget_is_asked_between_the_pieces_of_a_page_a_prefix_once_kept_whole(tmp_path: Path) -> None:
     from urisift import Defect, ScanOptions, iter_input
-    from urisift.containment import Limits
+    from urisift.stages.containment import Limits
 
     path = tmp_path / "page.html"
     path.write_text("<svg><title>x</svg><p>" + TEXT + '<a href="http://last.example/">b</a>')

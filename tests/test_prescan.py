@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from urisift import CharsetSource
-from urisift.charset import choose
-from urisift.html.prescan import prescan
+from urisift.readers.html.prescan import prescan
+from urisift.stages.charset import choose
 
 from .conftest import SHARED
 

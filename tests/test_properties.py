@@ -22,7 +22,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from urisift import BaseUriError, Record, UriReference, normalize, remove_dot_segments, resolve, scan_stream, scan_text
-from urisift.joiner import Joiner
+from urisift.uri.joiner import Joiner
 
 from .test_fuzz_smoke import load_fuzz_module
 

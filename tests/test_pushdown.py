@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from urisift import Record, ScanOptions, iter_input, scan_html, scan_message, scan_text
-from urisift.cli import main
-from urisift.needs import KEY_NEEDS, needs_of
+from urisift.cli.command import main
+from urisift.model.needs import KEY_NEEDS, needs_of
 from urisift.output import RECORD_KEYS, record_json
 from urisift.output.records import NotComputed
 
@@ -91,8 +91,8 @@ def test_the_library_checks_the_keys_at_the_door() -> None:
 
 def test_text_output_asks_for_little(tmp_path: Any) -> None:
     # the same targets, and the scan asked only for the target (and the location when shown)
-    from urisift.cli import written_keys
-    from urisift.cli_parser import parser
+    from urisift.cli.command import written_keys
+    from urisift.cli.parser import parser
     from urisift.output.writers import Layout
 
     args = parser().parse_args(["-n", "x"])

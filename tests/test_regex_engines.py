@@ -6,7 +6,7 @@ a lookaround (python/cpython gh-100061, gh-106052): ``(?:[a-z.]++|(?<=x)y)*+``
 stopped one character short, and every bare URL lost its last character.
 The project writes each such repeat as an atomic group around a greedy one,
 ``(?>(?:...)*)``, which means the same on every version, and
-:func:`urisift.patterns.compile` makes it possessive again where the engine
+:func:`urisift.uri.patterns.compile` makes it possessive again where the engine
 matches that right (it keeps no mark a turn).  A possessive repeat of one
 character class (``[a-z]*+``) is a different opcode that was never affected,
 and stays.
@@ -60,7 +60,7 @@ def test_the_guard_sees_the_patterns_it_guards() -> None:
 
 
 def test_an_atomic_repeat_is_possessive_where_the_engine_is_right() -> None:
-    from urisift.patterns import POSSESSIVE_GROUPS, compile, possessive
+    from urisift.uri.patterns import POSSESSIVE_GROUPS, compile, possessive
 
     assert possessive(r"a(?>(?:[a-z.]++|(?<=x)y)*)b") == r"a(?:[a-z.]++|(?<=x)y)*+b"
     assert possessive(r"(?>(?P<s>//)?)(?>(?:\.(?>(?:x)+))*)") == r"(?P<s>//)?+(?:\.(?:x)++)*+"

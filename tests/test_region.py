@@ -10,11 +10,11 @@ import json
 import pytest
 
 from urisift import Record, Region, ScanOptions, iter_input, scan_html, scan_text
-from urisift.cli import main
-from urisift.html.parse import parse
-from urisift.html.region import page_regions
+from urisift.cli.command import main
 from urisift.output import RECORD_KEYS, record_json
 from urisift.output.records import NotComputed
+from urisift.readers.html.parse import parse
+from urisift.readers.html.region import page_regions
 
 from .adversarial import assert_linear
 
@@ -170,7 +170,7 @@ def test_region_through_scan_options_and_null_outside_html(tmp_path: object) -> 
     assert isinstance(tmp_path, Path)
     (tmp_path / "page.html").write_text(LANDMARKS, encoding="utf-8")
     (tmp_path / "notes.txt").write_text("see http://notes.example/\n", encoding="utf-8")
-    from urisift.sources import Input
+    from urisift.pipeline.sources import Input
 
     asked = [r for r in iter_input(Input(str(tmp_path / "page.html")), ScanOptions(fields=frozenset({"region"})))
              if isinstance(r, Record)]

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from urisift import Defect, Record
-from urisift.cli import main
+from urisift.cli.command import main
 from urisift.model import DefectKind
-from urisift.plan import plan
-from urisift.remote import shown
-from urisift.scan import ScanOptions, scan_serial
-from urisift.walking import walk
+from urisift.pipeline.plan import plan
+from urisift.pipeline.remote import shown
+from urisift.pipeline.scan import ScanOptions, scan_serial
+from urisift.pipeline.walking import walk
 
 from .conftest import shared_path
 
@@ -174,7 +174,7 @@ class _Flaky:
 @pytest.mark.parametrize(("failures", "outcome"), [(2, "read"), (10, "unreadable")])
 def test_a_read_that_fails_is_retried_then_is_a_defect(monkeypatch: pytest.MonkeyPatch, failures: int,
                                                        outcome: str) -> None:
-    import urisift.remote as remote
+    import urisift.pipeline.remote as remote
 
     left = [failures]
 
@@ -198,6 +198,6 @@ def test_a_read_that_fails_is_retried_then_is_a_defect(monkeypatch: pytest.Monke
 
 
 def remote_input(url: str) -> object:
-    from urisift.sources import Input
+    from urisift.pipeline.sources import Input
 
     return Input(url)

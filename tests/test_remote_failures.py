@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-import urisift.remote as remote
-from urisift.cli import main
-from urisift.web import WebFile
+import urisift.pipeline.remote as remote
+from urisift.cli.command import main
+from urisift.pipeline.web import WebFile
 
 PAGE = b"see http://a.example/x and <URL:rel.html>\n" + b"filler line\n" * 200
 

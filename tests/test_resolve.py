@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from urisift import BaseUriError, UriReference, remove_dot_segments, resolve
-from urisift.joiner import Joiner
+from urisift.uri.joiner import Joiner
 
 from .conftest import load_vectors
 

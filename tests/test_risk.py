@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from urisift import record_json, risks, scan_text
-from urisift.risk import rare_ipv4
+from urisift.uri.risk import rare_ipv4
 
 
 def flags(uri: str) -> list[str]:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import json_rows as rows, run_cli as run
+from .conftest import json_rows as rows
+from .conftest import run_cli as run
 
 DOC = (Path(__file__).parent.parent / "corpora" / "rst" / "sample.rst").read_text("utf-8")
 FIELDS = "uri,style,where,element,attribute,flags,line,column"

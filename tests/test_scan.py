@@ -1,4 +1,4 @@
-"""Orchestration (scan.py): one found-to-record step for every kind, units for pools."""
+"""Orchestration (pipeline/scan.py): one found-to-record step for every kind, units for pools."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import urisift
 from urisift import (
     BaseLayer,
     Defect,
@@ -27,10 +28,10 @@ from urisift import (
     risks,
     scan_stream,
 )
-from urisift.found_to_record import Tail
 from urisift.model import Content
-from urisift.scan import scan_content
-from urisift.validity import invalidity
+from urisift.pipeline.scan import scan_content
+from urisift.stages.found_to_record import Tail
+from urisift.uri.validity import invalidity
 
 from .conftest import ROOT
 
@@ -126,41 +127,65 @@ def test_scan_stream_of_a_string_base_and_bytes_agree() -> None:
                                                               ("http://a.example/", "http://a.example/", None)]
 
 
-# -- the layout of DESIGN §1 -----------------------------------------------------------------
+# -- the layout (ARCHITECTURE.md, Layers): checked again from the source ---------------------
 
-def _imports(path: Path, level: int = 1) -> set[str]:
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
     """The package's modules ``path`` imports at run time (not those named
-    for type hints only, under ``if TYPE_CHECKING:``), from ``level`` up."""
+    for type hints only, under ``if TYPE_CHECKING:``), as absolute names."""
     tree = ast.parse(path.read_text("utf-8"))
+    module = _module(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
     pending: list[ast.AST] = [tree]
     while pending:
         node = pending.pop()
         if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
             continue
-        if isinstance(node, ast.ImportFrom) and node.level >= level:
-            names.add((node.module or "").split(".")[0])
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                name = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                name = node.module or ""
+            if name.startswith("urisift"):
+                names.add(name)
+                names.update(f"{name}.{alias.name}" for alias in node.names)
         pending.extend(ast.iter_child_nodes(node))
     return names
 
 
-#: the modules above scan.py: the command and the entry points, which use it
-ABOVE_SCAN = ("scan.py", "cli.py", "api.py", "parallel.py", "spark.py", "__init__.py", "__main__.py",
-              "captures.py",  # crawl/captures.py: the first pass of --effective reads pages through scan's HTML door
-              "audit.py")  # crawl/audit.py: the crawl audit scans its inputs serially (scan.scan_serial)
+#: the folders below the scan: the vocabulary, the URI core, the stages, the readers
+BELOW_SCAN = ("model", "uri", "stages", "readers")
 
 
-@pytest.mark.parametrize("path", sorted(p for p in PACKAGE.rglob("*.py") if p.name not in ABOVE_SCAN
-                                        or p.parent.name == "delimit"),
+@pytest.mark.parametrize("path", sorted(p for part in BELOW_SCAN for p in (PACKAGE / part).rglob("*.py")),
                          ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_nothing_below_scan_imports_scan_or_cli(path: Path) -> None:
-    assert not {"scan", "cli"} & _imports(path)
+    assert not {n for n in _imports(path) if n.startswith(("urisift.pipeline.scan", "urisift.cli"))}
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "model").glob("*.py")), ids=lambda p: p.name)
 def test_model_imports_nothing_of_the_pipeline(path: Path) -> None:
     # nothing outside the model package at run time (a hint's import is under TYPE_CHECKING)
-    assert _imports(path, level=2) == set()
+    assert {n for n in _imports(path) if not n.startswith("urisift.model")} == set()
+
+
+def test_the_top_of_the_package_is_its_face() -> None:
+    # ARCHITECTURE.md, Code map: a folder for each part; at the top only the library's face
+    assert sorted(p.name for p in PACKAGE.glob("*.py")) == ["__init__.py", "__main__.py", "api.py"]
+    assert sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__") == [
+        "cli", "crawl", "data", "model", "output", "pipeline", "pool", "readers", "schema", "spark", "stages", "uri"]
+
+
+def test_no_submodule_has_the_name_of_a_public_function() -> None:
+    # urisift.resolve is the function to every tool (help(), documentation tools, IDEs), not a module
+    modules = {p.stem for p in PACKAGE.rglob("*.py")} | {p.name for p in PACKAGE.rglob("*") if p.is_dir()}
+    assert modules & set(urisift.__all__) == set()
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))

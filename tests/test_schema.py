@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from urisift.cli import main
+from urisift.cli.command import main
 from urisift.output import DEFECT_KEYS, RECORD_KEYS, record_schema
 
 from .conftest import ROOT

@@ -1,4 +1,4 @@
-"""The depth guard's first pass in C (src/urisift/html/shallow_kernel.c) and
+"""The depth guard's first pass in C (src/urisift/readers/html/shallow_kernel.c) and
 its pure-Python twin (tokens.shallow_twin) give the same answer: on markup
 hypothesis writes from the pieces the pass tells apart, on every corpus
 page, and at every prefix the guard reads first.  The compiled build's run
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from urisift.html.tokens import BYTES, MAX_DEPTH, PREFIX, shallow, shallow_twin
+from urisift.readers.html.tokens import BYTES, MAX_DEPTH, PREFIX, shallow, shallow_twin
 
-kernel = pytest.importorskip("urisift.html.shallow_kernel", reason="a pure build: no C first pass to compare")
+kernel = pytest.importorskip("urisift.readers.html.shallow_kernel", reason="a pure build: no C first pass to compare")
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 
@@ -120,6 +120,6 @@ def test_the_kernel_answers_as_its_twin_on_every_corpus_page() -> None:
 def test_the_guard_uses_the_kernel_for_bytes_only() -> None:
     deep = b"<div>" * (MAX_DEPTH + 1)
     assert (shallow(deep, BYTES), shallow(b"<div>x</div>", BYTES)) == (False, True)
-    from urisift.html import tokens
+    from urisift.readers.html import tokens
 
     assert tokens._kernel is kernel.shallow

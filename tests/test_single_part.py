@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urisift.mail.single_part import plain_parse
+from urisift.readers.mail.single_part import plain_parse
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from urisift.cli import main
+from urisift.cli.command import main
 from urisift.model import Kind
-from urisift.sniff import sniff, sniff_kind
+from urisift.pipeline.sniff import sniff, sniff_kind
 
 from .conftest import ROOT
 

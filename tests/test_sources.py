@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from urisift import Defect, DefectKind, Kind, Record, iter_input, scan_text
-from urisift.sources import Input, open_input, sniff_kind
-from urisift.walking import walk
+from urisift.pipeline.sources import Input, open_input, sniff_kind
+from urisift.pipeline.walking import walk
 
 TEXT = b"see http://a.example/x and <URL:http://b.example/\n  y>\n" * 50
 

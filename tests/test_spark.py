@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from urisift.cli import main
+from urisift.cli.command import main
 
 from .conftest import ROOT
 
@@ -19,9 +19,10 @@ pytest.importorskip("pyspark")
 if shutil.which("java") is None:
     pytest.skip("Spark needs Java", allow_module_level=True)
 
-from urisift import plan, spark  # noqa: E402
-from urisift.errors import UsageError  # noqa: E402
-from urisift.units import WorkUnit  # noqa: E402
+from urisift.pipeline import plan
+from urisift.pipeline.units import WorkUnit  # noqa: E402
+from urisift.spark import driver as spark  # noqa: E402
+from urisift.uri.errors import UsageError  # noqa: E402
 
 CORPORA = ROOT / "corpora"
 INPUTS = [str(CORPORA / "text"), str(CORPORA / "html"), str(CORPORA / "mail"), str(CORPORA / "warc" / "*.warc*")]

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from urisift.cli import main
+from urisift.cli.command import main
 
 MESSAGE = b"Date: Mon, 1 Jan 2001 00:00:00 +0000\nFrom: a@example.org\nSubject: x\n\nsee http://a.example/\n"
 ENVELOPE = b"From a@example.org Mon Jan  1 00:00:00 2001\n"

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from urisift import parallel, plan, scan, units
-from urisift.cli import main
+from urisift.cli.command import main
 from urisift.model import Defect, Kind, Record, Rendered, Tally
-from urisift.options import ScanOptions
 from urisift.output.writers import JsonlWriter, Layout
-from urisift.walking import walk
-from urisift.units import WorkUnit
+from urisift.pipeline import plan, scan, units
+from urisift.pipeline.units import WorkUnit
+from urisift.pipeline.walking import walk
+from urisift.pool import parallel
+from urisift.stages.options import ScanOptions
 
 from .conftest import shared_path
 
@@ -315,7 +316,7 @@ def test_a_group_holds_whole_small_inputs_up_to_its_bytes(tmp_path: Path, monkey
     input of GROUP_BYTES or more, standard input, a range and a defect of
     the plan each stand alone, and a run of one stays a unit."""
     from urisift.model import DefectKind, Origin
-    from urisift.sources import Input
+    from urisift.pipeline.sources import Input
 
     monkeypatch.setattr(units, "GROUP_BYTES", 100)
     whole = []
@@ -338,7 +339,7 @@ def test_a_worker_gone_after_a_failed_write_is_its_error_not_a_closed_pipe(tmp_p
     import errno
     import multiprocessing
 
-    from urisift.sources import Input
+    from urisift.pipeline.sources import Input
 
     parent_end, worker_end = multiprocessing.Pipe()
     worker_end.send(("write-failed", -1, OSError(errno.ENOSPC, "No space left on device")))
@@ -356,7 +357,7 @@ def test_a_worker_gone_after_a_failed_write_is_its_error_not_a_closed_pipe(tmp_p
 def test_a_small_document_is_read_whole_and_a_longer_one_streams_on_from_its_first_byte() -> None:
     """sources.read_small: bytes up to the bound (the smaller of SMALL_DOCUMENT and
     the budget's bytes held whole), past it a stream that gives every byte, in order."""
-    from urisift.sources import SMALL_DOCUMENT, read_small
+    from urisift.pipeline.sources import SMALL_DOCUMENT, read_small
 
     assert read_small(io.BytesIO(b"# T\n\n[a](b.md)\n"), 1 << 20) == b"# T\n\n[a](b.md)\n"
     assert read_small(io.BytesIO(b"x" * 10), 10) == b"x" * 10

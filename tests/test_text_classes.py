@@ -12,8 +12,8 @@ import unicodedata
 import pytest
 
 from urisift import Defect, DefectKind, Flag, Record, find_references, scan_stream, scan_text
-from urisift.charset import choose
-from urisift.delimit.chars import _BODY, STOP
+from urisift.stages.charset import choose
+from urisift.stages.delimit.chars import _BODY, STOP
 
 from . import unicode_table
 

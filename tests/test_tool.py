@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from urisift.cli import main
+from urisift.cli.command import main
 
 from .conftest import ROOT, trip_the_scan_of
 
@@ -213,13 +213,13 @@ def test_stats_count_what_was_read_and_found() -> None:
 
 
 def test_the_progress_bar_shows_on_a_terminal_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import urisift.cli
+    import urisift.cli.command
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
 
-    monkeypatch.setattr(urisift.cli, "PROGRESS_MIN", 1)
+    monkeypatch.setattr(urisift.cli.command, "PROGRESS_MIN", 1)
     page = tmp_path / "a.txt"
     page.write_text("http://p.example/\n" * 100)
     for quiet, shown in ((False, True), (True, False)):
@@ -242,11 +242,12 @@ def test_help_shows_every_option_and_examples() -> None:
 
 
 def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> None:
-    from urisift import parallel, plan, scan
     from urisift.model import Tally
-    from urisift.scan import ScanOptions
-    from urisift.walking import walk
-    from urisift.units import WorkUnit
+    from urisift.pipeline import plan, scan
+    from urisift.pipeline.scan import ScanOptions
+    from urisift.pipeline.units import WorkUnit
+    from urisift.pipeline.walking import walk
+    from urisift.pool import parallel
 
     build = ROOT / "corpora" / "warc" / "build.py"
     namespace: dict[str, object] = {"__name__": "build", "__file__": str(build)}

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-import urisift.plan
-import urisift.turns
-from urisift.cli import main
-from urisift.turns import Turn, TurnOutput, WriteFailed, writes_to
+import urisift.pipeline.plan
+import urisift.pool.turns
+from urisift.cli.command import main
+from urisift.pool.turns import Turn, TurnOutput, WriteFailed, writes_to
 
 from .conftest import trip_the_scan_of
 
@@ -50,7 +50,7 @@ def test_a_unit_is_written_at_once_in_its_turn_and_kept_before_it(tmp_path: Path
 
 def test_what_a_worker_keeps_is_bounded_it_waits_for_its_turn(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(urisift.turns, "KEPT_BYTES", 10)
+    monkeypatch.setattr(urisift.pool.turns, "KEPT_BYTES", 10)
     turn, output, written, out = _output(tmp_path)
     output.begin(1)
     output.add("12345")  # kept: unit 0 has the turn
@@ -110,7 +110,7 @@ def _inputs(tmp_path: Path) -> list[str]:
 @pytest.mark.parametrize("output_format", ["jsonl", "csv", "text"])
 def test_workers_writing_their_own_output_write_what_one_process_writes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, output_format: str) -> None:
-    monkeypatch.setattr(urisift.plan, "MBOX_RANGE_SIZE", 4096)
+    monkeypatch.setattr(urisift.pipeline.plan, "MBOX_RANGE_SIZE", 4096)
     trip_the_scan_of(monkeypatch, "boom.txt")
     inputs = _inputs(tmp_path)
     runs = []

@@ -10,10 +10,10 @@ import itertools
 import pytest
 
 from urisift import Record, scan_html, scan_text
-from urisift.cli import main
-from urisift.deceptive import deception, text_host
+from urisift.cli.command import main
 from urisift.model import Risk
-from urisift.unwrap import WRAPPERS, BrokenWrapper, _one, may_be_wrapped, unwrap
+from urisift.uri.deceptive import deception, text_host
+from urisift.uri.unwrap import WRAPPERS, BrokenWrapper, _one, may_be_wrapped, unwrap
 
 SAFELINKS = ("https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fwww.example.com%2Freport%3Fid%3D7"
              "&data=05%7C02%7Cuser%40contoso.com%7C6b1f0e3c%7C72f988bf86f141af91ab2d7cd011db47%7C1%7C0%7C63851"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from urisift import BaseSource, Defect, DefectKind, Flag, Record, Style, iter_input
-from urisift.cli import main
-from urisift.scan import ScanOptions
+from urisift.cli.command import main
+from urisift.pipeline.scan import ScanOptions
 
 from .conftest import ROOT, shared_path
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from urisift.model import Defect, Origin
-from urisift.warc import WarcReader, WarcUnit, fast
+from urisift.readers.warc import WarcReader, WarcUnit, fast
 
 from .conftest import ROOT, SHARED
 from .test_hostile_warc import PAGE, chunked, http, record
@@ -331,7 +331,7 @@ _LINE = st.one_of(st.lists(st.sampled_from(_PLAIN), max_size=8),
 @example([b"HTTP/1.1 200 OK", b"X: a", b" folded"], b"\r\n\r\n", b"")
 @example([b"HTTP/1.1 200 OK", b"X: a", b"  "], b"\r\n\r\n", b"")
 def test_the_quick_split_of_an_http_header_is_warcios_parse(lines: list[bytes], end: bytes, body: bytes) -> None:
-    from urisift.warc.parsing import http_header, http_parser
+    from urisift.readers.warc.parsing import http_header, http_parser
 
     data = b"\r\n".join(lines) + end + body
     stream = io.BytesIO(data)

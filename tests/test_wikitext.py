@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from urisift import Record, scan_path
-from urisift.markup import wikitext
-from urisift.markup.wikitext import article_reference
+from urisift.readers.markup import wikitext
+from urisift.readers.markup.wikitext import article_reference
 
 from .conftest import run_cli as run
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from urisift import Defect, Record, ScanOptions, iter_input, scan_html, scan_path
-from urisift.cli import main
+from urisift.cli.command import main
 from urisift.model import DefectKind
-from urisift.plan import plan
-from urisift.scan import scan_serial
-from urisift.walking import walk
+from urisift.pipeline.plan import plan
+from urisift.pipeline.scan import scan_serial
+from urisift.pipeline.walking import walk
 
 
 def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
@@ -172,7 +172,9 @@ def test_the_library_and_the_spark_plan_give_the_mirrors_urls(tmp_path: Path) ->
         ("https://site.example/a/up.html", "https://site.example/a/b/page.html")]
     with pytest.raises(ValueError, match="is not under root"):
         scan_path(page, base="https://site.example/", root=tmp_path / "elsewhere")
-    from urisift import spark  # the job's own planning (on the driver and in its tasks), then each unit's scan
+    from urisift.spark import (
+        driver as spark,  # the job's own planning (on the driver and in its tasks), then each unit's scan
+    )
 
     options = ScanOptions(base="https://site.example/")
     units = spark.plan(spark.paths_of([str(mirror)]), options)
@@ -268,7 +270,7 @@ def test_a_safe_links_url_cut_at_the_line_width_of_quoted_mail_is_broken() -> No
      "https://a-ctp.trendmicro.com/wis/clicktime/v1/query?url=https%3a%2f%2fa.example"),
 ])
 def test_each_wrapper_that_says_where_its_target_ends_is_broken_when_cut(whole: str, cut: str) -> None:
-    from urisift.unwrap import unwrap
+    from urisift.uri.unwrap import unwrap
 
     done = unwrap(whole)
     assert done is not None and done.url is not None and done.url.rstrip("/") in ("https://a.example/x",
@@ -388,7 +390,7 @@ def test_a_warc_record_named_by_a_urn_is_no_base_and_no_defect(tmp_path: Path) -
 
 def test_the_spark_job_refuses_such_a_base_as_the_command_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                                                 ) -> None:
-    from urisift import spark
+    from urisift.spark import driver as spark
 
     page = tmp_path / "p.html"
     page.write_bytes(b'<a href="x.html">x</a>')

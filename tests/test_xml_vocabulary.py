@@ -224,7 +224,7 @@ def test_odf_meta_formulas_and_bibliography(tmp_path: Path) -> None:
 
 
 def test_the_kind_of_an_xhtml_payload_is_xml() -> None:
-    from urisift.media import kind_of
+    from urisift.stages.media import kind_of
 
     assert (kind_of("application/xhtml+xml"), kind_of("text/html")) == (Kind.XML, Kind.HTML)
     assert DefectKind.BROKEN_DOCUMENT.value == "broken-document"

@@ -40,14 +40,11 @@ from typing import TYPE_CHECKING, Any
 # The URI core is light (no parser, no I/O), and two of its functions share
 # their module's name: bound here, eagerly, so that importing the module
 # (which sets the package attribute to the module) cannot shadow them.
-from .normalize import equivalent, normalize
-from .resolve import remove_dot_segments, resolve
+from .uri.normalization import equivalent, normalize
+from .uri.resolution import remove_dot_segments, resolve
 
 if TYPE_CHECKING:
     from .api import scan_html, scan_mbox, scan_message, scan_path, scan_stream, scan_text
-    from .base import BaseLayer
-    from .delimit import find_references
-    from .errors import BaseUriError, InputError, UriError, UriSyntaxError, UrnError, UsageError
     from .model import (
         Base,
         BaseSource,
@@ -68,59 +65,62 @@ if TYPE_CHECKING:
         Where,
     )
     from .output import record_json, record_line
-    from .reference import Authority, UriReference, is_valid, validate
-    from .risk import risks
-    from .scan import ScanOptions, iter_input
-    from .schemes import registered_schemes
-    from .urn import Urn, urn_equivalent
+    from .pipeline.scan import ScanOptions, iter_input
+    from .stages.base import BaseLayer
+    from .stages.delimit import find_references
+    from .uri.errors import BaseUriError, InputError, UriError, UriSyntaxError, UrnError, UsageError
+    from .uri.reference import Authority, UriReference, is_valid, validate
+    from .uri.risk import risks
+    from .uri.schemes import registered_schemes
+    from .uri.urn import Urn, urn_equivalent
 
 __version__ = "0.1.0"
 
 #: public name -> the module that defines it
 _HOME = {
-    "Authority": "reference",
+    "Authority": "uri.reference",
     "Base": "model",
     "BaseSource": "model",
-    "BaseLayer": "base",
-    "BaseUriError": "errors",
+    "BaseLayer": "stages.base",
+    "BaseUriError": "uri.errors",
     "Charset": "model",
     "CharsetSource": "model",
     "Defect": "model",
     "DefectKind": "model",
     "Flag": "model",
     "Found": "model",
-    "InputError": "errors",
+    "InputError": "uri.errors",
     "Kind": "model",
     "Origin": "model",
     "Place": "model",
     "Record": "model",
     "Region": "model",
     "Risk": "model",
-    "ScanOptions": "scan",
+    "ScanOptions": "pipeline.scan",
     "Span": "model",
     "Style": "model",
-    "UriError": "errors",
-    "UriReference": "reference",
-    "UriSyntaxError": "errors",
-    "Urn": "urn",
-    "UrnError": "errors",
-    "UsageError": "errors",
+    "UriError": "uri.errors",
+    "UriReference": "uri.reference",
+    "UriSyntaxError": "uri.errors",
+    "Urn": "uri.urn",
+    "UrnError": "uri.errors",
+    "UsageError": "uri.errors",
     "Where": "model",
-    "find_references": "delimit",
-    "is_valid": "reference",
-    "iter_input": "scan",
+    "find_references": "stages.delimit",
+    "is_valid": "uri.reference",
+    "iter_input": "pipeline.scan",
     "record_json": "output.records",
     "record_line": "output.records",
-    "registered_schemes": "schemes",
-    "risks": "risk",
+    "registered_schemes": "uri.schemes",
+    "risks": "uri.risk",
     "scan_html": "api",
     "scan_mbox": "api",
     "scan_message": "api",
     "scan_path": "api",
     "scan_stream": "api",
     "scan_text": "api",
-    "urn_equivalent": "urn",
-    "validate": "reference",
+    "urn_equivalent": "uri.urn",
+    "validate": "uri.reference",
 }
 
 

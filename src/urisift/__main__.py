@@ -24,7 +24,7 @@ GC_THRESHOLDS = (20_000, 10, 10)
 
 def entry() -> None:
     try:
-        from .cli import run
+        from .cli.command import run
     except KeyboardInterrupt:
         sys.exit(130)
     gc.set_threshold(*GC_THRESHOLDS)  # (inherited by the --jobs workers it forks)

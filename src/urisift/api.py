@@ -1,11 +1,11 @@
-"""The library's entry points (ARCHITECTURE.md, Output, the pool and the front ends): one function a kind of input,
+"""The library's entry points (ARCHITECTURE.md, The front ends): one function a kind of input,
 each building the :class:`~urisift.model.Content` that
-:func:`~urisift.scan.scan_content` routes to its reader, with the retrieval
+:func:`~urisift.pipeline.scan.scan_content` routes to its reader, with the retrieval
 URI as the bottom layer of its bases.  A retrieval URI that cannot serve is
 yielded as a defect first; relative references then resolve against what
 the input itself says, or stay unresolved.
 
-Each checks its arguments at the call (:mod:`urisift.arguments`): a wrong
+Each checks its arguments at the call (:mod:`urisift.uri.arguments`): a wrong
 type or value raises ``TypeError`` or ``ValueError`` naming it there, not
 when the first record is asked for."""
 
@@ -17,14 +17,14 @@ from os.path import relpath
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from . import arguments as check
-from .base import retrieval_layers
-from .html import DocumentWalk, tree_of
 from .model import Content, Defect, Kind, Origin, Record
-from .needs import KEYS
-from .options import refusal
-from .scan import ScanOptions, iter_input, scan_content
-from .sources import Input
+from .model.needs import KEYS
+from .pipeline.scan import ScanOptions, iter_input, scan_content
+from .pipeline.sources import Input
+from .readers.html import DocumentWalk, tree_of
+from .stages.base import retrieval_layers
+from .stages.options import refusal
+from .uri import arguments as check
 
 if TYPE_CHECKING:  # an annotation only: a run with no mail never loads the email package
     from email.message import Message
@@ -73,7 +73,7 @@ def scan_text(text: str, *, base: str | None = None, file: str | None = None,
     references then stay unresolved.  ``abbreviated=False`` leaves
     ``www.``/``ftp.`` forms out.  ``browser=True``: records also carry
     ``browser_target``, what the WHATWG URL parser gives (HTML and WARC
-    records always do; see :mod:`urisift.browser`).  ``fields``: the
+    records always do; see :mod:`urisift.uri.browser`).  ``fields``: the
     record keys wanted (every scan function takes it; None, every key):
     what no key asked for is not computed, and reads ``False`` on the record
     (``positions``, ``risks``, ``browser_target``, ``unwrapped`` ...).

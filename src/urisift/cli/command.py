@@ -1,7 +1,7 @@
 """The ``urisift`` command, a contract (ARCHITECTURE.md, The record contract).
 
 No PATH, or ``-``, reads standard input.  Directories are walked (sorted, so
-the output order is stable).  Exit status (:class:`~urisift.errors.ExitCode`):
+the output order is stable).  Exit status (:class:`~urisift.uri.errors.ExitCode`):
 0 when the run completed, defects or not; 1 when an input could not be read
 at all or the output could not be written; 2 for usage errors; 130 on Ctrl-C.
 """
@@ -18,21 +18,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import IO, Any, BinaryIO, cast
 
-from .cli_parser import inapplicable, parser, unknown_schemes
-from .containment import Limits
-from .errors import ExitCode, OutputError, RunError, UsageError
-from .listing import listed
-from .model import Defect, Kind, Record
-from .options import usage_refusal
-from .output.stats import Stats
-from .output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
-from .output.writing import Batched, Reporter, Select, write_all, writing
-from .parallel import scan_parallel, writes_to
-from .plan import WARC_RANGE_SIZE, plan
-from .remote import configure, is_remote, missing_backend
-from .scan import ScanOptions, checked, scan_serial
-from .sources import Input, file_size, interactive, printable_name, read_too_often
-from .walking import walk
+from ..model import Defect, Kind, Record
+from ..output.stats import Stats
+from ..output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
+from ..output.writing import Batched, Reporter, Select, write_all, writing
+from ..pipeline.listing import listed
+from ..pipeline.plan import WARC_RANGE_SIZE, plan
+from ..pipeline.remote import configure, is_remote, missing_backend
+from ..pipeline.scan import ScanOptions, checked, scan_serial
+from ..pipeline.sources import Input, file_size, interactive, printable_name, read_too_often
+from ..pipeline.walking import walk
+from ..pool.parallel import scan_parallel, writes_to
+from ..stages.containment import Limits
+from ..stages.options import usage_refusal
+from ..uri.errors import ExitCode, OutputError, RunError, UsageError
+from .parser import inapplicable, parser, unknown_schemes
 
 #: the work (bytes of input) below which no progress bar is shown: over in a second or two
 PROGRESS_MIN = 32 << 20
@@ -68,7 +68,7 @@ def _writer(args: argparse.Namespace, layout: Layout, out: IO[str], live: bool) 
     """The writer of ``--format``, and the text stream it writes to (through
     a :class:`Batched` one unless each line is awaited: a live input, a terminal)."""
     if args.format == "parquet":
-        from .output.parquet import ParquetWriter
+        from ..output.parquet import ParquetWriter
 
         return ParquetWriter(out, layout, path=args.output), out
     to_file = args.output is not None and args.output != "-"  # ("-": standard output, as everywhere)
@@ -86,7 +86,7 @@ def _writer_to(args: argparse.Namespace, layout: Layout, target: IO[str]) -> tup
     if args.format == "edges":
         return EdgeWriter(target, layout, base=args.base), target  # the source of an edge may be --base
     if args.format in ("graphml", "gexf"):
-        from .output.graph import GexfWriter, GraphmlWriter
+        from ..output.graph import GexfWriter, GraphmlWriter
 
         graph = GraphmlWriter if args.format == "graphml" else GexfWriter
         return graph(target, layout, base=args.base, hosts=args.graph == "hosts"), target  # (None: pages)
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     err = stderr or sys.stderr
     arguments = sys.argv[1:] if argv is None else argv
     if arguments[:1] == ["audit"]:  # the capture audit; a file named audit is ./audit
-        from .crawl.audit import main as audit
+        from .audit import main as audit
 
         return audit(arguments[1:], out, err)
     try:
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     except SystemExit as exc:
         return int(exc.code or 0)
     if args.help_man or args.completion:
-        from .cli_docs import completion, manual
+        from .docs import completion, manual
 
         out.write(manual(parser()) if args.help_man else completion(parser(), args.completion))
         return ExitCode.OK
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
             # --effective: a first pass reads the WARC inputs' captures into an index (crawl.index)
             index = None
             if args.effective:
-                from .crawl.captures import build_index
+                from ..crawl.captures import build_index
 
                 index = build_index(sources, options, args.jobs)
             if args.jobs > 1 and not args.strict and _worth_a_pool(sources):
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                 # cut into ranges only for the progress bar's sake (one large file moves it)
                 items = scan_serial(plan(sources, options, cut=bar is not None), options, stdin=stdin)
             if index is not None:
-                from .crawl.index import with_effective
+                from ..crawl.index import with_effective
 
                 items = with_effective(items, index)
             status = write_all(items, writer, select, err, stats=stats, flush=flush,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from . import __version__
+from .. import __version__
 
 #: metavars whose values are paths: completed with file names
 _PATHS = frozenset({"FILE", "PATH", "WARC"})

@@ -1,6 +1,6 @@
 """The ``urisift`` command line's grammar: its options, their checks and its
 help (a contract: ARCHITECTURE.md, The record contract).  The parser is the one source of ``--help``, the man page
-and the shell completions (:mod:`urisift.cli_docs`)."""
+and the shell completions (:mod:`urisift.cli.docs`)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import argparse
 import os
 import re
 
+from .. import __version__
+from ..model import Kind
+from ..output.choice import RESOLUTIONS
+from ..output.writers import FIELDS
+from ..stages.containment import DOCUMENT_INFLATED, DOCUMENT_SECONDS
 from .usage import OneLineParser
-from . import __version__
-from .containment import DOCUMENT_INFLATED, DOCUMENT_SECONDS
-from .model import Kind
-from .output.choice import RESOLUTIONS
-from .output.writers import FIELDS
 
 EXAMPLES = """\
 examples:
@@ -62,11 +62,11 @@ def build() -> str:
     from importlib.machinery import EXTENSION_SUFFIXES
     from pathlib import Path
 
-    spec = importlib.util.find_spec("urisift.found_to_record")
+    spec = importlib.util.find_spec("urisift.stages.found_to_record")
     origin = spec.origin if spec is not None else None
-    # the kernel's file, looked for beside the package's html/ rather than found by
-    # importlib, which would import urisift.html (lexbor, ada-url) in every run
-    html = Path(__file__).parent / "html"
+    # the kernel's file, looked for in the package's readers/html/ rather than found by
+    # importlib, which would import urisift.readers.html (lexbor, ada-url) in every run
+    html = Path(__file__).parent.parent / "readers" / "html"
     compiled = [name for name, there in (
         ("mypyc", origin is not None and not origin.endswith(".py")),
         ("C", any((html / f"shallow_kernel{suffix}").is_file() for suffix in EXTENSION_SUFFIXES))) if there]
@@ -227,7 +227,7 @@ def unknown_schemes(schemes: frozenset[str] | None, option: str) -> list[str]:
         return []
     from difflib import get_close_matches
 
-    from .schemes import registered_schemes
+    from ..uri.schemes import registered_schemes
 
     known = registered_schemes()
     notes = []
@@ -282,7 +282,7 @@ def _fields(value: str) -> tuple[str, ...]:
 
 def _region_list(value: str) -> frozenset[str]:
     """A comma-separated list of regions of a page."""
-    from .model import Region
+    from ..model import Region
 
     known = [r.value for r in Region]
     regions = frozenset(s.strip().lower() for s in value.split(",") if s.strip())

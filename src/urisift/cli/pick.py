@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .model import Record
+from ..model import Record
 
 #: schemes opened unless the user says otherwise
 DEFAULT_SCHEMES = frozenset({"http", "https", "mailto"})

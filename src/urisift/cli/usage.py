@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
-from .errors import ExitCode
+from ..uri.errors import ExitCode
 
 
 class OneLineParser(argparse.ArgumentParser):

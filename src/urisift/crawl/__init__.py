@@ -8,7 +8,7 @@
 - :mod:`.audit`: the capture audit of each page: its outlinks by style
   (link, embed, redirect), which were captured, which were not.
 
-This is orchestration, beside :mod:`urisift.scan`: it reads WARCs through
+This is orchestration, beside :mod:`urisift.pipeline.scan`: it reads WARCs through
 the WARC reader and pages through the scan's HTML reader; output and the
 readers never import it.
 """

@@ -10,7 +10,7 @@ payload is skipped unread.  The index keeps a few small fields a capture
 (see :mod:`.index`): about 200-300 bytes each.
 
 With ``jobs`` over 1 the units of work (files, and ranges of a large WARC,
-as :mod:`urisift.plan` cuts them) are read by a pool of processes, each
+as :mod:`urisift.pipeline.plan` cuts them) are read by a pool of processes, each
 sending back its units' captures; the index is filled in input order, so
 it is the same whatever the number of jobs.
 """
@@ -23,17 +23,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import BinaryIO
 
-from .. import patterns
-from ..base import retrieval_layers
-from ..errors import UriError
 from ..model import Content, Defect, Kind, Origin, Record, Style, Tally, origin_with
-from ..options import ScanOptions
-from ..plan import plan
-from ..resolve import resolve
-from ..html_reading import read_html
-from ..sources import Input, open_input
-from ..units import Window, WorkUnit
-from ..warc import WarcReader, WarcUnit, link_values
+from ..pipeline.plan import plan
+from ..pipeline.sources import Input, open_input
+from ..pipeline.units import Window, WorkUnit
+from ..readers.html_reading import read_html
+from ..readers.warc import WarcReader, WarcUnit, link_values
+from ..stages.base import retrieval_layers
+from ..stages.options import ScanOptions
+from ..uri import patterns
+from ..uri.errors import UriError
+from ..uri.resolution import resolve
 from .index import CANONICAL, LOCATION, REFRESH, Capture, CaptureIndex, seconds
 
 #: a page is parsed for its refresh or canonical only when its bytes hold one of these words

@@ -30,9 +30,9 @@ import datetime
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
-from ..errors import UriError
 from ..model import Effective, Record
-from ..normalize import normalize
+from ..uri.errors import UriError
+from ..uri.normalization import normalize
 
 #: more steps than a browser follows (Chromium and Firefox stop at 20
 #: redirects): the chain ends there, without a loop

@@ -1,4 +1,4 @@
-"""The vocabulary of the pipeline (ARCHITECTURE.md, The vocabulary): what is found, where it came
+"""The vocabulary of the pipeline (ARCHITECTURE.md, model/: the vocabulary): what is found, where it came
 from, how its bytes were decoded, which base applied, and what went wrong.
 
 This module imports nothing of the pipeline or of the URI core, so every
@@ -29,7 +29,7 @@ from .enums import BaseSource, CharsetSource, DefectKind, Flag, Kind, Region, St
 @dataclass(frozen=True, slots=True)
 class Risk:
     """One RFC 3986 §7 concern about one URI (the flags are raised by
-    :mod:`urisift.risk`; this is the plain value a record holds)."""
+    :mod:`urisift.uri.risk`; this is the plain value a record holds)."""
 
     flag: str
     section: str

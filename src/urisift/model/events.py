@@ -18,8 +18,8 @@ if TYPE_CHECKING:  # hints only: the vocabulary imports nothing of the core (nor
 
     from typing_extensions import TypeIs  # (typing's own from Python 3.13)
 
-    from ..base import BaseLayer
-    from ..containment import Budget
+    from ..stages.base import BaseLayer
+    from ..stages.containment import Budget
 
 
 def is_message(body: object) -> TypeIs[Message]:

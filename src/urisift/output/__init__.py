@@ -1,4 +1,4 @@
-"""Output (ARCHITECTURE.md, Output, the pool and the front ends): the record contract and its JSON
+"""Output (ARCHITECTURE.md, output/ and pool/): the record contract and its JSON
 (:mod:`.records`), the writers of every format (:mod:`.writers`, Parquet in
 :mod:`.parquet`), the write loop (:mod:`.writing`) and ``--stats``
 (:mod:`.stats`).  It knows records and a writer interface, and nothing of

@@ -18,8 +18,8 @@ from collections import Counter
 from typing import IO
 from urllib.parse import urlsplit
 
-from .. import patterns
 from ..model import Record
+from ..uri import patterns
 from .writers import PLAIN, EdgeWriter, Layout
 
 # what XML 1.0 cannot hold (§2.2): C0 controls but tab, LF, CR; surrogates; U+FFFE, U+FFFF

@@ -31,8 +31,8 @@ import json
 from collections.abc import Collection
 from typing import Any
 
-from .. import arguments as check
 from ..model import Defect, Record
+from ..uri import arguments as check
 from .computed import NotComputed, not_computed
 from .lines import ORIGIN_KEYS, RecordLines, dumps
 
@@ -44,7 +44,7 @@ RECORD_KEYS = (
     "points_to", "browser_target", "unwrapped", "wrapper", "effective_target", "effective_hops", "effective_status",
     "effective_loop", "page", "member",
 )
-#: keys a run adds when asked, after the contract's, in this order (urisift.needs.KEYS)
+#: keys a run adds when asked, after the contract's, in this order (urisift.model.needs.KEYS)
 EXTRA_KEYS = ("region", "context", "normalized")
 #: JSON keys of a defect line, in output order.
 DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",

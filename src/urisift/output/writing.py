@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable, Iterator
 from time import monotonic
 from typing import IO, Any
 
-from ..errors import ExitCode, OutputError
 from ..model import Defect, DefectKind, Record, Rendered, Tally
-from ..normalize import normalize
-from ..pieces import Pieces
+from ..model.pieces import Pieces
+from ..uri.errors import ExitCode, OutputError
+from ..uri.normalization import normalize
 from .choice import chosen_target
 from .stats import Stats
 from .writers import Writer

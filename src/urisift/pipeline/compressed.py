@@ -12,7 +12,7 @@ import os
 import zlib
 from typing import BinaryIO
 
-from .model import Defect, DefectKind, Origin
+from ..model import Defect, DefectKind, Origin
 
 #: the bytes a gzip member is looked into, to tell what it holds
 _SNIFF_SIZE = 4096

@@ -1,14 +1,14 @@
 """Planning: inputs -> units of work (ARCHITECTURE.md, How one input flows).
 
-Each input is one :class:`~urisift.sources.WorkUnit`, except a large file
+Each input is one :class:`~urisift.pipeline.sources.WorkUnit`, except a large file
 that can be cut where no record spans the cut, so that one big archive
 keeps every core busy:
 
 - an mbox read as it is, at envelope lines (``From `` lines that
-  :func:`~urisift.mail.mbox.split_mbox` would split at), in ranges of about
+  :func:`~urisift.readers.mail.mbox.split_mbox` would split at), in ranges of about
   :data:`MBOX_RANGE_SIZE` bytes;
 - a WARC or ARC file (a gzip member a record, or plain), at record starts
-  (:func:`~urisift.warc.record_start`), in ranges of :data:`WARC_RANGE_SIZE`;
+  (:func:`~urisift.readers.warc.record_start`), in ranges of :data:`WARC_RANGE_SIZE`;
 - plain text, read as it is in a charset where a line feed byte is one
   (UTF-8, the ISO 8859 and Windows code pages, the CJK multi-byte sets),
   where the scanner's own chunks may be cut (:func:`text_cut`: a blank
@@ -31,12 +31,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
 
-from .charset import SAMPLE_SIZE, Choice, choose
-from .delimit import safe_line_start
-from .model import Charset, Defect, Kind
-from .options import DEFAULTS, ScanOptions
+from ..model import Charset, Defect, Kind
+from ..stages.charset import SAMPLE_SIZE, Choice, choose
+from ..stages.delimit import safe_line_start
+from ..stages.options import DEFAULTS, ScanOptions
+from ..stages.streams import first_cut
 from .remote import configure
-from .sources import Input, file_size, first_cut, open_binary, open_input
+from .sources import Input, file_size, open_binary, open_input
 from .units import WorkUnit
 
 #: the size of the ranges a large mbox is cut into
@@ -46,7 +47,7 @@ WARC_RANGE_SIZE = 2 << 20
 #: the size of the ranges of a plain text file (small: its records can be
 #: dense, and a range's output waits in its worker's bounded buffer for its
 #: turn: a 512 KB range of link lines renders to about 8 MB of JSON lines,
-#: within urisift.turns.KEPT_BYTES; 2 MB rendered to 32 MB, past it, and
+#: within urisift.pool.turns.KEPT_BYTES; 2 MB rendered to 32 MB, past it, and
 #: --jobs 2 was no faster than --jobs 1 on such a file)
 TEXT_RANGE_SIZE = 512 << 10
 _FROM = b"\nFrom "
@@ -58,7 +59,7 @@ def mbox_cut(f: BinaryIO, near: int, size: int) -> int | None:
 
 
 def _envelope(window: bytes, base: int) -> tuple[int | None, int]:
-    from .mail.mbox import is_envelope  # (the mail reader is imported by runs that meet mail)
+    from ..readers.mail.mbox import is_envelope  # (the mail reader is imported by runs that meet mail)
 
     at = window.find(_FROM)
     while at != -1:
@@ -73,7 +74,7 @@ def _envelope(window: bytes, base: int) -> tuple[int | None, int]:
 
 def text_cut(f: BinaryIO, near: int, size: int) -> int | None:
     """Where a text may be cut at or after ``near``, by the rules of
-    :func:`~urisift.delimit.safe_cut`: just after the first line feed of a
+    :func:`~urisift.stages.delimit.safe_cut`: just after the first line feed of a
     blank line within a megabyte; failing that, the first line start where
     no "<" is open (in the megabyte before it) and the line before does
     not end in "-" or "//"; None when there is neither in that megabyte
@@ -139,7 +140,7 @@ def _ranges(source: Input, options: ScanOptions) -> Iterator[WorkUnit]:
     elif opened.guard is None and opened.kind is Kind.WARC and not (options.locations and _plain(source)):
         # (a plain WARC's records are placed by their line in the file with locations: it is one unit then,
         # as its line count before a range would be known only by reading all that comes before it)
-        from .warc import record_start  # (the WARC reader is imported by runs that meet WARC)
+        from ..readers.warc import record_start  # (the WARC reader is imported by runs that meet WARC)
 
         cutter = (WARC_RANGE_SIZE, record_start)
     if cutter is None or size < 2 * cutter[0]:

@@ -1,6 +1,6 @@
 """Inputs in object stores and on the web: ``s3://``,
 ``gs://``/``gcs://``, ``az://``/``abfs://``, ``hdfs://`` through fsspec,
-``http(s)://`` through :mod:`urisift.web`; globs
+``http(s)://`` through :mod:`urisift.pipeline.web`; globs
 (``s3://bucket/crawl/*.warc.gz``) and prefixes are listed by the store.
 Each store's backend is an optional extra (``urisift[s3]`` ...); a missing
 one is a one-line message naming it, before any input is read.
@@ -13,7 +13,7 @@ one is a one-line message naming it, before any input is read.
   endpoint); nothing here reads or prints them, and a URL with userinfo is
   shown without it (:func:`shown`) in records, defects and messages.
 - Every wait is bounded (a server that never answers must not hang the run): :func:`configure` sets the timeout
-  (``--timeout``) of the web's reads (:mod:`urisift.web`) and of S3's
+  (``--timeout``) of the web's reads (:mod:`urisift.pipeline.web`) and of S3's
   connections and reads; the backends' own retries are off, so that the
   policy here is the only one.
 - A call that fails is an ``OSError`` whose text says why, in words (no
@@ -34,18 +34,18 @@ import time
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from . import patterns
+from ..uri import patterns
 
 #: URL schemes read through fsspec, and the extra that brings each backend
 BACKENDS = {"s3": ("s3fs", "s3"), "s3a": ("s3fs", "s3"), "gs": ("gcsfs", "gcs"), "gcs": ("gcsfs", "gcs"),
             "az": ("adlfs", "azure"), "abfs": ("adlfs", "azure"), "abfss": ("adlfs", "azure"),
             "hdfs": ("pyarrow", "hdfs")}
-#: URL schemes read through the standard library (:mod:`urisift.web`)
+#: URL schemes read through the standard library (:mod:`urisift.pipeline.web`)
 WEB = frozenset({"http", "https"})
 #: attempts of a call that fails for a reason that may pass, and the first pause between them (doubled each time)
 RETRIES = 4
 BACKOFF = 0.5
-#: the default of --timeout: seconds to connect, for an answer, and for each stretch of a body (urisift.web)
+#: the default of --timeout: seconds to connect, for an answer, and for each stretch of a body (urisift.pipeline.web)
 TIMEOUT = 30.0
 _settings = {"timeout": TIMEOUT}
 _URL = patterns.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -70,7 +70,7 @@ def is_remote(path: str) -> bool:
 
 
 def configure(timeout: float) -> None:
-    """This process's network limit (``--timeout``; :class:`~urisift.scan.ScanOptions` ``timeout``):
+    """This process's network limit (``--timeout``; :class:`~urisift.pipeline.scan.ScanOptions` ``timeout``):
     set by the command, and by each unit's scan (a worker's, a Spark task's)."""
     _settings["timeout"] = timeout
 
@@ -92,7 +92,7 @@ def missing_backend(path: str) -> str | None:
     """The one-line message for a URL whose backend is not installed; None when it is."""
     scheme = scheme_of(path)
     if scheme not in BACKENDS:
-        return None  # (the web needs no backend: urisift.web)
+        return None  # (the web needs no backend: urisift.pipeline.web)
     module, extra = BACKENDS[scheme]
     try:
         __import__("fsspec")

@@ -2,23 +2,23 @@
 
     bytes ─ decode ─▶ text ─ find ─▶ Found ─ base ─▶ Base ─ resolve ─▶ target ─ record ─▶ Record
 
-- :func:`scan_unit` turns the unit of work (:class:`~urisift.units.WorkUnit`:
-  an input, or a byte range of one, planned by :mod:`urisift.plan`) into an
+- :func:`scan_unit` turns the unit of work (:class:`~urisift.pipeline.units.WorkUnit`:
+  an input, or a byte range of one, planned by :mod:`urisift.pipeline.plan`) into an
   iterator of records and defects, lazily, ending with the unit's
   :class:`~urisift.model.Tally`; nothing here builds a list of a unit's
   records.
 - :func:`scan_content` routes one piece of :class:`~urisift.model.Content`
   to its reader by kind, through one table (:data:`READERS`): each
-  reader's front door (:func:`~urisift.text.read_text`,
-  :func:`~urisift.html_reading.read_html`, :func:`~urisift.mail.reader.read_message` and
-  ``read_mbox``, :func:`~urisift.warc.records.read_warc`) yields records,
+  reader's front door (:func:`~urisift.readers.text.read_text`,
+  :func:`~urisift.readers.html_reading.read_html`, :func:`~urisift.readers.mail.reader.read_message` and
+  ``read_mbox``, :func:`~urisift.readers.warc.records.read_warc`) yields records,
   defects, and content nested in its own (a MIME part, a WARC payload),
   which comes back here to be routed in turn.  The HTML door has a module
-  of its own, not in :mod:`urisift.html`, because it is where the decoder
+  of its own, not in :mod:`urisift.readers.html`, because it is where the decoder
   and the ``<meta>`` prescan meet (the two never import each other).
 
 Lenient by default: a defect is yielded and the scan goes on.  With
-``strict=True`` the first defect raises :class:`~urisift.errors.InputError`.
+``strict=True`` the first defect raises :class:`~urisift.uri.errors.InputError`.
 """
 
 from __future__ import annotations
@@ -30,18 +30,18 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import BinaryIO, cast
 
-from . import arguments as check
-from .base import retrieval_layers, retrieval_uri
-from .containment import EVERY, Metered, contained, failed
-from .delimit.chars import ordered
-from .errors import InputError, RunError
-from .html_reading import read_html
-from .model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with, with_flags
-from .model.events import is_message
-from .options import DEFAULTS, ScanOptions, checked
+from ..model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Span, Tally, origin_with, with_flags
+from ..model.events import is_message
+from ..readers.html_reading import read_html
+from ..readers.text import read_text, read_text_range
+from ..stages.base import retrieval_layers, retrieval_uri
+from ..stages.containment import EVERY, Metered, contained, failed
+from ..stages.delimit.chars import ordered
+from ..stages.options import DEFAULTS, ScanOptions, checked
+from ..uri import arguments as check
+from ..uri.errors import InputError, RunError
 from .remote import configure, is_remote, retrieved
 from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, read_small, standard_input, unreadable
-from .text import read_text, read_text_range
 from .units import Counted, Renumbering, Task, Window, WorkUnit
 
 Items = Iterator[Record | Defect]
@@ -117,7 +117,7 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     """The records of content found inside other content: a part's charset is
     its own container's to declare, never the command line's; its flags and
     the part it points to are added to its records.  Its reader's failure
-    ends its reading only (:func:`~urisift.containment.contained`): the
+    ends its reading only (:func:`~urisift.stages.containment.contained`): the
     container's reading goes on (ARCHITECTURE.md, The nesting boundary)."""
     scanned = scan_content(content, options if options.charset is None else replace(options, charset=None), tally)
     flags, points_to, placed, at, held = content.flags, content.points_to, content.placed, content.at, content.held
@@ -187,22 +187,22 @@ def _reader(module: str, name: str) -> Reader:
 READERS: dict[Kind, Reader] = {
     Kind.TEXT: read_text,  # type: ignore[dict-item]
     Kind.HTML: read_html,  # type: ignore[dict-item]
-    Kind.MAIL: _reader(".mail.reader", "read_message"),
-    Kind.MBOX: _reader(".mail.reader", "read_mbox"),
-    Kind.WARC: _reader(".warc.records", "read_warc"),
-    Kind.CSS: _reader(".css.reader", "read_css"),
-    Kind.XML: _reader(".xml", "read_xml"),
-    Kind.ROBOTS: _reader(".xml", "read_robots"),
-    Kind.PDF: _reader(".documents", "read_pdf"),
-    Kind.OFFICE: _reader(".xml", "read_office"),
-    Kind.MARKDOWN: _reader(".markup", "read_markdown"),
-    Kind.NOTEBOOK: _reader(".markup", "read_notebook"),
-    Kind.RST: _reader(".markup", "read_rst"),
-    Kind.ASCIIDOC: _reader(".markup", "read_asciidoc"),
-    Kind.ORG: _reader(".markup", "read_org"),
-    Kind.LATEX: _reader(".markup", "read_latex"),
-    Kind.BIBTEX: _reader(".markup", "read_bibtex"),
-    Kind.WIKITEXT: _reader(".markup", "read_wikitext"),
+    Kind.MAIL: _reader("..readers.mail.reader", "read_message"),
+    Kind.MBOX: _reader("..readers.mail.reader", "read_mbox"),
+    Kind.WARC: _reader("..readers.warc.records", "read_warc"),
+    Kind.CSS: _reader("..readers.css.reader", "read_css"),
+    Kind.XML: _reader("..readers.xml", "read_xml"),
+    Kind.ROBOTS: _reader("..readers.xml", "read_robots"),
+    Kind.PDF: _reader("..readers.documents", "read_pdf"),
+    Kind.OFFICE: _reader("..readers.xml", "read_office"),
+    Kind.MARKDOWN: _reader("..readers.markup", "read_markdown"),
+    Kind.NOTEBOOK: _reader("..readers.markup", "read_notebook"),
+    Kind.RST: _reader("..readers.markup", "read_rst"),
+    Kind.ASCIIDOC: _reader("..readers.markup", "read_asciidoc"),
+    Kind.ORG: _reader("..readers.markup", "read_org"),
+    Kind.LATEX: _reader("..readers.markup", "read_latex"),
+    Kind.BIBTEX: _reader("..readers.markup", "read_bibtex"),
+    Kind.WIKITEXT: _reader("..readers.markup", "read_wikitext"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
@@ -212,7 +212,7 @@ ARCHIVES = frozenset({Kind.MBOX, Kind.WARC})
 #: their bytes are bounded by Limits.whole
 HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
                         Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT})
-#: the kinds whose small files are read in one call (:func:`~urisift.sources.read_small`): the markup kinds
+#: the kinds whose small files are read in one call (:func:`~urisift.pipeline.sources.read_small`): the markup kinds
 _READ_AT_ONCE = HELD_WHOLE - {Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS}
 
 
@@ -231,7 +231,7 @@ def scan_unit(unit: WorkUnit, options: ScanOptions = DEFAULTS, *, stdin: BinaryI
     """Records and defects of one unit of work, streamed, and last its
     :class:`~urisift.model.Tally`.  An input that cannot be opened or read
     is an ``unreadable`` defect, never an exception (but see ``strict``).
-    A range's messages are numbered from 0 (:class:`~urisift.units.Renumbering` numbers
+    A range's messages are numbered from 0 (:class:`~urisift.pipeline.units.Renumbering` numbers
     them on) and its offsets are the file's."""
     items = _scan_unit(unit, options, stdin)
     return _policed(items) if options.strict else items  # (no generator around each record for nothing)
@@ -276,8 +276,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         yield opened.failure
     try:
         if unit.start is not None and kind is Kind.MBOX:
-            from .mail.mbox import split_mbox
-            from .mail.reader import mbox_messages
+            from ..readers.mail.mbox import split_mbox
+            from ..readers.mail.reader import mbox_messages
             # a range of an mbox: its messages numbered from 0, its offsets the file's
             lines = [0]
             items: Iterator[Record | Defect | Content] = mbox_messages(
@@ -372,7 +372,7 @@ def scan_serial(units: Iterable[WorkUnit | Defect], options: ScanOptions = DEFAU
 def iter_input(source: Input | str | os.PathLike[str], options: ScanOptions = DEFAULTS, *,
                stdin: BinaryIO | None = None) -> Items:
     """Records and defects of one input, streamed, in constant memory.
-    Its arguments are checked at the call (:mod:`urisift.arguments`)."""
+    Its arguments are checked at the call (:mod:`urisift.uri.arguments`)."""
     check.instance("iter_input", "source", source, (Input, str, os.PathLike), "a path (str, os.PathLike) or an Input")
     check.instance("iter_input", "options", options, ScanOptions, "a ScanOptions")
     if stdin is not None:
@@ -390,7 +390,7 @@ def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> 
 def messages_in(unit: WorkUnit) -> int:
     """How many messages an mbox range holds (what the Spark job's first
     stage counts, to number each range's messages as a serial run does)."""
-    from .mail.mbox import split_mbox
+    from ..readers.mail.mbox import split_mbox
 
     with io.BufferedReader(Window(open_binary(unit.source.path), unit.start or 0, unit.end)) as stream:  # noqa: SIM115
         return sum(1 for _ in split_mbox(stream, followed=unit.end is not None))

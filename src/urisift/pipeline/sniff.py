@@ -30,9 +30,9 @@ import os
 import re
 from typing import NamedTuple
 
-from . import patterns
+from ..model import Kind
+from ..uri import patterns
 from .compressed import WARC_STARTS
-from .model import Kind
 
 #: the most leading bytes any signature is looked for in: what is past it is
 #: never looked at, so that sniffing costs the same whatever the input's size

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import BinaryIO, cast
 
-from .model import Charset, Defect, Kind, Origin, Record, Tally, origin_with
+from ..model import Charset, Defect, Kind, Origin, Record, Tally, origin_with
 from .sources import Input, file_size
 
 
@@ -24,7 +24,7 @@ class WorkUnit:
     """One unit of work: an input, or the byte range ``[start, end)`` of one
     (``end`` None: to its end), cut where no record can span the cut (an
     mbox envelope line, a WARC record's start, a blank line in plain text:
-    :mod:`urisift.plan`); ``kind`` is what a range holds.  Small and picklable: only offsets
+    :mod:`urisift.pipeline.plan`); ``kind`` is what a range holds.  Small and picklable: only offsets
     travel to a worker process or a Spark task, never bytes."""
 
     source: Input

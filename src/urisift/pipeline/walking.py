@@ -2,7 +2,7 @@
 sorted order (hidden ones only when asked), each object a store lists
 under a prefix or glob; what cannot be walked a defect; a binary file met
 in a directory passed over.  Each input found in a directory knows its
-path under it (:attr:`~urisift.sources.Input.under`), so that a tree
+path under it (:attr:`~urisift.pipeline.sources.Input.under`), so that a tree
 walked under ``--base`` gives each file its own retrieval URI."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 import stat
 from collections.abc import Iterator
 
-from .model import Defect, DefectKind, Kind, Origin
+from ..model import Defect, DefectKind, Kind, Origin
 from .remote import expand, is_remote, key_under, local_path, shown
 from .sniff import binary
 from .sources import Input, printable_name, unreadable
@@ -37,7 +37,7 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
     ``follow`` it is skipped with a ``not-a-file`` defect that says so.
 
     A binary file met in a directory (an image, a font, a NUL byte in its
-    first bytes: :func:`~urisift.sniff.binary`) is passed over without a
+    first bytes: :func:`~urisift.pipeline.sniff.binary`) is passed over without a
     word, as ripgrep passes over it, and its path added to ``binary``; one
     named is read."""
     for path in paths:

@@ -22,7 +22,7 @@ bounded and every failure says why.
   (no such host, connection refused, the HTTP status, which limit passed)
   and whether it may pass on a second attempt (``transient``: a timeout
   on reading a body, a connection cut, a 5xx or 429 answer), which
-  :mod:`urisift.remote` retries; a server that cannot be reached, or that
+  :mod:`urisift.pipeline.remote` retries; a server that cannot be reached, or that
   does not answer a request within the limit, is not asked again.  No proxy
   is used.
 """
@@ -107,7 +107,7 @@ class _Watch:
 class WebFile:
     """An HTTP(S) resource read as a file (see the module doc): ``read``,
     ``seek``, ``tell``, ``close``, as the backends' files that
-    :class:`urisift.remote.Retrying` reads are."""
+    :class:`urisift.pipeline.remote.Retrying` reads are."""
 
     def __init__(self, url: str, timeout: float) -> None:
         self.url = url

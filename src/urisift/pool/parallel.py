@@ -3,13 +3,13 @@ written in the order of a serial run, in memory bounded by the number of
 workers, whatever the size of the input (ARCHITECTURE.md, Layers).
 
 The pool only maps units and renumbers: it builds no base and reads no
-format (:func:`~urisift.scan.scan_unit` does, in the worker).
+format (:func:`~urisift.pipeline.scan.scan_unit` does, in the worker).
 
 - Units are handed out in input order to whichever worker has room: each
   holds the unit it scans and the next (more while they are small: a few
   small files, up to :data:`HELD_BYTES`), so that it never waits for the
-  parent between two units (:mod:`urisift.plan` cut large files into ranges).
-  A run of small whole inputs goes as one task (:func:`~urisift.units.grouped`):
+  parent between two units (:mod:`urisift.pipeline.plan` cut large files into ranges).
+  A run of small whole inputs goes as one task (:func:`~urisift.pipeline.units.grouped`):
   one message each way and one turn at the output for up to 64 files.
 - A worker sends a unit's output back in batches as it goes (its first
   item at once, then :data:`BATCH_RECORDS` records, :data:`BATCH_BYTES`
@@ -25,9 +25,9 @@ format (:func:`~urisift.scan.scan_unit` does, in the worker).
   ``jobs × CREDIT × batch``.
 - With a ``render`` factory, a worker formats the records itself (half the
   work on link-dense input), and with a file descriptor to write to, writes
-  them there in its unit's turn (:mod:`urisift.turns`; else it sends the
+  them there in its unit's turn (:mod:`urisift.pool.turns`; else it sends the
   :class:`~urisift.model.Rendered` text).  An mbox range comes back as
-  records, numbered (:class:`~urisift.units.Renumbering`) and written by the parent.
+  records, numbered (:class:`~urisift.pipeline.units.Renumbering`) and written by the parent.
 """
 
 from __future__ import annotations
@@ -41,12 +41,12 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import IO, TYPE_CHECKING, Any, cast
 
-from .model import Defect, Record, Rendered, Tally
-from .pieces import Pieces
-from .scan import ScanOptions, scan_failed, scan_task
+from ..model import Defect, Record, Rendered, Tally
+from ..model.pieces import Pieces
+from ..pipeline.scan import ScanOptions, scan_failed, scan_task
+from ..pipeline.units import Renumbering, Task, WorkUnit, grouped
 from .turns import Destination, Turn, TurnOutput, WriteFailed
 from .turns import writes_to as writes_to  # (the CLI's: it asks the pool where its workers may write)
-from .units import Renumbering, Task, WorkUnit, grouped
 
 if TYPE_CHECKING:  # multiprocessing is imported by the first pool: a serial run never loads it
     from multiprocessing.connection import Connection
@@ -233,7 +233,7 @@ def scan_parallel(units: Iterable[WorkUnit | Defect], options: ScanOptions, jobs
     in the order and numbering of a serial run (see the module doc).
 
     With ``render`` and a ``destination``, the workers write their rendered
-    output there themselves, in input order (:mod:`urisift.turns`): what
+    output there themselves, in input order (:mod:`urisift.pool.turns`): what
     comes out here is then their defects and tallies, and what the parent
     writes itself (the plan's defects, mbox ranges), which
     ``destination.drain`` pushes through before the next unit's turn."""

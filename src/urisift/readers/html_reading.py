@@ -1,6 +1,6 @@
 """HTML's front door: a whole document decoded by the charset chain with
 the ``<meta>`` prescan's help, parsed (in pieces when it is large), walked.
-It stands apart from :mod:`urisift.html` because it is where the decoder and
+It stands apart from :mod:`urisift.readers.html` because it is where the decoder and
 the prescan meet (the two never import each other), and apart from the scan,
 which routes content to it through its table of readers."""
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .charset import decode
-from .model import Charset, Content, Defect, DefectKind, Record, Tally
-from .model.events import is_message
-from .options import ScanOptions
+from ..model import Charset, Content, Defect, DefectKind, Record, Tally
+from ..model.events import is_message
+from ..stages.charset import decode
+from ..stages.options import ScanOptions
 
 Items = Iterator[Record | Defect]
 

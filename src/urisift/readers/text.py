@@ -10,14 +10,14 @@ import io
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
-from .base import BaseLayer
-from .charset import decode, decode_lines, decode_stream
-from .containment import Budget, Metered, metered
-from .delimit import Scanner, safe_cut
-from .found_to_record import Tail
-from .model import Charset, Content, Defect, DefectKind, Origin, Record, Span, Tally
-from .model.events import is_message
-from .options import ScanOptions
+from ..model import Charset, Content, Defect, DefectKind, Origin, Record, Span, Tally
+from ..model.events import is_message
+from ..stages.base import BaseLayer
+from ..stages.charset import decode, decode_lines, decode_stream
+from ..stages.containment import Budget, Metered, metered
+from ..stages.delimit import Scanner, safe_cut
+from ..stages.found_to_record import Tail
+from ..stages.options import ScanOptions
 
 _span = tuple.__new__
 
@@ -135,12 +135,12 @@ def read_text_range(stream: BinaryIO, start: int, characters: int, lines: int, c
                     layer: BaseLayer, origin: Origin, options: ScanOptions, source: str | None = None
                     ) -> Iterator[Record | Defect]:
     """The range of a plain text file that starts at byte ``start``
-    (:mod:`urisift.plan`), with ``characters`` and ``lines`` before it:
+    (:mod:`urisift.pipeline.plan`), with ``characters`` and ``lines`` before it:
     decoded in the charset ``chosen`` from the input's first bytes (None
     for the first range, which chooses it), its positions counted on from
     there, its defects at the file's byte offsets.  The ranges of the file
     ``source`` spend one time budget, metered as the scan meters a
-    document's (:mod:`urisift.containment`)."""
+    document's (:mod:`urisift.stages.containment`)."""
     account = _RangeAccount
     if account.source != source or account.budget is None or not start:
         account.source, account.budget, account.told = source, options.limits.budget(), False

@@ -7,13 +7,13 @@ only when the job runs).
 
 - Inputs are paths, directories and globs (or a file listing them, a line
   each, as cc-pyspark takes: ``--from-list``, read by the command's own
-  :func:`~urisift.sources.listed`, plain or gzip, local or remote, Common
+  :func:`~urisift.pipeline.sources.listed`, plain or gzip, local or remote, Common
   Crawl's ``warc.paths.gz``; ``--input-list`` is its older name), walked on
-  the driver as the command walks them.  The work is the command's units (:mod:`urisift.parallel`): a file
+  the driver as the command walks them.  The work is the command's units (:mod:`urisift.pool.parallel`): a file
   each, and a large mbox cut at envelope lines, so that one big archive does
   not serialise the job.  An mbox's messages are numbered as in the command:
   a first stage counts the messages of each range, the driver adds them up.
-- Each task runs :func:`~urisift.parallel.work` (``scan_input`` for a whole
+- Each task runs :func:`~urisift.pool.parallel.work` (``scan_input`` for a whole
   file), so the records are the command's, byte for byte in JSONL.
 - ``--output DIR`` gets ``records/`` (JSON lines, or Parquet with the fixed
   Arrow schema of :mod:`urisift.output.parquet`) and ``defects/`` (JSON lines, the
@@ -39,19 +39,19 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import ExitCode, UsageError
-from .listing import listed
-from .model import Defect, DefectKind, Kind, Record, Tally
-from .options import refusal
-from .output.records import defect_line, record_line
-from .output.writers import edge_source
-from .output.writing import report
-from .plan import plan as plan_units
-from .remote import is_remote, local_path
-from .scan import ScanOptions, messages_in, scan_failed, scan_unit
-from .walking import walk
-from .units import Renumbering, WorkUnit
-from .usage import OneLineParser
+from ..cli.usage import OneLineParser
+from ..model import Defect, DefectKind, Kind, Record, Tally
+from ..output.records import defect_line, record_line
+from ..output.writers import edge_source
+from ..output.writing import report
+from ..pipeline.listing import listed
+from ..pipeline.plan import plan as plan_units
+from ..pipeline.remote import is_remote, local_path
+from ..pipeline.scan import ScanOptions, messages_in, scan_failed, scan_unit
+from ..pipeline.units import Renumbering, WorkUnit
+from ..pipeline.walking import walk
+from ..stages.options import refusal
+from ..uri.errors import ExitCode, UsageError
 
 FORMATS = ("jsonl", "parquet", "edges", "edge-counts")
 
@@ -69,7 +69,7 @@ def _pyspark() -> Any:
 
 def paths_of(inputs: list[str], from_list: str | None = None) -> list[str]:
     """The paths named: each as given, a glob expanded (sorted); with
-    ``from_list``, the paths that listing names too (:func:`~urisift.sources.listed`:
+    ``from_list``, the paths that listing names too (:func:`~urisift.pipeline.sources.listed`:
     an ``OSError`` when it cannot be read)."""
     named = [*inputs, *(listed(from_list) if from_list is not None else [])]
     out: list[str] = []
@@ -86,7 +86,7 @@ def paths_of(inputs: list[str], from_list: str | None = None) -> list[str]:
 
 
 def plan(paths: list[str], options: ScanOptions) -> list[WorkUnit | Defect]:
-    """The units of work, in the command's output order (:mod:`urisift.plan`)."""
+    """The units of work, in the command's output order (:mod:`urisift.pipeline.plan`)."""
     return list(plan_units(walk(paths), options))
 
 
@@ -255,7 +255,7 @@ def _job(spark: Any, pyspark: Any, paths: list[str], output: str, fmt: str, opti
     if fmt == "jsonl":
         records.saveAsTextFile(f"{output}/records")
     elif fmt == "parquet":
-        from .output.parquet import schema
+        from ..output.parquet import schema
 
         arrow = schema()
         frame = spark.createDataFrame(records.map(json.loads).map(

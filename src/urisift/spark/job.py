@@ -1,7 +1,7 @@
 """The file to hand to ``spark-submit`` (it runs it as a script, not as a
-module of the package): ``spark-submit .../urisift/spark_job.py --output DIR PATH ...``."""
+module of the package): ``spark-submit .../urisift/spark/job.py --output DIR PATH ...``."""
 
-from urisift.spark import entry
+from urisift.spark.driver import entry
 
 if __name__ == "__main__":
     entry()

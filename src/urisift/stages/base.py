@@ -25,12 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import patterns
-from .errors import UriError
-from .joiner import Joiner
-from .model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Unit
-from .reference import UriReference, validate
-from .resolve import resolve
+from ..model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Unit
+from ..uri import patterns
+from ..uri.errors import UriError
+from ..uri.joiner import Joiner
+from ..uri.reference import UriReference, validate
+from ..uri.resolution import resolve
 
 #: the longest base URI a layer takes (a budget: ARCHITECTURE.md, Budgets): far past any URL a server
 #: answers to, and short enough that a chain of bases, each resolved against

@@ -30,10 +30,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from ..model import NOWHERE, Charset, CharsetSource, Content, Defect, DefectKind, Origin
+from ..model.events import is_message
 from .charset_labels import codec_name, normalize_label, reads_ascii_as_itself
 from .detect import MIN_CONFIDENCE, bomless_utf16_32, chardet_detect, iso_2022, utf8_prefix_ok
-from .model import NOWHERE, Charset, CharsetSource, Content, Defect, DefectKind, Origin
-from .model.events import is_message
 
 #: a sniffing step: the sample's own declaration of its charset (a label), or None
 Sniff = Callable[[bytes], str | None]
@@ -313,7 +313,7 @@ def decode_stream(stream: BinaryIO, *, declared: str | None = None, sniff: Sniff
     Returns the choice and an iterator of (text chunk, defects in that chunk).
     ``chosen`` and ``at``: the stream is a range of a larger input from its
     byte ``at`` (no BOM, no state there), in the charset the input's first
-    bytes chose (:func:`urisift.plan.stream_choice`); defects name the
+    bytes chose (:func:`urisift.pipeline.plan.stream_choice`); defects name the
     input's byte offsets.
     """
     sample = stream.read(SAMPLE_SIZE)

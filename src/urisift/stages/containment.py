@@ -37,8 +37,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, TypeVar
 
-from .errors import RunError
-from .model import Defect, DefectKind, Origin, Unit
+from ..model import Defect, DefectKind, Origin, Unit
+from ..uri.errors import RunError
 
 T = TypeVar("T")
 
@@ -216,7 +216,7 @@ def contained(items: Iterable[T], what: str, origin: Origin, position: int | Non
     word/document.xml", "page 3"), with its failure caught here: an
     exception out of it ends that reading only, as one ``scan-failed``
     defect, and the caller's reading goes on.  What ends the run
-    (:class:`~urisift.errors.RunError`: ``--strict``, a kind this version
+    (:class:`~urisift.uri.errors.RunError`: ``--strict``, a kind this version
     cannot read being asked for) passes through."""
     try:
         yield from items

@@ -10,18 +10,18 @@ from functools import cache, lru_cache
 from types import ModuleType
 from typing import Literal
 
-from . import patterns
+from ..model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
+from ..model.needs import BROWSER, EVERYTHING, POSITIONS, RISKS, UNWRAP
+from ..uri import patterns
+from ..uri.deceptive import deception
+from ..uri.joiner import Joiner
+from ..uri.reference import UriReference
+from ..uri.resolution import resolve
+from ..uri.risk import plainly_safe, risks
+from ..uri.unwrap import may_be_wrapped, unwrap
+from ..uri.validity import BAD_ESCAPE, BIDI_FORMATTING, PLAINLY_SAFE, PLAINLY_VALID, invalidity
 from .base import BaseLayer
-from .deceptive import deception
 from .delimit.chars import LEADING_SCHEME, ordered
-from .joiner import Joiner
-from .model import Base, Charset, Flag, Found, Origin, Record, Risk, Span, Style, new_record
-from .needs import BROWSER, EVERYTHING, POSITIONS, RISKS, UNWRAP
-from .reference import UriReference
-from .resolve import resolve
-from .risk import plainly_safe, risks
-from .unwrap import may_be_wrapped, unwrap
-from .validity import BAD_ESCAPE, BIDI_FORMATTING, PLAINLY_SAFE, PLAINLY_VALID, invalidity
 
 _parse = UriReference.parse
 # what never reaches a target raw: the ASCII characters RFC 3986 allows
@@ -51,7 +51,7 @@ class Tail:
     """Found → record: the base in force, the target, the flags.
 
     One per piece of content and base chain (a frozen
-    :class:`~urisift.base.BaseLayer`: the base in force cannot change under
+    :class:`~urisift.stages.base.BaseLayer`: the base in force cannot change under
     it); the record names the layer that was used.  ``browser``: records
     also carry what the WHATWG URL parser gives (``browser_target``) against
     ``browser_base`` (an href that parser gave: HTML's ``<base href>`` as a
@@ -225,10 +225,10 @@ class Tail:
 
 @cache
 def _whatwg() -> ModuleType:
-    """:mod:`urisift.browser`, imported when first needed: a run that asks
+    """:mod:`urisift.uri.browser`, imported when first needed: a run that asks
     no browser target never loads ada-url (5 ms of a command's start).
     Kept once loaded: every small HTML part makes two tails."""
-    from . import browser
+    from ..uri import browser
 
     return browser
 

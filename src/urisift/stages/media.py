@@ -5,7 +5,7 @@ attachment and a crawl."""
 
 from __future__ import annotations
 
-from .model import Kind
+from ..model import Kind
 
 _OOXML = "application/vnd.openxmlformats-officedocument."
 _ODF = "application/vnd.oasis.opendocument."

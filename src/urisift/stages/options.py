@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import arguments as check
+from ..model import Kind
+from ..model.needs import KEYS, POSITIONS, needs_of
+from ..uri import arguments as check
+from ..uri.errors import UriError, UsageError
 from .base import as_base
 from .charset_labels import normalize_label
 from .containment import Limits
-from .errors import UriError, UsageError
-from .model import Kind
-from .needs import KEYS, POSITIONS, needs_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class ScanOptions:
     # is not computed, and reads False on the record (ARCHITECTURE.md, Pushdown)
     fields: frozenset[str] | None = None
     # remote inputs: seconds to connect, for an answer, and for each stretch of a
-    # body (urisift.web, urisift.remote): a server that never answers or trickles is cut off
+    # body (urisift.pipeline.web, urisift.pipeline.remote): a server that never answers or trickles is cut off
     timeout: float = 30.0
     # text output's location: records in mail carry where they stand in the file
     # (Record.in_file, Origin.line): the parts are looked for in the message's bytes
@@ -100,7 +100,7 @@ _FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", 
 def refusal(base: str | None, charset: str | None) -> str | None:
     """Why ``base`` or ``charset`` cannot be used, in one line naming the
     option (``base 'x' cannot serve ...``), or None: a retrieval URI must
-    serve as a base by the rule every layer follows (:func:`~urisift.base.as_base`:
+    serve as a base by the rule every layer follows (:func:`~urisift.stages.base.as_base`:
     absolute, RFC 3986 §5.1, not ``data:``/``javascript:``, with a
     hierarchy), and a charset label must name a codec."""
     if base is not None:
@@ -114,7 +114,7 @@ def refusal(base: str | None, charset: str | None) -> str | None:
 
 
 def usage_refusal(base: str | None, charset: str | None) -> None:
-    """Raises :class:`~urisift.errors.UsageError` (one line, naming
+    """Raises :class:`~urisift.uri.errors.UsageError` (one line, naming
     ``--base`` or ``--charset``) for what :func:`refusal` refuses: the
     command's check, before any input is read and before the options are built."""
     wrong = refusal(base, charset)
@@ -124,7 +124,7 @@ def usage_refusal(base: str | None, charset: str | None) -> None:
 
 def checked(options: ScanOptions) -> ScanOptions:
     """``options``, once they are known to make sense: raises
-    :class:`~urisift.errors.UsageError` (one line) for a record key that
+    :class:`~urisift.uri.errors.UsageError` (one line) for a record key that
     does not exist (the base and the charset were checked when the options
     were built: :func:`refusal`)."""
     if options.fields is not None:

@@ -19,9 +19,9 @@ from functools import lru_cache
 import ada_url
 from ada_url.ada_adapter import ffi, lib  # type: ignore[attr-defined]  # the binding ada-url ships
 
+from ..model import Risk
 from . import patterns
-from .model import Risk
-from .normalize import normalize
+from .normalization import normalize
 from .reference import UriReference
 
 _URL = ada_url.URL

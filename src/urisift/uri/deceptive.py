@@ -20,8 +20,8 @@ from functools import cache
 from importlib import resources
 from urllib.parse import unquote
 
+from ..model import Risk
 from . import patterns
-from .model import Risk
 from .unwrap import host_of
 
 # the full-width full stop, which UTS 46 maps to "." (so do the ideographic ones, U+3002 and

@@ -9,7 +9,7 @@ a compiled function's own."""
 from __future__ import annotations
 
 from .reference import UriReference
-from .resolve import resolve
+from .resolution import resolve
 
 _parse = UriReference.parse
 
@@ -26,7 +26,7 @@ class Joiner:
     on valid references.  The caller has taken absolute references (a valid
     scheme) already, so text before a first colon here is never a scheme.
     The base has no dot segments (a base layer's have been removed,
-    :func:`urisift.base.as_base`): a prefix of one that had them would keep
+    :func:`urisift.stages.base.as_base`): a prefix of one that had them would keep
     them, where :func:`resolve` removes them.
     """
 

@@ -27,12 +27,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from . import patterns
 from . import arguments as check
-from . import grammar
+from . import grammar, patterns
 from .errors import UrnError
 from .reference import Authority, UriReference
-from .resolve import remove_dot_segments
+from .resolution import remove_dot_segments
 from .schemes import DEFAULT_PORTS, WEB
 from .urn import Urn
 

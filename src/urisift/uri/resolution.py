@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from . import patterns
 from . import arguments as check
+from . import patterns
 from .errors import BaseUriError
 from .reference import UriReference
 

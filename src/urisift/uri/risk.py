@@ -22,10 +22,9 @@ watch for in a URI.  Each flag names its section and says what it found.
 
 from __future__ import annotations
 
-
-from . import patterns
+from ..model import Risk
 from . import arguments as check
-from .model import Risk
+from . import patterns
 from .reference import Authority, UriReference
 from .schemes import DEFAULT_PORTS, LINE_BASED, WEB
 

@@ -41,8 +41,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import unquote
 
+from ..model import Risk
 from . import patterns
-from .model import Risk
 from .schemes import WEB, registered_schemes
 
 #: how many wrappers deep a link is unwrapped (each pass must shorten it: no loops)

@@ -29,8 +29,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from . import patterns
 from . import arguments as check
+from . import patterns
 from .errors import UrnError
 
 Rules = Literal["2141", "2141bis-00", "2141bis-03", "8141"]

@@ -26,10 +26,9 @@ The classes, each with the section of rfc2396bis-01 it breaks:
 
 from __future__ import annotations
 
-
+from ..model import Risk
 from . import patterns
 from .errors import UriSyntaxError
-from .model import Risk
 from .reference import validate
 
 #: the section of rfc2396bis-01 that defines each component the validator names

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .. import patterns
-from ..charset import content_text
-from ..found_to_record import Tail
-from ..model import Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
-from ..options import ScanOptions
+from ...model import Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
+from ...stages.charset import content_text
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
+from ...uri import patterns
 from .syntax import css_urls
 
 #: CSS Syntax 3 §3.2: exactly these bytes, a label, and '";' open a style sheet that declares its charset

@@ -23,7 +23,7 @@ import re
 from collections.abc import Generator, Iterator
 from typing import NamedTuple
 
-from .. import patterns
+from ...uri import patterns
 
 _COMMENT, _STRING, _URL, _IMPORT, _IMAGE_SET = range(5)
 # Each anchor absent from a sheet costs a whole search of it, so only the

@@ -26,11 +26,7 @@ from collections import OrderedDict
 from collections.abc import Generator, Iterator
 from typing import Any
 
-from ..base import BaseLayer
-from ..containment import Budget, contained
-from ..delimit import Scanner
-from ..found_to_record import Tail
-from ..model import (
+from ...model import (
     BaseSource,
     Content,
     Defect,
@@ -45,8 +41,12 @@ from ..model import (
     Where,
     new_found,
 )
-from ..model.events import is_message
-from ..options import ScanOptions
+from ...model.events import is_message
+from ...stages.base import BaseLayer
+from ...stages.containment import Budget, contained
+from ...stages.delimit import Scanner
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
 
 #: pages read at most (a file that claims more is cut there, with a defect)
 MAX_PAGES = 10_000

@@ -1,4 +1,4 @@
-"""Reading HTML (ARCHITECTURE.md, Readers).
+"""Reading HTML (ARCHITECTURE.md, readers/: the readers).
 
 - :mod:`.prescan`: the charset a document declares in its first bytes;
 - :mod:`.tree` and :mod:`.parse`: the HTML5 tree (lexbor) or a BeautifulSoup object, walked alike;

@@ -12,25 +12,36 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Literal
 
-from ..base import BaseLayer, as_base
-from ..browser import browser_target, whatwg_base
+from ...model import (Base, BaseSource, Charset, Defect, DefectKind, Flag, Found, Origin, Place, Record, Style, Unit,
+                      Where, new_found, new_place)
+from ...model.needs import ANCHOR, EVERYTHING, REGION
+from ...stages.base import BaseLayer, as_base
+from ...stages.delimit import Scanner
+from ...stages.delimit.chars import ordered
+from ...stages.found_to_record import Tail
+from ...uri.browser import browser_target, whatwg_base
+from ...uri.errors import UriError
 from ..css.syntax import css_urls, may_hold_url
-from ..delimit import Scanner
-from ..delimit.chars import ordered
-from ..errors import UriError
-from ..found_to_record import Tail
-from ..model import (Base, BaseSource, Charset, Defect, DefectKind, Flag, Found, Origin, Place, Record, Style, Unit,
-                     Where, new_found, new_place)
-from ..needs import ANCHOR, EVERYTHING, REGION
 from .locate import Locator, Position, Whole
 from .refresh import refresh_url
 from .region import page_regions
 from .srcdoc import srcdoc_records
 from .srcset import parse_srcset
-from .table import (ANCHOR_TEXT_LIMIT, ANY, C0_SPACE, FOREIGN_ATTRIBUTES, HTML_ATTRIBUTES, LINKS, NAMES,
-                     URL_METADATA, Against, Rule, Syntax, clean_value)
+from .table import (
+    ANCHOR_TEXT_LIMIT,
+    ANY,
+    C0_SPACE,
+    FOREIGN_ATTRIBUTES,
+    HTML_ATTRIBUTES,
+    LINKS,
+    NAMES,
+    URL_METADATA,
+    Against,
+    Rule,
+    Syntax,
+    clean_value,
+)
 from .tree import Element, Namespace, Text
-
 
 _BASE, _HTML, _ATTRIBUTE, _URL_SYNTAX = Against.BASE, Where.HTML, Style.ATTRIBUTE, Syntax.URL
 _LAZY_FLAGS = (Flag.LAZY,)

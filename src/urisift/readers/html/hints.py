@@ -10,11 +10,10 @@ content scorer (:mod:`.content`) weighs them against what the block holds.
 
 from __future__ import annotations
 
-
 from selectolax.lexbor import LexborHTMLParser
 
-from .. import patterns
-from ..model import Region
+from ...model import Region
+from ...uri import patterns
 
 #: region codes, indexes into REGION_NAMES (the ``region`` key's values)
 MAIN, NAV, HEADER, FOOTER, ASIDE, COMMENTS, OTHER = range(7)

@@ -29,9 +29,8 @@ The cursor and the line count only move forward.
 
 from __future__ import annotations
 
-
-from .. import patterns
-from ..model import Span
+from ...model import Span
+from ...uri import patterns
 
 _span = tuple.__new__
 

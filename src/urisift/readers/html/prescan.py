@@ -2,7 +2,7 @@
 bytes, found the way browsers find it (WHATWG HTML §13.2.3.2, "prescan a byte
 stream to determine its encoding"), before anything is decoded.
 
-It is the ``sniff`` step of :func:`urisift.charset.choose` for HTML: below a
+It is the ``sniff`` step of :func:`urisift.stages.charset.choose` for HTML: below a
 byte-order mark and a charset the container declares (HTTP, MIME), above
 detection.  Labels are resolved by the WHATWG Encoding Standard's table
 (``webencodings``), so ``ISO-8859-1`` means windows-1252, as it does in every

@@ -38,10 +38,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from .. import patterns
-from .tokens import _ATTRIBUTES, _NAME, BREAKOUT, FONT_BREAKOUT, RAW_TEXT, SPACE, VOID, BYTES, STR
+from ...uri import patterns
+from .tokens import (
+    _ATTRIBUTES,
+    _NAME,
+    BREAKOUT,
+    BYTES,
+    FONT_BREAKOUT,
+    RAW_TEXT,
+    SPACE,
+    STR,
+    VOID,
+    attribute_map,
+    attributes_of,
+    decoded,
+    script_end,
+)
 from .tokens import Syntax as _Tokens
-from .tokens import attribute_map, attributes_of, decoded, script_end
 from .tree import Namespace, integration_point
 
 #: a page longer than this many characters (or bytes) is parsed in pieces ...

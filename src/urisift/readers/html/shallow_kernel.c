@@ -1,6 +1,6 @@
 /*
  * The depth guard's first pass over UTF-8 bytes: the same
- * answer as urisift.html.tokens.shallow_twin, the pure-Python pass it is
+ * answer as urisift.readers.html.tokens.shallow_twin, the pure-Python pass it is
  * the twin of, held equal to it by a hypothesis test
  * (tests/test_shallow_kernel.py) and by every corpus page.
  *
@@ -348,10 +348,10 @@ static PyObject *shallow(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"shallow", shallow, METH_VARARGS,
      "shallow(markup: bytes, end: int | None = None) -> bool | None\n\n"
-     "urisift.html.tokens.shallow_twin for bytes: whether the markup surely needs no cap."},
+     "urisift.readers.html.tokens.shallow_twin for bytes: whether the markup surely needs no cap."},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "urisift.html.shallow_kernel",
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "urisift.readers.html.shallow_kernel",
                                     "The depth guard's first pass in C, for UTF-8 bytes (see shallow_kernel.c).",
                                     -1, methods, NULL, NULL, NULL, NULL};
 

@@ -1,4 +1,4 @@
-"""The depth guard's first pass in C (shallow_kernel.c): :func:`urisift.html.tokens.shallow_twin` for bytes."""
+"""The depth guard's first pass in C (shallow_kernel.c): :func:`urisift.readers.html.tokens.shallow_twin` for bytes."""
 
 MAX_DEPTH: int
 ITEMS: int

@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..base import BaseLayer
-from ..containment import contained
-from ..delimit.chars import ordered
-from ..model import Defect, DefectKind, Flag, Record
-from ..needs import REGION
+from ...model import Defect, DefectKind, Flag, Record
+from ...model.needs import REGION
+from ...stages.base import BaseLayer
+from ...stages.containment import contained
+from ...stages.delimit.chars import ordered
 
 if TYPE_CHECKING:
     from .document import DocumentWalk

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .. import patterns
+from ...uri import patterns
 
 _SPACE = "\t\n\x0c\r "
 _SKIP_SPACE_COMMA = patterns.compile(r"[\t\n\x0c\r ,]*")

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .. import patterns
+from ...uri import patterns
 from .table import NAMES
 
 #: the deepest the parser is let nest elements (Blink's cap, HTMLConstructionSite)

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from ..delimit import may_hold_reference
+from ...stages.delimit import may_hold_reference
 
 
 class Namespace(StrEnum):

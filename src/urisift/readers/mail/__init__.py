@@ -1,4 +1,4 @@
-"""Reading mail (ARCHITECTURE.md, Readers): so far the mbox splitter
+"""Reading mail (ARCHITECTURE.md, readers/: the readers): so far the mbox splitter
 (:mod:`.mbox`), which streams an archive into messages."""
 
 from .mbox import MboxMessage, split_mbox

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from email.message import Message
 
-from .. import patterns
-from ..delimit import Scanner, may_hold_absolute
-from ..model import Found, Place, Style, Where, new_found
+from ...model import Found, Place, Style, Where, new_found
+from ...stages.delimit import Scanner, may_hold_absolute
+from ...uri import patterns
 from .headers import decoded, header_text
 
 LIST_HEADERS = frozenset({"list-help", "list-subscribe", "list-unsubscribe", "list-post", "list-owner",

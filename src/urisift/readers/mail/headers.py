@@ -20,7 +20,7 @@ from email.errors import MessageError
 from email.header import make_header
 from email.message import Message
 
-from .. import patterns
+from ...uri import patterns
 
 _WHITESPACE = patterns.compile(r"\s+")
 _URL_PREFIX = patterns.compile(r"(?i)URL:")

@@ -18,7 +18,7 @@ line its text starts on.  Then:
 A part whose text does not stand in the message as written (base64, a file
 uuencoded in a part) has no place here, and is named by its part path.  A
 heading's reference is found as written in the heading, else the line of
-its field (:class:`urisift.placing.Placing`).  Positions count in the
+its field (:class:`urisift.stages.placing.Placing`).  Positions count in the
 message's data (its first line 1); the message's own first line in the file
 is its origin's ``line``.
 """
@@ -31,7 +31,7 @@ import quopri
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .. import patterns
+from ...uri import patterns
 
 #: where a (line, column) of a part's text stands in the message: (line, column), 1-based
 Place = Callable[[int, int], tuple[int, int]]
@@ -127,7 +127,7 @@ def _raw_column(raw: bytes, characters: int, codec: str) -> int:
 
 def flowed(text: str, delsp: bool) -> LineMap:
     """The lines of a format=flowed text once rejoined (as
-    :func:`urisift.mail.flowed.unflow` rejoins them), each the lines of the
+    :func:`urisift.readers.mail.flowed.unflow` rejoins them), each the lines of the
     text it is joined from, past their quote markers and stuffing."""
     from .flowed import rejoined
 

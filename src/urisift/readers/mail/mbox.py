@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
-from .. import patterns
+from ...uri import patterns
 
 CHUNK_SIZE = 1 << 20
 # "From " sender, then a date: "Thu Jan  1 00:00:00 1970", "Mon, 3 Mar 2003 ...", "3 Mar 2003 ..."

@@ -46,8 +46,8 @@ from email.parser import BytesHeaderParser
 from email.policy import compat32
 from itertools import groupby
 
-from .. import patterns
-from ..model import Defect, DefectKind, Origin
+from ...model import Defect, DefectKind, Origin
+from ...uri import patterns
 from .headers import MAX_PARAMETERS_LENGTH
 from .reading import KEPT_PARAMETERS, MAX_DEPTH, Reshaped, reshaped, short_content_type
 from .single_part import plain_parse
@@ -91,7 +91,7 @@ def checked_parse(data: bytes, origin: Origin) -> tuple[Message, list[Defect]]:
     nested parts and all, is that part's text) and one ``deep-nesting``
     defect whose position is the byte offset in ``data`` of the first one.
     A Content-Type field longer than
-    :data:`~urisift.mail.headers.MAX_PARAMETERS_LENGTH` keeps only its type
+    :data:`~urisift.readers.mail.headers.MAX_PARAMETERS_LENGTH` keeps only its type
     and :data:`KEPT_PARAMETERS` (the email package's parameter parser is
     quadratic), with a ``broken-mime`` defect.  Should the parser fail all
     the same (``RecursionError`` past this reading, a codec error on an

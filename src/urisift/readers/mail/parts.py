@@ -4,24 +4,25 @@ its text parts, decoded as far as mail decodes them (transfer encoding,
 
 Parts that are not text (images, archives, programs) are never decoded.
 Each piece carries the chain of bases around it
-(:class:`~urisift.base.BaseLayer`), so pieces may be scanned in any order.
+(:class:`~urisift.stages.base.BaseLayer`), so pieces may be scanned in any order.
 """
 
 from __future__ import annotations
 
 import quopri
 from collections.abc import Generator, Iterator
+
 # (the decoder get_payload itself calls: the same bytes, the same defects)
 from email._encoded_words import decode_b  # type: ignore[import-not-found]
 from email.message import Message
 from typing import NamedTuple
 
-from .. import patterns
-from ..base import BaseLayer
-from ..charset import decode
-from ..media import kind_of
-from ..model import Charset, Defect, DefectKind, Found, Kind, Origin, origin_with
-from ..placing import Placing
+from ...model import Charset, Defect, DefectKind, Found, Kind, Origin, origin_with
+from ...stages.base import BaseLayer
+from ...stages.charset import decode
+from ...stages.media import kind_of
+from ...stages.placing import Placing
+from ...uri import patterns
 from .flowed import unflow
 from .header_uris import header_references
 from .headers import parameter
@@ -65,7 +66,7 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
                    ) -> Iterator[TextPart | HeaderReference | Defect]:
     """The pieces of one parsed message, in order (see the module doc);
     with ``lines`` (the message's bytes), each text part says where its
-    text stands in them (:mod:`urisift.mail.lines`)."""
+    text stands in them (:mod:`urisift.readers.mail.lines`)."""
     message_id = message.get("Message-ID")
     top = origin_with(origin, part=None,
                       message_id=origin.message_id if message_id is None else str(message_id).strip())
@@ -113,7 +114,7 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
 
 def _standing(entity: Message, charset: str | None, lines: Placing | None) -> tuple[int | None, Place | None]:
     """Where a leaf part's text stands in the message (see
-    :mod:`urisift.mail.lines`): the line its body starts on, and how its
+    :mod:`urisift.readers.mail.lines`): the line its body starts on, and how its
     decoded lines stand on the body's (None: one for one); (None, None)
     when it does not stand there as written (base64), or is not looked for."""
     payload = getattr(entity, "_payload", None)
@@ -201,7 +202,7 @@ def _base64(entity: Message, payload: str) -> bytes | None:
 def _lift_uuencoded(body: bytes, where: Origin, layer: BaseLayer
                     ) -> Generator[Defect, None, tuple[bytes, list[TextPart]]]:
     """The part's text with its uuencoded blocks blanked, and the text files
-    they hold as pieces of their own (:mod:`urisift.mail.uuencode`)."""
+    they hold as pieces of their own (:mod:`urisift.readers.mail.uuencode`)."""
     blocks = uu_blocks(body)
     files = []
     for block in blocks:

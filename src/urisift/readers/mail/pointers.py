@@ -9,7 +9,7 @@
   §5 says) names that part too, e.g. the images of a saved page.
 
 A record then says which part it points to by its IMAP part path (see
-:mod:`urisift.mail.walk`); ``""`` is the whole message in which the
+:mod:`urisift.readers.mail.walk`); ``""`` is the whole message in which the
 reference stands, when a ``mid:`` names it.  Only parts of the message the
 reference stands in are matched: a ``mid:`` naming another message of an
 archive is left alone.
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from email.message import Message
 from urllib.parse import unquote
 
-from ..base import BaseLayer, absolute
-from ..errors import UriError
-from ..model import Origin
+from ...model import Origin
+from ...stages.base import BaseLayer, absolute
+from ...uri.errors import UriError
 from .headers import base_value, decoded
 from .walk import Heading, Leaf, walk_message
 

@@ -1,9 +1,9 @@
-"""Mail's front door (ARCHITECTURE.md, Readers): a message or an mbox archive in, its
+"""Mail's front door (ARCHITECTURE.md, readers/: the readers): a message or an mbox archive in, its
 headings' references as records, and its text parts out as nested content
 (each with the bases of the headings around it, RFC 2557 / url-syntax-05
 §5.1.2) for the scan to route to the reader of their kind.
 
-A message is parsed through :func:`~urisift.mail.nesting.checked_parse`,
+A message is parsed through :func:`~urisift.readers.mail.nesting.checked_parse`,
 never by the email package's recursive parser alone, which a few
 kilobytes of hostile nesting drive into ``RecursionError``.
 """
@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterable, Iterator
 from email.message import Message
 from typing import Literal
 
-from ..base import BaseLayer
-from ..found_to_record import Tail
-from ..model import Content, Defect, Flag, Origin, Record, Tally, origin_with
-from ..needs import EVERYTHING, POINTS_TO
-from ..options import ScanOptions
-from ..placing import Placing
+from ...model import Content, Defect, Flag, Origin, Record, Tally, origin_with
+from ...model.needs import EVERYTHING, POINTS_TO
+from ...stages.base import BaseLayer
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
+from ...stages.placing import Placing
 from .mbox import MboxMessage, split_mbox
 from .nesting import checked_parse
 from .parts import HeaderReference, message_pieces
@@ -30,7 +30,7 @@ def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterat
     """One message (RFC 5322, MIME): its headings' references as records, its
     text parts as nested content with the bases of the headings around
     them; in a multipart message, what a target points to among its parts
-    (:mod:`urisift.mail.pointers`)."""
+    (:mod:`urisift.readers.mail.pointers`)."""
     tally.messages += 1  # (a message file, a Maildir's, an attachment routed here: each a message read)
     lines = None  # where its text stands in the file: for a message file's own, when asked
     body = content.body
@@ -78,7 +78,7 @@ def _not_asked(target: str) -> Literal[False]:
 
 def _part_pointer(message: Message, layer: BaseLayer, origin: Origin) -> Callable[[str], str | None]:
     """What a target points to among the parts of ``message``
-    (:mod:`urisift.mail.pointers`), the same in a single-part message as in
+    (:mod:`urisift.readers.mail.pointers`), the same in a single-part message as in
     a multipart one (a ``mid:`` naming the message itself is ``""``); its
     parts are indexed when the first record asks.  A single part with no
     Content-Location can only be named by ``cid:`` or ``mid:``: other

@@ -6,7 +6,7 @@ at :data:`MAX_DEPTH` would open another level, it is given
 ``Content-Type: text/plain`` instead, so that the parser then reads what it
 holds as the text of one part; a Content-Type too long for the parser's
 quadratic parameter reading keeps only :data:`KEPT_PARAMETERS`.
-:func:`~urisift.mail.nesting.checked_parse` uses it.
+:func:`~urisift.readers.mail.nesting.checked_parse` uses it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from email.message import Message
 from itertools import accumulate
 from typing import NamedTuple
 
-from .. import patterns
+from ...uri import patterns
 from .headers import MAX_PARAMETERS_LENGTH
 
 #: levels below the message that are parsed as MIME structure; an entity at

@@ -23,7 +23,7 @@ import re
 from email.message import Message
 from email.policy import compat32
 
-from .. import patterns
+from ...uri import patterns
 
 # the end of the heading: a line break, then a blank line (LF or CRLF)
 _HEADING_END = patterns.compile(r"\n\r?\n")

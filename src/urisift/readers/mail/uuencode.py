@@ -26,7 +26,7 @@ import binascii
 import re
 from typing import NamedTuple
 
-from .. import patterns
+from ...uri import patterns
 
 # "begin", the octal mode, the file name: the rest of the line, taken
 # greedily and stripped after (a lazy name before optional blanks would

@@ -6,7 +6,7 @@ Each entity's heading may set a base (``Content-Base``, else
 inner parts inherit it, through ``multipart/*`` and ``message/rfc822`` (a
 forwarded message is an entity with its own heading and base).  Each
 heading adds a layer to the frozen chain of the entity around it
-(:class:`~urisift.base.BaseLayer`), and every heading and leaf is yielded
+(:class:`~urisift.stages.base.BaseLayer`), and every heading and leaf is yielded
 with its own chain: what is in force for a part does not depend on when,
 or in which order, the parts are scanned.
 
@@ -23,8 +23,8 @@ from email import errors
 from email.message import Message
 from typing import NamedTuple
 
-from ..base import BaseLayer
-from ..model import BaseSource, Defect, DefectKind, Origin
+from ...model import BaseSource, Defect, DefectKind, Origin
+from ...stages.base import BaseLayer
 from .headers import content_type as content_type_of
 from .headers import heading_base
 

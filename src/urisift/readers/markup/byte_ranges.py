@@ -8,7 +8,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable
 
-from .. import patterns
+from ...uri import patterns
 
 _CONTINUATION = patterns.compile(rb"[\x80-\xbf]")
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .. import patterns
-from ..delimit import Scanner, may_hold_reference
-from ..model import Found, Place, Style, Where, new_found
+from ...model import Found, Place, Style, Where, new_found
+from ...stages.delimit import Scanner, may_hold_reference
+from ...uri import patterns
 
 LINK = Place(Where.MARKDOWN, "a", "href")
 # GFM's extended e-mail autolink: local part, "@", labels of letters, digits, "-" and "_" separated by

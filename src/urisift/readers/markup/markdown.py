@@ -35,16 +35,29 @@ from collections.abc import Callable, Iterator
 from operator import itemgetter
 from typing import Any
 
-from .. import patterns
-from ..charset import content_text
-from ..delimit.chars import ordered
-from ..found_to_record import Tail
+from ...model import (
+    Content,
+    Defect,
+    DefectKind,
+    Flag,
+    Found,
+    Place,
+    Record,
+    Span,
+    Style,
+    Tally,
+    Where,
+    new_found,
+    new_place,
+)
+from ...model.needs import ANCHOR
+from ...stages.charset import content_text
+from ...stages.delimit.chars import ordered
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
+from ...uri import patterns
 from ..html.table import ANCHOR_TEXT_LIMIT
 from ..html.table import NAMES as URL_ATTRIBUTES
-from ..model import (Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Where, new_found,
-                     new_place)
-from ..needs import ANCHOR
-from ..options import ScanOptions
 from .byte_ranges import byte_offsets, destination_at, same_offset
 from .gfm import LINK, gfm_end, prose
 from .markdown_blocks import ATTRIBUTE_NAME, GAP, Mode, pieces, plan

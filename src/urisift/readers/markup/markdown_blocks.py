@@ -30,7 +30,7 @@ import enum
 import re
 from collections.abc import Callable, Sequence
 
-from .. import patterns
+from ...uri import patterns
 from ..html.table import NAMES as URL_ATTRIBUTES
 
 

@@ -14,11 +14,11 @@ from itertools import chain
 from operator import itemgetter
 from typing import NamedTuple
 
-from ..delimit import Scanner
-from ..delimit.chars import ordered
-from ..found_to_record import Tail
-from ..model import Content, Flag, Found, Kind, Place, Record, Span, Style
-from ..options import ScanOptions
+from ...model import Content, Flag, Found, Kind, Place, Record, Span, Style
+from ...stages.delimit import Scanner
+from ...stages.delimit.chars import ordered
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
 
 # a Found and a Span with their fields given in order (new_found's step, without its call: a record a link)
 _new = tuple.__new__

@@ -25,9 +25,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..charset import content_text
-from ..model import Content, Defect, DefectKind, Flag, Kind, Record, Tally, nested_content, origin_with
-from ..options import ScanOptions
+from ...model import Content, Defect, DefectKind, Flag, Kind, Record, Tally, nested_content, origin_with
+from ...stages.charset import content_text
+from ...stages.options import ScanOptions
 
 _CODE = (Flag.CODE,)
 #: an output's representations a reader reads, richest first (what Jupyter shows)

@@ -35,11 +35,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .. import patterns
-from ..charset import content_text
-from ..found_to_record import Tail
-from ..model import Content, Defect, Place, Record, Style, Tally, Where
-from ..options import ScanOptions
+from ...model import Content, Defect, Place, Record, Style, Tally, Where
+from ...stages.charset import content_text
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
+from ...uri import patterns
 from .marks import Mark, html_contents, records
 
 LINK = Place(Where.RST, "a", "href")

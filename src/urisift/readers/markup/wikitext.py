@@ -49,13 +49,13 @@ from collections.abc import Iterator
 from functools import lru_cache
 from urllib.parse import quote, unquote
 
-from .. import patterns
-from ..charset import content_text
-from ..delimit import Scanner
-from ..delimit.chars import ordered
-from ..found_to_record import Tail
-from ..model import Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Unit, Where, new_found
-from ..options import ScanOptions
+from ...model import Content, Defect, DefectKind, Flag, Found, Place, Record, Span, Style, Tally, Unit, Where, new_found
+from ...stages.charset import content_text
+from ...stages.delimit import Scanner
+from ...stages.delimit.chars import ordered
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
+from ...uri import patterns
 from .marks import advance
 
 LINK = Place(Where.WIKITEXT, "a", "href")

@@ -1,4 +1,4 @@
-"""WARC and ARC records as units to scan (ARCHITECTURE.md, Readers).
+"""WARC and ARC records as units to scan (ARCHITECTURE.md, readers/: the readers).
 
 Read with warcio, which reads WARC (ISO 28500) and ARC, record-by-record
 gzip or plain, strips the ``<…>`` that WARC 1.0 writers put around

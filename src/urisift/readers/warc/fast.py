@@ -50,9 +50,9 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from .. import patterns
-from ..media import kind_of
-from ..model import Defect, DefectKind
+from ...model import Defect, DefectKind
+from ...stages.media import kind_of
+from ...uri import patterns
 from .making import Fields, State, named, placed, unit_of
 from .parsing import http_header
 from .unit import UNIT_TYPES, WarcUnit, media_type

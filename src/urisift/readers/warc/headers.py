@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .. import patterns
+from ...uri import patterns
 from .unit import WarcUnit
 
 # RFC 8288 §3: Link = #link-value

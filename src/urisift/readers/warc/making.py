@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
-from .. import patterns
-from ..media import kind_of, robots
-from ..model import Kind
-from ..placing import FileLines
-from ..sources import Replay
+from ...model import Kind
+from ...stages.media import kind_of, robots
+from ...stages.placing import FileLines
+from ...stages.streams import Replay
+from ...uri import patterns
 from .codings import Payload, decoded, inflating
 from .unit import UNIT_TYPES, WarcUnit, media_type, printable, sniffed
 

@@ -8,7 +8,7 @@ import io
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from .. import patterns
+from ...uri import patterns
 from .making import Fields
 
 

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
-from ..model import Defect, DefectKind, Origin
-from ..placing import FileLines
+from ...model import Defect, DefectKind, Origin
+from ...stages.placing import FileLines
 from . import fast
 from .making import State, length_problem, named, placed, unit_of
 from .parsing import archive_iterator, quiet, readable

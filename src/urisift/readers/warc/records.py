@@ -1,4 +1,4 @@
-"""The WARC/ARC front door (ARCHITECTURE.md, Readers): a WARC or ARC stream in, the
+"""The WARC/ARC front door (ARCHITECTURE.md, readers/: the readers): a WARC or ARC stream in, the
 references in each record's HTTP headers out as records, and its payload
 out as nested content for the scan to route, each against the record's own
 ``WARC-Target-URI`` (url-syntax-05 §5.1.3: the URI it was retrieved from)."""
@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ..delimit.chars import ordered
-from ..found_to_record import Tail
-from ..model import BaseSource, Content, Defect, Flag, Record, Style, Tally, Where, new_found, new_place, origin_with
-from ..options import ScanOptions
-from ..placing import Placing
+from ...model import BaseSource, Content, Defect, Flag, Record, Style, Tally, Where, new_found, new_place, origin_with
+from ...stages.delimit.chars import ordered
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
+from ...stages.placing import Placing
 from .headers import content_location, http_references
 from .reader import WarcReader
 
 
 def read_warc(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """The records of every ``response``, ``resource`` and ``revisit`` of a
-    WARC or ARC stream (:mod:`urisift.warc`): its HTTP ``Location`` and
+    WARC or ARC stream (:mod:`urisift.readers.warc`): its HTTP ``Location`` and
     ``Link`` targets against its ``WARC-Target-URI`` alone, its payload
     (nested content) against that URI under whatever base the payload sets."""
     reader = WarcReader(content.stream(), content.origin, locations=options.locations)

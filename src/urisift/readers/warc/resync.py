@@ -14,8 +14,8 @@ import io
 import zlib
 from typing import BinaryIO
 
-from .. import patterns
-from ..sources import first_cut
+from ...stages.streams import first_cut
+from ...uri import patterns
 
 #: the WARC versions warcio reads (its ArcWarcRecordLoader.WARC_TYPES)
 _VERSION = rb"WARC/(?:1\.[01]|0\.1[78])\r?\n"

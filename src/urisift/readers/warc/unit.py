@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from ..model import Kind
+from ...model import Kind
 
 UNIT_TYPES = frozenset({"response", "resource", "revisit"})
 

@@ -4,7 +4,7 @@ libxml2 decodes by itself only the encodings it was built with, and stops
 the parse at the first byte that is not in the document's encoding: one bad
 byte in a sitemap lost every URL after it, and a feed in ``IBM855`` gave
 nothing.  So the document goes through the charset chain every other reader
-uses (:func:`urisift.charset.decode_stream`: constant memory, a bad byte is
+uses (:func:`urisift.stages.charset.decode_stream`: constant memory, a bad byte is
 U+FFFD and a defect naming its offset), in the order XML gives (XML 1.0
 Appendix F; RFC 7303 §3): a byte-order mark, else the charset the
 container declares (a MIME part's or HTTP response's ``charset``), else the
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from .. import patterns
-from ..charset import decode_stream
-from ..model import Charset, Defect, Origin
+from ...model import Charset, Defect, Origin
+from ...stages.charset import decode_stream
+from ...uri import patterns
 
 # XML 1.0 §2.8 and §4.3.3: <?xml version="1.0" encoding="label" ...?>
 _S = rb"[ \t\r\n]"

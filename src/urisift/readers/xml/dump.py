@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..model import BaseSource, Content, Defect, Kind, origin_with
+from ...model import BaseSource, Content, Defect, Kind, origin_with
 
 if TYPE_CHECKING:
     from .walk import Frame, XmlWalk

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import patterns
+from ...uri import patterns
 from .vocabulary import WORDML
 
 _FIELD = patterns.compile(r'^\s*(HYPERLINK|INCLUDEPICTURE|INCLUDETEXT)\b((?:\s+\\[A-Za-z*](?:\s+"[^"]*")?)*)'

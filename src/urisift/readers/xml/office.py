@@ -15,10 +15,10 @@ vocabularies of :mod:`.vocabulary`), as it inflates.
   (OpenDocument Part 2, Packages, §3.7 "IRIs"): ``../draft.odt`` in
   ``notes.odt`` is the file beside it, as LibreOffice writes it.
 
-Each member is a nested reading of its own (:func:`~urisift.containment.contained`):
+Each member is a nested reading of its own (:func:`~urisift.stages.containment.contained`):
 one that is encrypted, compressed with a method zipfile lacks (implode,
 deflate64, AES), lies about its size, inflates past the document's budget
-(:class:`~urisift.containment.Budget`) or more than :data:`MAX_RATIO` times
+(:class:`~urisift.stages.containment.Budget`) or more than :data:`MAX_RATIO` times
 its stored size, or is not XML, is one defect naming it, and the other
 members are read.  Records name the member they were found in (``member``).
 """
@@ -31,12 +31,12 @@ import zlib
 from collections.abc import Iterator
 from typing import IO, Any, BinaryIO
 
-from .. import patterns
-from ..base import BaseLayer
-from ..containment import Budget, contained
-from ..model import BaseSource, Content, Defect, DefectKind, Origin, Record, Tally
-from ..model.events import is_message
-from ..options import ScanOptions
+from ...model import BaseSource, Content, Defect, DefectKind, Origin, Record, Tally
+from ...model.events import is_message
+from ...stages.base import BaseLayer
+from ...stages.containment import Budget, contained
+from ...stages.options import ScanOptions
+from ...uri import patterns
 from .decoding import Utf8Feed
 from .parsing import Parsed
 from .vocabulary import EXTENDED

@@ -26,8 +26,8 @@ from typing import Any
 
 from lxml import etree
 
-from .. import patterns
-from ..model import Defect, DefectKind, Origin, Unit
+from ...model import Defect, DefectKind, Origin, Unit
+from ...uri import patterns
 
 #: the DTDs a browser knows without reading them (WHATWG HTML §13.2 "XML
 #: parser": their public identifiers get HTML's named character references)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 
-from ..model import Content, Defect, Record, Tally
-from ..model.events import is_message
-from ..options import ScanOptions
+from ...model import Content, Defect, Record, Tally
+from ...model.events import is_message
+from ...stages.options import ScanOptions
 from .decoding import Utf8Feed
 from .parsing import Parsed
 from .walk import XmlWalk

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .. import patterns
-from ..charset import content_text
-from ..found_to_record import Tail
-from ..model import Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
-from ..options import ScanOptions
+from ...model import Content, Defect, Place, Record, Span, Style, Tally, Where, new_found
+from ...stages.charset import content_text
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
+from ...uri import patterns
 
 # RFC 9309 §2.2: a field name, optional white space, ":", the value to a "#" comment or the line's end
 _SITEMAP = patterns.compile(r"^[ \t]*(sitemap)[ \t]*:[ \t]*([^\s#]+)", re.IGNORECASE | re.MULTILINE)

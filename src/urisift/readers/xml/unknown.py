@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .. import patterns
-from ..delimit import Scanner
-from ..model import Record
+from ...model import Record
+from ...stages.delimit import Scanner
+from ...uri import patterns
 from .vocabulary import ANY_ELEMENT, XML_BASE
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ names the section of its specification.
 - OPML 2.0: ``outline/@xmlUrl``, ``@htmlUrl``, ``@url``; the head's ``docs``
   and ``ownerId`` ("the http address of a web page" to reach the owner).
 - XHTML (read as XML: elements known by namespace, whatever their prefix):
-  HTML's own table of URL attributes (:mod:`urisift.html.table`), srcset,
+  HTML's own table of URL attributes (:mod:`urisift.readers.html.table`), srcset,
   ``style=""`` and ``<style>`` sheets, meta refresh, and the URIs written in
   its text.  SVG 2 ``href`` on any SVG element (§16.1), MathML 3 ``href``
   on any MathML element (§2.1.6), and ``xlink:href`` anywhere (XLink 1.1).

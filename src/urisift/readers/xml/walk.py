@@ -31,11 +31,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..base import BaseLayer
-from ..containment import Budget
-from ..found_to_record import Tail
-from ..model import BaseSource, Charset, Content, Defect, Kind, Origin, Place, Record, Style, Where, new_found
-from ..options import ScanOptions
+from ...model import BaseSource, Charset, Content, Defect, Kind, Origin, Place, Record, Style, Where, new_found
+from ...stages.base import BaseLayer
+from ...stages.containment import Budget
+from ...stages.found_to_record import Tail
+from ...stages.options import ScanOptions
 from .dump import DUMP_ROOT, Dump
 from .fields import FieldCodes, formula_urls, simple_field
 from .parsing import Parsed

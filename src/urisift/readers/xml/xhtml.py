@@ -6,7 +6,7 @@ RSS item's ``xhtml:body``).
 
 Elements are known by namespace, whatever their prefix (``<h:a href>`` is
 an ``a``), and read with HTML's own table of URL attributes
-(:mod:`urisift.html.table`: srcset, ``style=""``, codebase, the form and
+(:mod:`urisift.readers.html.table`: srcset, ``style=""``, codebase, the form and
 manifest rules), ``<meta>`` refresh and URL metadata, ``<style>`` sheets,
 ``srcdoc`` (a document in HTML syntax: nested content), and the URIs
 written in the text.  Records are XML records (``where: xml``, the line).
@@ -23,15 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..base import BaseLayer, as_base
-from ..css.syntax import css_urls, may_hold_url
-from ..delimit import Scanner
-from ..errors import UriError
-from ..found_to_record import Tail
-from ..html.refresh import refresh_url
-from ..html.srcset import parse_srcset
-from ..html.table import ANY, HTML_ATTRIBUTES, LINKS, URL_METADATA, Against, Rule, Syntax, clean_value
-from ..model import (
+from ...model import (
     Base,
     BaseSource,
     Content,
@@ -47,6 +39,14 @@ from ..model import (
     new_found,
     new_place,
 )
+from ...stages.base import BaseLayer, as_base
+from ...stages.delimit import Scanner
+from ...stages.found_to_record import Tail
+from ...uri.errors import UriError
+from ..css.syntax import css_urls, may_hold_url
+from ..html.refresh import refresh_url
+from ..html.srcset import parse_srcset
+from ..html.table import ANY, HTML_ATTRIBUTES, LINKS, URL_METADATA, Against, Rule, Syntax, clean_value
 
 if TYPE_CHECKING:
     from .walk import Frame, XmlWalk

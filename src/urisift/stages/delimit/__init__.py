@@ -30,8 +30,8 @@ text may be cut into chunks so that no reference spans the cut) are in
 
 from __future__ import annotations
 
-from .. import arguments as check
-from ..model import Found
+from ...model import Found
+from ...uri import arguments as check
 from .scanner import Scanner, may_hold_absolute, may_hold_reference, registered_schemes, safe_cut, safe_line_start
 
 __all__ = ["Found", "Scanner", "find_references", "may_hold_absolute", "may_hold_reference", "registered_schemes",

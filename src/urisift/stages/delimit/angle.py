@@ -16,10 +16,9 @@ is remembered too, so repeated markup (``<xcon:b>``) is decided once.
 
 from __future__ import annotations
 
-
-from .. import patterns
-from ..grammar import SCHEME
-from ..model import Flag, Found, Style
+from ...model import Flag, Found, Style
+from ...uri import patterns
+from ...uri.grammar import SCHEME
 from .chars import HAS_WS, LEADING_SCHEME, WS, ordered
 from .opaque import opaque_uri
 

@@ -19,10 +19,9 @@ and tried again in another split.
 
 from __future__ import annotations
 
-
-from .. import patterns
-from ..grammar import SCHEME
-from ..model import Flag, Found, Place, Style, new_found
+from ...model import Flag, Found, Place, Style, new_found
+from ...uri import patterns
+from ...uri.grammar import SCHEME
 from .chars import HAS_ALNUM, SCHEME_CHARS, TRAILING_PUNCT, TRIMMABLE, body_end, ordered, trim
 from .opaque import OPAQUE_SYNTAX, opaque_uri
 

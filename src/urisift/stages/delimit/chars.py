@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-from .. import patterns
-from ..grammar import SCHEME
-from ..model import Flag
+from ...model import Flag
+from ...uri import patterns
+from ...uri.grammar import SCHEME
 
 
 def _unicode_stops() -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from .. import patterns
+from ...uri import patterns
 
 _ADDRESS = r"[^\s@<>()\[\],;:\"]++@[\w-]++(?>(?:\.[\w-]++)+)"  # user@host.domain
 _HOST = r"[\w-]++(?>(?:\.[\w-]++)+)"  # a dotted host name

@@ -1,16 +1,16 @@
 """The scanner of running text (see the package doc for its rules), and
 what depends on them: the cheap screens for a text that may hold a
 reference, and where a long text may be cut.  Compiled by mypyc where the
-build can (setup.py); the public door, :func:`~urisift.delimit.find_references`,
+build can (setup.py); the public door, :func:`~urisift.stages.delimit.find_references`,
 stays in the package's ``__init__``, which checks its arguments first."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .. import patterns
-from ..model import Found
-from ..schemes import registered_schemes
+from ...model import Found
+from ...uri import patterns
+from ...uri.schemes import registered_schemes
 from .angle import AngleRule
 from .bare import FAST_AFTER_ANY_BUT, AbbreviatedRule, SchemeRule
 from .chars import BODY, SCHEME_CHARS, STOP, body_end
@@ -150,7 +150,7 @@ def safe_line_start(before: bytes) -> bool:
     line start, in a charset where ``<``, ``>``, ``-``, ``/`` and a line feed
     are the ASCII bytes and nothing else), by the rules of :func:`safe_cut`:
     no "<" left open in it, and its last line ending in neither "-" nor
-    "//".  For cutting a large file into ranges (:mod:`urisift.plan`)
+    "//".  For cutting a large file into ranges (:mod:`urisift.pipeline.plan`)
     without decoding it."""
     if before.rfind(b"<") > before.rfind(b">"):
         return False  # the angle rule reads on to the ">"

@@ -1,7 +1,7 @@
 """Where the bytes come from: paths, standard input, directories, compressed
 files, and what kind of content each input holds.
 
-- :func:`~urisift.walking.walk` turns the command line's paths into
+- :func:`~urisift.pipeline.walking.walk` turns the command line's paths into
   :class:`Input` objects: directories are walked in sorted order; hidden
   files and directories (``.git``, ``.venv``) are skipped unless asked for;
   a FIFO, socket or device met while walking is skipped with a defect
@@ -10,7 +10,7 @@ files, and what kind of content each input holds.
   whatever it is (``urisift <(cmd)`` is a FIFO on purpose).
 - :func:`open_input` opens one, reading gzip, bzip2 and xz transparently
   (recognized by their magic bytes, whatever the name), and tells its kind.
-- :func:`~urisift.sniff.sniff` decides the kind from the first bytes and
+- :func:`~urisift.pipeline.sniff.sniff` decides the kind from the first bytes and
   the name: unmistakable content (WARC and ARC magic, an RFC 4155 envelope
   line, RFC 5322 headers, ``%PDF-`` ...) before the name, the name before
   weaker signs (the HTML signatures of WHATWG MIME sniffing §7.1, a style
@@ -23,12 +23,12 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from ..model import Defect, DefectKind, Kind, Origin
+from ..stages.streams import Replay
 from .compressed import MAGIC, Guarded, gzip_warc
-from .model import Defect, DefectKind, Kind, Origin
 from .remote import is_remote, open_remote, retrieved, shown
 from .remote import size as remote_size
 from .sniff import SAMPLE, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
@@ -48,7 +48,7 @@ class Input:
     is what the walk knows it holds (a message in a Maildir), else None;
     ``under`` is the file's path under the directory the walk found it in
     ("/" between segments), None for an input named itself: the retrieval
-    URI (:func:`~urisift.base.retrieval_uri`) of a file of a mirror walked under
+    URI (:func:`~urisift.stages.base.retrieval_uri`) of a file of a mirror walked under
     ``--base`` is that base joined with it."""
 
     path: str
@@ -73,7 +73,7 @@ def file_size(path: str) -> int:
 
 
 def open_binary(path: str) -> BinaryIO:
-    """A local file or a remote one (:mod:`urisift.remote`: streaming,
+    """A local file or a remote one (:mod:`urisift.pipeline.remote`: streaming,
     range requests, retries), opened for reading bytes."""
     return open_remote(path) if is_remote(path) else open(path, "rb")  # noqa: SIM115 - the caller closes it
 
@@ -94,36 +94,6 @@ def unreadable(path: str, error: OSError) -> Defect:
     return Defect(DefectKind.UNREADABLE, error.strerror or str(error), Origin(file=printable_name(path)))
 
 
-class Replay(io.RawIOBase):
-    """A stream whose first bytes were already read (to sniff them): they are
-    read again first, then the rest of the stream."""
-
-    def __init__(self, head: bytes, rest: BinaryIO, live: bool = False) -> None:
-        self._head = head
-        self._rest = rest
-        # a pipe or terminal: one read gives what has arrived, not a full buffer
-        self._read = getattr(rest, "read1", rest.read) if live else rest.read
-
-    def readable(self) -> bool:
-        return True
-
-    def close(self) -> None:
-        if not self.closed:
-            self._rest.close()
-        super().close()
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self._head:
-            n = min(len(buffer), len(self._head))
-            buffer[:n] = self._head[:n]
-            self._head = self._head[n:]
-            return n
-        data = self._read(len(buffer))
-        n = len(data)
-        buffer[:n] = data
-        return n
-
-
 @dataclass
 class Opened:
     """An input opened for reading: its (decompressed) byte stream, its kind,
@@ -135,7 +105,7 @@ class Opened:
     compression: str | None = None
     guard: Guarded | None = None
     live: bool = False  # a pipe or terminal: read a line at a time, not a chunk
-    doubt: str | None = None  # why the kind sniffed is a guess worth saying (:func:`~urisift.sniff.sniff`)
+    doubt: str | None = None  # why the kind sniffed is a guess worth saying (:func:`~urisift.pipeline.sniff.sniff`)
     # the URL the bytes came from (a web input's after its redirects), None for a local file
     fetched: str | None = None
     failure: Defect | None = None  # the sniffer failed on its first bytes: read as text
@@ -293,29 +263,3 @@ def read_too_often(paths: list[str], twice: str | None = None) -> str | None:
 
 
 # -- cutting a large file for parallel work ------------------------------------------------
-
-#: what a search for a cut finds in a window of the file: the cut's offset in
-#: the window (or None), and where in the window to keep reading from
-Finder = Callable[[bytes, int], tuple[int | None, int]]
-
-
-def first_cut(f: BinaryIO, near: int, size: int, find: Finder) -> int | None:
-    """The offset of the first place at or after ``near`` where ``find``
-    says a file may be cut (an mbox envelope line, a WARC record's start),
-    read a megabyte at a time; None when there is none.  ``find(window,
-    offset)`` gets the bytes and their offset in the file."""
-    position = near
-    f.seek(near)
-    carry = b""
-    while position < size:
-        chunk = f.read(1 << 20)
-        if not chunk:
-            return None
-        window = carry + chunk
-        base = position - len(carry)
-        at, keep = find(window, base)
-        if at is not None:
-            return base + at
-        carry = window[keep:]
-        position += len(chunk)
-    return None

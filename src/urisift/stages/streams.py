@@ -1,0 +1,67 @@
+"""Byte streams that the readers and the planner share: a stream whose first
+bytes were read to sniff it, replayed (a WARC record's payload, an input whose
+kind was told), and the first place at or after an offset where a file may be
+cut (an mbox envelope line, a WARC record's start), looked for a window at a
+time so that no search holds the file."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import BinaryIO
+
+#: what a search for a cut finds in a window of the file: the cut's offset in
+#: the window (or None), and where in the window to keep reading from
+Finder = Callable[[bytes, int], tuple[int | None, int]]
+
+
+class Replay(io.RawIOBase):
+    """A stream whose first bytes were already read (to sniff them): they are
+    read again first, then the rest of the stream."""
+
+    def __init__(self, head: bytes, rest: BinaryIO, live: bool = False) -> None:
+        self._head = head
+        self._rest = rest
+        # a pipe or terminal: one read gives what has arrived, not a full buffer
+        self._read = getattr(rest, "read1", rest.read) if live else rest.read
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        if not self.closed:
+            self._rest.close()
+        super().close()
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        return n
+
+
+def first_cut(f: BinaryIO, near: int, size: int, find: Finder) -> int | None:
+    """The offset of the first place at or after ``near`` where ``find``
+    says a file may be cut (an mbox envelope line, a WARC record's start),
+    read a megabyte at a time; None when there is none.  ``find(window,
+    offset)`` gets the bytes and their offset in the file."""
+    position = near
+    f.seek(near)
+    carry = b""
+    while position < size:
+        chunk = f.read(1 << 20)
+        if not chunk:
+            return None
+        window = carry + chunk
+        base = position - len(carry)
+        at, keep = find(window, base)
+        if at is not None:
+            return base + at
+        carry = window[keep:]
+        position += len(chunk)
+    return None
