@@ -17,6 +17,7 @@ from urisift.cli.command import main
 from .conftest import ROOT, shared_path
 
 CORPUS = ROOT / "corpora" / "text"
+GOLDEN = ROOT / "tests" / "golden"
 INPUTS = sorted(CORPUS.glob("*.txt"))
 
 
@@ -28,7 +29,7 @@ def test_corpus_is_there() -> None:
 
 # After a deliberate change of the records, regenerate the golden files with
 #     URISIFT_REGENERATE=1 python -m pytest tests/test_corpus.py -k golden
-# and read the diff (git diff corpora/) before committing it.
+# and read the diff (git diff tests/golden/) before committing it.
 REGENERATE = os.environ.get("URISIFT_REGENERATE") == "1"
 
 
@@ -48,13 +49,20 @@ def golden_run(path: Path, golden: Path, *options: str) -> tuple[str, str]:
     return out.getvalue(), err.getvalue()
 
 
+def golden(path: Path, name: str) -> Path:
+    """The golden file of a sample of ``corpora/``: ``name`` + ``.expected.jsonl`` in the same
+    folder under ``tests/golden/`` (kept out of the samples' folders, so that a walk of
+    ``corpora/`` reads only samples)."""
+    return GOLDEN / path.parent.relative_to(ROOT / "corpora") / (name + ".expected.jsonl")
+
+
 def defect_lines(out: str) -> list[str]:
     return [line for line in out.splitlines() if line.startswith('{"defect"')]
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=[p.name for p in INPUTS])
 def test_golden_jsonl(path: Path) -> None:
-    _, err = golden_run(path, path.with_name(path.stem + ".expected.jsonl"))
+    _, err = golden_run(path, golden(path, path.stem))
     assert err == ""
 
 
@@ -71,13 +79,13 @@ def test_html_corpus_is_there() -> None:
 
 @pytest.mark.parametrize("path", HTML_INPUTS, ids=[p.name for p in HTML_INPUTS])
 def test_golden_html_jsonl(path: Path) -> None:
-    out, err = golden_run(path, path.with_name(path.stem + ".expected.jsonl"), "--base", HTML_BASE)
+    out, err = golden_run(path, golden(path, path.stem), "--base", HTML_BASE)
     # every defect in the records is on standard error too, and nothing else is
     assert len(err.splitlines()) == len(defect_lines(out))
 
 
 MAIL = ROOT / "corpora" / "mail"
-MAIL_INPUTS = sorted(p for p in MAIL.iterdir() if not p.name.endswith(".expected.jsonl"))
+MAIL_INPUTS = sorted(MAIL.iterdir())
 
 
 def test_mail_corpus_is_there() -> None:
@@ -87,7 +95,7 @@ def test_mail_corpus_is_there() -> None:
 
 @pytest.mark.parametrize("path", MAIL_INPUTS, ids=[p.name for p in MAIL_INPUTS])
 def test_golden_mail_jsonl(path: Path) -> None:
-    out, err = golden_run(path, path.with_name(path.name + ".expected.jsonl"))
+    out, err = golden_run(path, golden(path, path.name))
     assert len(err.splitlines()) == len(defect_lines(out))
 
 
@@ -98,7 +106,7 @@ WARC_INPUTS = [WARC / "crawl.warc.gz", WARC / "plain.warc"]
 def test_the_warc_samples_are_what_their_builder_writes() -> None:
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("build", WARC / "build.py")
+    spec = importlib.util.spec_from_file_location("build", ROOT / "tests" / "sample_makers" / "warc.py")
     assert spec is not None and spec.loader is not None
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
@@ -108,14 +116,14 @@ def test_the_warc_samples_are_what_their_builder_writes() -> None:
 
 @pytest.mark.parametrize("path", WARC_INPUTS, ids=[p.name for p in WARC_INPUTS])
 def test_golden_warc_jsonl(path: Path) -> None:
-    out, err = golden_run(path, path.with_name(path.name + ".expected.jsonl"))
+    out, err = golden_run(path, golden(path, path.name))
     assert len(err.splitlines()) == len(defect_lines(out))
 
 
 # issue 21: style sheets, the XML family, robots.txt, PDF, office files and wikitext, each
 # scanned as if retrieved from https://corpus.example/<folder>/<name>
 PAYLOADS = sorted(p for folder in ("css", "xml", "pdf", "office", "wiki") for p in (ROOT / "corpora" / folder).rglob("*")
-                  if p.is_file() and not p.name.endswith((".expected.jsonl", ".py")))
+                  if p.is_file())
 
 
 def test_payload_corpus_is_there() -> None:
@@ -130,7 +138,7 @@ def test_payload_corpus_is_there() -> None:
 @pytest.mark.parametrize("path", PAYLOADS, ids=[p.name for p in PAYLOADS])
 def test_golden_payload_jsonl(path: Path) -> None:
     retrieved = "https://corpus.example/" + path.relative_to(ROOT / "corpora").as_posix()
-    _, err = golden_run(path, path.with_name(path.name + ".expected.jsonl"), "--base", retrieved)
+    _, err = golden_run(path, golden(path, path.name), "--base", retrieved)
     assert err == ""
 
 

@@ -38,7 +38,7 @@ _KEYS = ("uri", "target", "base", "style", "where", "element", "attribute", "hea
 
 
 def _golden(name: str) -> list[dict[str, Any]]:
-    lines = (CORPORA / (name + ".expected.jsonl")).read_text("utf-8").splitlines()
+    lines = (ROOT / "tests" / "golden" / (name + ".expected.jsonl")).read_text("utf-8").splitlines()
     return [{k: json.loads(line)[k] for k in _KEYS} for line in lines]
 
 

@@ -198,7 +198,7 @@ def test_stats_count_what_was_read_and_found() -> None:
     stats = json.loads(proc.stderr.splitlines()[-1])["stats"]
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     records = [line for line in lines if "defect" not in line]
-    assert stats["inputs"] == 1 + 5  # the mbox; in corpora/warc: build.py, two samples, their two goldens
+    assert stats["inputs"] == 1 + 2  # the mbox; in corpora/warc: the two samples (their goldens are in tests/)
     assert stats["records"] == len(records)
     assert stats["defects"] == {"broken-mime": 1, "broken-warc": 1}
     # every WARC record read, the skipped ones counted too (the corrupt member is the defect)
@@ -249,7 +249,7 @@ def test_a_warc_file_is_cut_at_records_with_the_same_output(tmp_path: Path) -> N
     from urisift.pipeline.walking import walk
     from urisift.pool import parallel
 
-    build = ROOT / "corpora" / "warc" / "build.py"
+    build = ROOT / "tests" / "sample_makers" / "warc.py"
     namespace: dict[str, object] = {"__name__": "build", "__file__": str(build)}
     exec(compile(build.read_text("utf-8"), str(build), "exec"), namespace)  # noqa: S102 - the project's own builder
     crawl = namespace["crawl"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the project's WARC samples (issue 11), byte for byte the same on
-every run: ``python corpora/warc/build.py``.
+every run: ``python tests/sample_makers/warc.py``.
 
 - ``crawl.warc.gz``: a gzip member a record (ISO 28500 Annex D), holding a
   warcinfo, a request, a page with a ``<base>``, a redirect with a ``Link``
@@ -18,7 +18,7 @@ import gzip
 import zlib
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[2] / "corpora" / "warc"
 DATE = "2024-05-03T12:00:00Z"
 
 
@@ -71,7 +71,7 @@ NOTES = b"Plain notes: see <http://notes.example/a> and http://notes.example/b.\
 
 
 def crawl() -> bytes:
-    info = b"software: urisift corpora/warc/build.py\r\nformat: WARC File Format 1.0\r\n"
+    info = b"software: urisift tests/sample_makers/warc.py\r\nformat: WARC File Format 1.0\r\n"
     parts = [
         member(record("warcinfo", None, info, 1, content_type="application/warc-fields")),
         member(record("request", "http://site.example/dir/index.html",

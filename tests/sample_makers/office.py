@@ -1,5 +1,5 @@
 """Writes this folder's office samples (urisift's corpus; run from the
-project's root: python corpora/office/make_samples.py): the smallest
+project's root: python tests/sample_makers/office.py): the smallest
 packages Word, Excel and LibreOffice open, each with external links."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2] / "corpora" / "office"
 TYPES = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
          '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
          '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'

@@ -1,5 +1,5 @@
 """Writes this folder's PDF samples (urisift's corpus; run from the project's
-root: python corpora/pdf/make_samples.py).  reportlab draws the text layer,
+root: python tests/sample_makers/pdf.py).  reportlab draws the text layer,
 pypdf adds the link annotations and the catalog's /URI /Base."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, NumberObject, TextStringObject
 from reportlab.pdfgen import canvas
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2] / "corpora" / "pdf"
 
 
 def _text_pages(lines_per_page: list[list[str]]) -> bytes:
