@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import os
-import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -24,7 +22,7 @@ from ..output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
 from ..output.writing import Batched, Reporter, Select, write_all, writing
 from ..pipeline.listing import listed
 from ..pipeline.plan import WARC_RANGE_SIZE, plan
-from ..pipeline.remote import configure, is_remote, missing_backend
+from ..pipeline.remote import configure, missing_backend
 from ..pipeline.scan import ScanOptions, checked, scan_serial
 from ..pipeline.sources import Input, file_size, interactive, printable_name, read_too_often
 from ..pipeline.walking import walk
@@ -32,6 +30,7 @@ from ..pool.parallel import scan_parallel, writes_to
 from ..stages.containment import Limits
 from ..stages.options import usage_refusal
 from ..uri.errors import ExitCode, OutputError, RunError, UsageError
+from .output_file import output_identity, same_file
 from .parser import inapplicable, parser, unknown_schemes
 
 #: the work (bytes of input) below which no progress bar is shown: over in a second or two
@@ -140,11 +139,14 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         return _usage(err, "--format parquet writes a file: give it with --output FILE")
     if (wrong := inapplicable(args)) is not None:
         return _usage(err, wrong)
+    if args.from_list == "-" and "-" in args.paths:
+        return _usage(err, "--from-list - reads the list from standard input, which cannot be an input too")
     try:
-        in_list = listed(args.from_list) if args.from_list else []
+        in_list = listed(args.from_list, stdin) if args.from_list else []
     except OSError as exc:
         return _usage(err, f"--from-list {args.from_list}: {exc.strerror or exc}")
-    paths = [*args.paths, *in_list] or ["-"]
+    # (a list read from standard input that names nothing is nothing to read, not standard input again)
+    paths = [*args.paths, *in_list] or ([] if args.from_list == "-" else ["-"])
     too_often = read_too_often(paths, "--effective reads the inputs twice (the captures first)"
                                if args.effective else None)
     if too_often is not None:
@@ -191,9 +193,24 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     live = paths == ["-"] and _live_stdin(stdin)
     # an output that is also an input: refused before anything is opened for writing ("-o t.txt t.txt"
     # would empty t.txt and read nothing), and skipped in a directory walk, as GNU grep does
-    output = _output_file(args.output, out)
-    if output is not None and (named := next((p for p in paths if _same_file(p, output)), None)) is not None:
+    output = output_identity(args.output, out)
+    if output is not None and (named := next((p for p in paths if same_file(p, output)), None)) is not None:
         return _usage(err, f"input file {printable_name(named)!r} is also the output")
+    # the walk comes before the output is opened (opening empties it): an --output file that the walk
+    # meets is refused as a named one is, before a byte of it is lost (issue 52); standard output
+    # redirected to a file in the tree (the shell made and emptied it already) is skipped below
+    binaries: list[str] = []  # binary files a directory walk passed over: --stats counts them
+    try:
+        sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR, follow=args.follow,
+                            binary=binaries, names=args.names or (), exclude_dirs=args.exclude_dir or ()))
+    except RunError as exc:
+        err.write(f"{exc}\n")
+        return exc.exit_code
+    to_file = args.output is not None and args.output != "-"
+    if output is not None and to_file and (met := next(
+            (s for s in sources if isinstance(s, Input) and same_file(s.path, output)), None)) is not None:
+        return _usage(err, f"{args.output!r} is also an input: the walk meets it as {printable_name(met.path)!r} "
+                           "(write the output elsewhere, or leave it out with --exclude)")
     try:
         with writing():  # a CSV header on a full disk is a write error like any other
             writer, target = _writer(args, layout, out, live)
@@ -207,12 +224,9 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     kinds: set[str] = set()  # the kinds of content the run read: the options none of them used are said
     status: int = ExitCode.OK
     try:
-        binaries: list[str] = []  # binary files a directory walk passed over: --stats counts them
-        sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR, follow=args.follow,
-                            binary=binaries))
-        output = _output_file(args.output, out)  # made by opening it, if it was not there before
+        output = output_identity(args.output, out)  # made by opening it, if it was not there before
         if output is not None:
-            for source in [s for s in sources if isinstance(s, Input) and _same_file(s.path, output)]:
+            for source in [s for s in sources if isinstance(s, Input) and same_file(s.path, output)]:
                 sources.remove(source)
                 err.write(f"urisift: {source.name}: input file is also the output; skipped\n")
         if live and not args.quiet and stdin is None and sys.stdin is not None and sys.stdin.isatty():
@@ -336,34 +350,10 @@ def _pick(args: argparse.Namespace, options: ScanOptions, paths: list[str], stdi
     except OSError as exc:
         return _usage(err, f"--pick needs a terminal, and this run has none (/dev/tty: {exc.strerror or exc})")
     options = replace(options, context=options.context or 40)
-    sources = list(walk(paths, hidden=args.hidden, follow=args.follow))
+    sources = list(walk(paths, hidden=args.hidden, follow=args.follow, names=args.names or (),
+                        exclude_dirs=args.exclude_dir or ()))
     records = [i for i in scan_serial(plan(sources, options), options, stdin=stdin) if type(i) is Record]
     return run(links_of(records), args.pick_schemes or DEFAULT_SCHEMES)
-
-
-def _output_file(path: str | None, out: IO[str]) -> tuple[int, int] | None:
-    """The (device, inode) of the file the run writes: ``--output``'s, or
-    standard output's when it is a regular file (``urisift . > links.txt``);
-    None when it is not a file there is (yet), a pipe or a terminal."""
-    try:
-        if path is not None and path != "-":
-            found = os.stat(path)
-        else:
-            found = os.fstat(out.fileno())
-    except (OSError, ValueError, io.UnsupportedOperation, AttributeError):
-        return None
-    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
-
-
-def _same_file(path: str, identity: tuple[int, int]) -> bool:
-    """Whether the local input ``path`` is the file ``identity`` names."""
-    if path == "-" or is_remote(path):
-        return False
-    try:
-        found = os.stat(path)
-    except (OSError, ValueError):
-        return False
-    return (found.st_dev, found.st_ino) == identity
 
 
 def _live_stdin(stdin: BinaryIO | None) -> bool:

@@ -54,6 +54,17 @@ be read or the output not written; 2 the command line is wrong; 130 interrupted 
 _Parser = OneLineParser
 
 
+class _NameFilter(argparse.Action):
+    """--include and --exclude, kept in the order given: with GNU grep's rule, the
+    last filter that matches a name decides (pipeline/walking.py, ``wanted``)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        filters = list(getattr(namespace, self.dest, None) or [])
+        filters.append(("include" if option_string == "--include" else "exclude", str(values)))
+        setattr(namespace, self.dest, filters)
+
+
 
 def build() -> str:
     """Which build this is (setup.py): its hot modules compiled by mypyc and the
@@ -130,7 +141,8 @@ def parser() -> argparse.ArgumentParser:
                           "text and mail (HTML and WARC records always carry it)")
     read = p.add_argument_group("reading")
     read.add_argument("--from-list", metavar="FILE",
-                      help="read the inputs named in FILE too, one path or URL a line (gzip or not, local or remote: "
+                      help="read the inputs named in FILE too, one path or URL a line (gzip or not, local or remote, "
+                           "or - for standard input, as tar -T - reads it: "
                            "Common Crawl's warc.paths.gz with each line prefixed by s3://commoncrawl/)")
     read.add_argument("--base", metavar="URI",
                       help="the retrieval URI of the inputs (RFC 3986 §5.1.3): an absolute URI (one that cannot "
@@ -149,6 +161,14 @@ def parser() -> argparse.ArgumentParser:
     read.add_argument("--content-location-base", action="store_true",
                       help="WARC: an HTTP response's Content-Location is the base of its body (RFC 2616 §14.14 "
                            "said so; RFC 7231 §3.1.4.2 took it back, so it is off by default)")
+    read.add_argument("--include", dest="names", action=_NameFilter, metavar="GLOB",
+                      help="read only the files whose name matches GLOB (as GNU grep's --include: with --exclude, "
+                           "the last that matches decides); repeat it for more")
+    read.add_argument("--exclude", dest="names", action=_NameFilter, metavar="GLOB",
+                      help="skip the files whose name (or a trailing part of their path) matches GLOB, named or "
+                           "met in a walk")
+    read.add_argument("--exclude-dir", action="append", metavar="GLOB",
+                      help="do not walk the directories whose name matches GLOB (e.g. --exclude-dir=node_modules)")
     read.add_argument("--hidden", action="store_true", help="walk hidden files and directories (.git, .venv) too")
     read.add_argument("--follow", "-L", action="store_true",
                       help="walk symbolic links to directories too (each directory once: no loops); without it they "

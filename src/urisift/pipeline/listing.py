@@ -5,22 +5,29 @@ job): one path or URL a line, as Common Crawl publishes them
 from __future__ import annotations
 
 import gzip
+import sys
 import zlib
+from typing import BinaryIO
 
 from .remote import missing_backend
 from .sources import open_binary
 
 
-def listed(path: str) -> list[str]:
+def listed(path: str, stdin: BinaryIO | None = None) -> list[str]:
     """The paths a listing file names, one a line (blank lines and ``#``
     lines left out): a local or remote file, gzip-compressed or not
     (Common Crawl's ``warc.paths.gz``), as ``--from-list`` of the command
-    and of the Spark job read it.  An ``OSError`` saying why when it cannot
-    be read (a backend not installed, a gzip stream cut short or corrupt)."""
-    if (missing := missing_backend(path)) is not None:
-        raise OSError(missing)
-    with open_binary(path) as f:
-        data = f.read()
+    and of the Spark job read it; ``-`` is standard input (``stdin``, else the
+    process's), as ``tar -T -`` and ``wget -i -`` read it.  An ``OSError``
+    saying why when it cannot be read (a backend not installed, a gzip stream
+    cut short or corrupt)."""
+    if path == "-":
+        data = (stdin if stdin is not None else sys.stdin.buffer).read()
+    else:
+        if (missing := missing_backend(path)) is not None:
+            raise OSError(missing)
+        with open_binary(path) as f:
+            data = f.read()
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)

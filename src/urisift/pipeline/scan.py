@@ -382,9 +382,28 @@ def iter_input(source: Input | str | os.PathLike[str], options: ScanOptions = DE
 
 
 def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> Items:
-    for item in scan_unit(WorkUnit(source), options, stdin=stdin):
+    if source.path != "-" and not is_remote(source.path) and os.path.isdir(source.path):
+        items: Iterable[Record | Defect | Tally] = _walked(source, options)
+    else:
+        items = scan_unit(WorkUnit(source), options, stdin=stdin)
+    for item in items:
         if type(item) is not Tally:
             yield item  # type: ignore[misc]
+
+
+def _walked(folder: Input, options: ScanOptions) -> Iterator[Record | Defect | Tally]:
+    """A directory, walked as the command walks it (a Maildir's messages known to
+    be mail, hidden and binary files passed over), its files in the command's
+    order; each file's path under the directory (after ``folder.under``, when the
+    directory itself stands under a root) gives it its retrieval URI."""
+    from .plan import plan
+    from .walking import walk
+
+    walked = walk([folder.path], maildir=options.kind is Kind.MAILDIR)
+    if folder.under is not None:
+        walked = (replace(i, under=f"{folder.under.rstrip('/')}/{i.under}") if isinstance(i, Input) and i.under
+                  else i for i in walked)
+    return scan_serial(plan(walked, options, cut=False), options)
 
 
 def messages_in(unit: WorkUnit) -> int:

@@ -107,6 +107,40 @@ _ROBOTS = patterns.compile(rb"(?:[ \t]*(?:#[^\n]{0,1000})?\r?\n){0,50}[ \t]*(?:u
 _MARKUP = patterns.compile(rb"<(?:[!?]|[A-Za-z][\w.-]{0,60}[\s/>])")
 
 
+#: signs of the markup kinds that are read as text when no name says them (a document on standard
+#: input): (the kind, its name, what was seen, the pattern), the more specific first.  Only a note
+#: comes of them (text read as text loses nothing); --kind reads the document as that markup.
+_MARKUP_SIGNS = tuple((kind, what, seen, patterns.compile(pattern, re.MULTILINE)) for kind, what, seen, pattern in (
+    (Kind.LATEX, "LaTeX", "a \\documentclass or \\begin{document}", rb"^[ \t]*\\(?:documentclass|begin\{document\})"),
+    (Kind.BIBTEX, "BibTeX", "an @entry{", rb"^[ \t]*@(?i:article|book|inproceedings|incollection|misc|online|"
+                                             rb"techreport|phdthesis|mastersthesis|manual|proceedings)[ \t]*[{(]"),
+    (Kind.ORG, "Org", "a #+ keyword line", rb"^#\+(?i:title|author|options|begin_[a-z]+|startup|setupfile):"
+                                             rb"?(?=[ \t\r\n])"),
+    (Kind.ASCIIDOC, "AsciiDoc", "a document title and attribute lines", rb"\A= \S[^\n]*\n(?::[\w-]+:[^\n]*\n)+"),
+    (Kind.RST, "reStructuredText", "a directive or a hyperlink target", rb"^\.\. (?:[a-z][\w-]*::|_[^:\n]+:)"),
+    (Kind.MARKDOWN, "Markdown", "an ATX heading, a fenced block, an inline link or a link reference definition",
+     rb"^(?:#{1,6}[ \t]+\S|```|~~~|\[[^\]\n]+\]:[ \t]*\S)|\]\([^)\s]+\)"),
+))
+
+
+def _markup_sign(start: bytes) -> tuple[Kind, str, str] | None:
+    for kind, what, seen, pattern in _MARKUP_SIGNS:
+        if pattern.search(start):
+            return kind, what, seen
+    return None
+
+
+def _past_comments(start: bytes) -> bytes:
+    """What follows the HTML comments a sample opens with (all of them, and the white space
+    between), or ``b""`` when a comment does not end in the sample."""
+    while start.startswith(b"<!--"):
+        end = start.find(b"-->", 4)
+        if end == -1:
+            return b""
+        start = start[end + 3:].lstrip(b" \t\r\n\x0c")
+    return start
+
+
 class Sniffed(NamedTuple):
     """What an input holds, and, when that is a guess worth saying, why."""
 
@@ -234,8 +268,20 @@ def sniff(head: bytes, name: str | None = None) -> Sniffed:
     if name and name.lower().endswith((".xhtml", ".xht")) and start[:1] == b"<":
         return Sniffed(Kind.XML)  # named as XHTML, which a browser parses as XML, whatever it starts with
     kind = _unmistakable(head, start) or _by_name(name) or _weak(start)
+    nameless = name in (None, "", "-")  # standard input: only its bytes can say what it is
+    if kind is Kind.HTML and nameless and start.startswith(b"<!--"):
+        # an HTML comment is also how a Markdown file often begins (a licence, a note to editors): what
+        # follows it tells; read as text, a Markdown document's <https://...> autolinks are found
+        rest = _past_comments(start)
+        sign = None if not rest or rest.startswith(b"<") else _markup_sign(rest)
+        if sign is not None and sign[0] is Kind.MARKDOWN:
+            return Sniffed(Kind.TEXT, "it begins with an HTML comment, and then looks like Markdown (" + sign[2]
+                           + "); read as plain text: --kind markdown reads it as Markdown, --kind html as HTML")
     if kind is not None:
         return Sniffed(kind)
+    if nameless and (sign := _markup_sign(start)) is not None:
+        return Sniffed(Kind.TEXT, f"it looks like {sign[1]} ({sign[2]}); read as plain text: --kind {sign[0].value} "
+                                  f"reads it as {sign[1]}")
     if _by_name(name) is None and _MARKUP.match(start):
         return Sniffed(Kind.TEXT, "it begins with markup of no kind told by its first bytes (HTML, a feed, a "
                        "sitemap, OPML, SVG, a MediaWiki dump); read as plain text: --kind html or --kind xml reads it as markup")

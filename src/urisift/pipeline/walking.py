@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from fnmatch import fnmatchcase
 
 from ..model import Defect, DefectKind, Kind, Origin
 from .remote import expand, is_remote, key_under, local_path, shown
@@ -24,8 +25,38 @@ def _hidden(name: str) -> bool:
     return name.startswith(".") and name not in (".", "..")
 
 
+#: a name filter of the walk, as GNU grep's: ("include" or "exclude", GLOB), in the order given
+NameFilter = tuple[str, str]
+
+
+def _suffixes(path: str) -> Iterator[str]:
+    """A path's name suffixes, as GNU grep matches ``--exclude`` against them: the whole
+    path, and each trailing part that starts just after a slash."""
+    path = path.rstrip("/") or path
+    yield path
+    at = path.find("/")
+    while at != -1:
+        yield path[at + 1:]
+        at = path.find("/", at + 1)
+
+
+def _matches(path: str, glob: str) -> bool:
+    return any(fnmatchcase(suffix, glob) for suffix in _suffixes(path))
+
+
+def wanted(path: str, filters: Sequence[NameFilter]) -> bool:
+    """Whether a file passes ``--include`` and ``--exclude`` (GNU grep's rule): the
+    last filter whose glob matches a name suffix of the path decides; when none
+    matches, the file is read unless the first filter is an ``--include``."""
+    for kind, glob in reversed(filters):
+        if _matches(path, glob):
+            return kind == "include"
+    return not filters or filters[0][0] != "include"
+
+
 def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follow: bool = False,
-         binary: list[str] | None = None) -> Iterator[Input | Defect]:
+         binary: list[str] | None = None, names: Sequence[NameFilter] = (),
+         exclude_dirs: Sequence[str] = ()) -> Iterator[Input | Defect]:
     """The inputs the paths name, in order; defects for what cannot be walked.
     A Maildir's messages (in ``cur/`` and ``new/``, as maildir(5) lays
     them out; ``tmp/`` is skipped) are known to be mail; with
@@ -39,18 +70,29 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
     A binary file met in a directory (an image, a font, a NUL byte in its
     first bytes: :func:`~urisift.pipeline.sniff.binary`) is passed over without a
     word, as ripgrep passes over it, and its path added to ``binary``; one
-    named is read."""
+    named is read.
+
+    ``names`` are ``--include`` and ``--exclude`` (:func:`wanted`), applied to
+    every file, named or walked, and ``exclude_dirs`` are ``--exclude-dir``'s
+    globs: a directory, named or met in a walk, whose name suffix matches one is
+    not walked (GNU grep's rules; a store's objects are filtered by their key).
+    """
+    posix = os.sep == "/"
     for path in paths:
         if is_remote(path):
             try:
                 # globs and prefixes, listed by the store: each object's key under them is its path there
-                yield from (Input(url, None, key_under(path, url)) for url in expand(path))
+                yield from (Input(url, None, key_under(path, url)) for url in expand(path)
+                            if not names or wanted(key_under(path, url) or url, names))
             except (OSError, RuntimeError, ValueError) as exc:
                 yield Defect(DefectKind.UNREADABLE, f"cannot list it: {exc}", Origin(file=shown(path)))
             continue
         path = local_path(path)  # file:///abs/path, as cluster jobs name local files
         if path == "-" or not os.path.isdir(path):
-            yield Input(path)
+            if path == "-" or not names or wanted(path if posix else path.replace(os.sep, "/"), names):
+                yield Input(path)
+            continue
+        if exclude_dirs and any(_matches(path if posix else path.replace(os.sep, "/"), g) for g in exclude_dirs):
             continue
         errors: list[OSError] = []
         prefix = path if path.endswith(os.sep) else path + os.sep  # (what os.walk puts before every path)
@@ -63,6 +105,8 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
                 dirs[:] = [d for d in dirs if not _hidden(d)]
             if {"cur", "new", "tmp"} <= set(dirs):
                 dirs.remove("tmp")  # a Maildir: tmp/ holds messages still being delivered
+            if exclude_dirs:
+                dirs[:] = [d for d in dirs if not any(fnmatchcase(d, glob) for glob in exclude_dirs)]
             dirs.sort()
             skipped = _linked_dirs(root, dirs, walked, follow)
             parent = os.path.dirname(root)
@@ -70,6 +114,8 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
                 os.path.isdir(os.path.join(parent, d)) for d in ("cur", "new", "tmp"))
             for name in sorted(files):
                 if not hidden and _hidden(name):
+                    continue
+                if names and not wanted(name, names):
                     continue
                 full = os.path.join(root, name)
                 problem = _not_regular(full)
