@@ -106,7 +106,7 @@ def test_the_records_page_lists_the_record_keys_in_the_order_the_output_has_them
     assert "<!-- generated: record-keys -->" in text
     page = hooks.expand(text)
     rows = re.findall(r"^\| `(\w+)` \|", page, re.M)
-    assert rows == [*RECORD_KEYS, "region", "context", "normalized"]
+    assert rows == [*RECORD_KEYS, "region", "context", "normalized", "file_line", "file_column"]
     # every key has words, not just a type
     assert all(len(text) > 10 for _, _, text in hooks.record_rows())
 

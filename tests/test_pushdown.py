@@ -75,7 +75,7 @@ def test_each_key_needs_what_holds_it() -> None:
     assert needs_of(frozenset({"uri", "target", "element"})) == frozenset()
     assert needs_of(frozenset({"risks"})) == {"risks", "browser", "anchor", "unwrap"}
     assert needs_of(None) == needs_of(frozenset(RECORD_KEYS))
-    assert set(KEY_NEEDS) <= {*RECORD_KEYS, "context", "region"}
+    assert set(KEY_NEEDS) <= {*RECORD_KEYS, "context", "region", "file_line", "file_column"}
     # the region (issue 39) is a key a run adds when asked, never computed for every key of the contract
     assert "region" not in needs_of(None) and needs_of(frozenset({"region"})) == {"region"}
 

@@ -65,7 +65,8 @@ if TYPE_CHECKING:
         Where,
     )
     from .output import record_json, record_line
-    from .pipeline.scan import ScanOptions, iter_input
+    from .pipeline.inputs import iter_input
+    from .pipeline.scan import ScanOptions
     from .stages.base import BaseLayer
     from .stages.delimit import find_references
     from .uri.errors import BaseUriError, InputError, UriError, UriSyntaxError, UrnError, UsageError
@@ -108,7 +109,7 @@ _HOME = {
     "Where": "model",
     "find_references": "stages.delimit",
     "is_valid": "uri.reference",
-    "iter_input": "pipeline.scan",
+    "iter_input": "pipeline.inputs",
     "record_json": "output.records",
     "record_line": "output.records",
     "registered_schemes": "uri.schemes",

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .model import Content, Defect, Kind, Origin, Record
 from .model.needs import KEYS
-from .pipeline.scan import ScanOptions, iter_input, scan_content
+from .pipeline.inputs import iter_input
+from .pipeline.scan import ScanOptions, scan_content
 from .pipeline.sources import Input
 from .readers.html import DocumentWalk, tree_of
 from .stages.base import retrieval_layers
@@ -212,7 +213,8 @@ def _scan_mbox(stream: BinaryIO, base: str | None, file: str | None, abbreviated
 
 
 def scan_path(path: str | Path, *, base: str | None = None, root: str | Path | None = None, abbreviated: bool = True,
-              browser: bool = False, fields: Iterable[str] | None = None) -> Iterator[Record | Defect]:
+              browser: bool = False, fields: Iterable[str] | None = None, published_as: str | None = None
+              ) -> Iterator[Record | Defect]:
     """Scan one file (decompressed when it is gzip, bzip2 or xz); ``browser``
     and ``fields`` as for :func:`scan_text`.  ``base`` is the file's
     retrieval URI; with ``root``, a directory holding the file, it is the
@@ -220,28 +222,34 @@ def scan_path(path: str | Path, *, base: str | None = None, root: str | Path | N
     the file's path under it (a mirror of a site: ``mirror/a/b/page.html``
     under ``https://site.example/`` is ``https://site.example/a/b/page.html``),
     as the command's ``--base`` gives each file of a directory it walks.
-    Without ``base``, a URL's own (after its redirects) is its base."""
+    Without ``base``, a URL's own (after its redirects) is its base.  A
+    directory is walked as the command walks it.  ``published_as`` (``"html"``,
+    ``"dir"``, ``"bare"``) names a documentation tree's sources and the
+    relative links to them as its generator publishes them (``--published-as``)."""
     check.instance("scan_path", "path", path, (str, PathLike), "a str or a path (os.PathLike)")
     if root is not None:
         check.instance("scan_path", "root", root, (str, PathLike), "a str or a path (os.PathLike)")
     wanted = _common("scan_path", base, None, abbreviated, browser, fields)
+    if published_as is not None:
+        check.one_of("scan_path", "published_as", published_as, ["html", "dir", "bare"])
     name = fspath(path)
     under = None
     if root is not None:
         under = relpath(name, fspath(root)).replace(sep, "/")
         if under == ".." or under.startswith("../"):
             raise ValueError(f"scan_path(): path {name!r} is not under root {fspath(root)!r}")
-    return _scan_path(Input(name, under=under), base, abbreviated, browser, wanted)
+    return _scan_path(Input(name, under=under), base, abbreviated, browser, wanted, published_as)
 
 
-def _scan_path(source: Input, base: str | None, abbreviated: bool, browser: bool, wanted: frozenset[str] | None
-               ) -> Iterator[Record | Defect]:
+def _scan_path(source: Input, base: str | None, abbreviated: bool, browser: bool, wanted: frozenset[str] | None,
+               published_as: str | None) -> Iterator[Record | Defect]:
     # a base that cannot serve is a defect first, as for the other scan_ functions, and the file is read
     # without it (ScanOptions refuses it: the options of a run are checked before any input is read)
     served = base if base is None or refusal(base, None) is None else None
     if served is None and base is not None:
         yield from retrieval_layers(base, Origin(file=source.name))[1]
-    yield from iter_input(source, ScanOptions(base=served, abbreviated=abbreviated, browser=browser, fields=wanted))
+    yield from iter_input(source, ScanOptions(base=served, abbreviated=abbreviated, browser=browser, fields=wanted,
+                                              published_as=published_as))
 
 
 __all__ = ["scan_html", "scan_mbox", "scan_message", "scan_path", "scan_stream", "scan_text"]

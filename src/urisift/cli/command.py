@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                                       browser=browser, timeout=args.timeout,
                                       limits=Limits(seconds=args.time_budget, inflated=args.inflate_budget),
                                       locations=args.format == "text" and location,
-                                      fields=written_keys(args, layout)))
+                                      fields=written_keys(args, layout), published_as=args.published_as))
     except UsageError as exc:
         return _usage(err, str(exc))
     configure(options.timeout)  # the walk lists remote inputs, the plan looks at their sizes

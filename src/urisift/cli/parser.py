@@ -13,6 +13,7 @@ from ..model import Kind
 from ..output.choice import RESOLUTIONS
 from ..output.writers import FIELDS
 from ..stages.containment import DOCUMENT_INFLATED, DOCUMENT_SECONDS
+from ..stages.publishing import MODES as PUBLISHED
 from .usage import OneLineParser
 
 EXAMPLES = """\
@@ -20,7 +21,7 @@ examples:
   urisift notes.txt                          every URI in a text file, one target a line
   urisift --base https://example.org/a/ page.html   resolve a saved page's links against where it came from
   urisift --format jsonl archive.mbox        one JSON record a link, with message, part, base and position
-  urisift --format csv --fields uri,target,file,line mail/   chosen columns of a Maildir's links
+  urisift --format csv --fields uri,target,file,file_line mail/   chosen columns of a Maildir's links
   urisift ~/archive/ --jobs 4 --stats        a directory of mbox, Maildir, HTML, WARC and notes, 4 processes
   urisift --format parquet -o links.parquet crawl.warc.gz    a crawl's links for an indexer
   urisift --format edges crawl.warc.gz | sort -u             a link graph: page<TAB>target
@@ -88,7 +89,9 @@ def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="urisift", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
                 description="Find URI references in text, mail (messages, mbox, Maildir, MHTML), HTML, web "
                             "archives (WARC, ARC), style sheets, feeds and sitemaps, PDF and office files, and "
-                            "resolve each against the base that applies to it (RFC 3986).")
+                            "documentation markup (Markdown and notebooks, reStructuredText, AsciiDoc, Org, LaTeX "
+                            "and BibTeX, wikitext), and resolve each against the base that applies to it "
+                            "(RFC 3986).")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or directories (.gz, .bz2, .xz read transparently); none or '-': standard input")
     out = p.add_argument_group("output")
@@ -147,6 +150,10 @@ def parser() -> argparse.ArgumentParser:
     read.add_argument("--base", metavar="URI",
                       help="the retrieval URI of the inputs (RFC 3986 §5.1.3): an absolute URI (one that cannot "
                            "serve as a base is a usage error)")
+    read.add_argument("--published-as", choices=PUBLISHED, metavar="{" + ",".join(PUBLISHED) + "}",
+                      help="a documentation tree as its generator publishes it: each Markdown, rST, AsciiDoc or "
+                           "notebook source, and each relative link to one, named as its page: html (x.md is "
+                           "x.html: mdBook, Sphinx, Jekyll), dir (x/: MkDocs), bare (x: Docusaurus)")
     read.add_argument("--kind", choices=[k.value for k in Kind], default="auto",
                       help="what the inputs hold; auto (default): unmistakable content, then the file name, then "
                            "weaker signs")
@@ -294,9 +301,14 @@ def _count(value: str) -> int:
 def _fields(value: str) -> tuple[str, ...]:
     fields = tuple(f.strip() for f in value.split(",") if f.strip())
     unknown = [f for f in fields if f not in FIELDS]
-    if not fields or unknown:
-        raise argparse.ArgumentTypeError(f"unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)}"
-                                         if unknown else "expected a comma-separated list of keys")
+    if not fields:
+        raise argparse.ArgumentTypeError("expected a comma-separated list of keys")
+    if unknown:
+        from difflib import get_close_matches
+
+        near = get_close_matches(unknown[0], FIELDS, n=1, cutoff=0.6)
+        hint = f" (did you mean {near[0]}?)" if near else f"; the fields are {', '.join(FIELDS)}"
+        raise argparse.ArgumentTypeError(f"unknown field {unknown[0]!r}{hint}")
     return fields
 
 

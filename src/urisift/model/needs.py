@@ -31,12 +31,14 @@ KEYS = (
     "header", "file", "message", "message_id", "part", "offset", "warc_record_id", "warc_target_uri",
     "warc_date", "rel", "text", "span", "line", "column", "flags", "charset", "charset_source", "risks",
     "points_to", "browser_target", "unwrapped", "wrapper", "effective_target", "effective_hops", "effective_status",
-    "effective_loop", "page", "member", "region", "context", "normalized",
+    "effective_loop", "page", "member", "region", "context", "normalized", "file_line", "file_column",
 )
 #: key -> what writing it needs done (the other keys need nothing beyond the scan itself)
 KEY_NEEDS: dict[str, frozenset[str]] = {
     "span": frozenset({POSITIONS}), "line": frozenset({POSITIONS}), "column": frozenset({POSITIONS}),
     "context": frozenset({POSITIONS}),
+    # where the reference stands in the file itself: its line and column there (ScanOptions.locations)
+    "file_line": frozenset({POSITIONS}), "file_column": frozenset({POSITIONS}),
     "browser_target": frozenset({BROWSER}),
     # differs needs the browser's URL, deceptive text the link's text, broken-wrapper the unwrapping
     "risks": frozenset({RISKS, BROWSER, ANCHOR, UNWRAP}),

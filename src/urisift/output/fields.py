@@ -11,6 +11,7 @@ from typing import Any
 
 from ..model import Record
 from .computed import NotComputed
+from .records import file_place
 from .lines import ORIGIN_KEYS as _ORIGIN_KEYS
 from .lines import dumps as _dumps
 from .lines import number as _number
@@ -73,6 +74,8 @@ _FIELD_JSON: dict[str, Any] = {
     "effective_loop": _effective_part("loop"),
     "context": lambda r, n: _string(r.context),
     "normalized": lambda r, n: _string(n),
+    "file_line": lambda r, n: _number(file_place(r)[0]),
+    "file_column": lambda r, n: _number(file_place(r)[1]),
 }
 
 

@@ -31,7 +31,8 @@ def schema(layout: Layout = PLAIN) -> Any:
         "column": number, "flags": texts, "charset": text, "charset_source": text, "risks": pa.list_(risk),
         "points_to": text, "browser_target": text, "unwrapped": text, "wrapper": texts, "effective_target": text,
         "effective_hops": number, "effective_status": number, "effective_loop": pa.bool_(), "page": number,
-        "member": text, "region": text, "context": text, "normalized": text,
+        "member": text, "region": text, "context": text, "normalized": text, "file_line": number,
+        "file_column": number,
     }
     assert tuple(types)[:len(RECORD_KEYS)] == RECORD_KEYS
     return pa.schema([pa.field(k, types[k]) for k in layout.columns()])

@@ -17,7 +17,8 @@ and ``effective_target``, ``effective_hops``, ``effective_status``,
 line also carries ``message_id``, ``offset`` and ``warc_record_id``.  A run
 adds keys when asked (:data:`EXTRA_KEYS`): ``region`` (where on
 an HTML page it stands: --fields naming it, --region), ``context``,
-``normalized``.
+``normalized``, ``file_line`` and ``file_column`` (where it stands in the
+file itself, :func:`file_place`: --fields naming them).
 
 JSON lines are written by :func:`record_line`, which gives exactly
 ``json.dumps(record_json(record), ensure_ascii=False)`` (a test holds it to
@@ -31,7 +32,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
-from ..model import Defect, Record
+from ..model import Defect, Flag, Record, Where
 from ..uri import arguments as check
 from .computed import NotComputed, not_computed
 from .lines import ORIGIN_KEYS, RecordLines, dumps
@@ -45,10 +46,30 @@ RECORD_KEYS = (
     "effective_loop", "page", "member",
 )
 #: keys a run adds when asked, after the contract's, in this order (urisift.model.needs.KEYS)
-EXTRA_KEYS = ("region", "context", "normalized")
+EXTRA_KEYS = ("region", "context", "normalized", "file_line", "file_column")
 #: JSON keys of a defect line, in output order.
 DEFECT_KEYS = ("defect", "detail", "file", "position", "unit", "message", "part", "message_id", "offset",
                "warc_record_id")
+
+def file_place(record: Record) -> tuple[int | None, int | None]:
+    """Where the reference stands in the file itself, as (line, column), 1-based: the
+    ``line`` and ``column`` of a file's own text; in a message, an mbox or a plain WARC,
+    where its part's text stands in the file as written (not a base64 or gzip part's);
+    (None, None) where its text is not in the file's bytes as written, or the column
+    alone where the record has none (an XML element's).  Text output's ``file:line:``
+    (``-H``) is this place where there is one."""
+    placed = record.in_file
+    origin = record.origin
+    if placed is not None and origin.line is not None:
+        return origin.line + placed[0] - 1, placed[1]
+    place = record.found.place
+    if (origin.warc_record_id is not None or origin.warc_target_uri is not None or origin.message is not None
+            or origin.part is not None or place.page is not None or place.member is not None
+            or place.where is Where.HEADER or Flag.UUENCODED in record.found.flags):
+        return None, None  # inside a container whose text does not stand in the file as written
+    line, column = record.line, record.column
+    return (None if line is False else line), (None if column is False else column)
+
 
 def record_json(record: Record, keys: Collection[str] | None = None) -> dict[str, Any]:
     """The record as a JSON object, keys in contract order; raises
@@ -131,5 +152,5 @@ def record_schema() -> dict[str, Any]:
 
 
 # (NotComputed and RecordLines are the package's names, kept here where they were)
-__all__ = ["DEFECT_KEYS", "EXTRA_KEYS", "RECORD_KEYS", "NotComputed", "RecordLines", "defect_json", "defect_line",
+__all__ = ["DEFECT_KEYS", "EXTRA_KEYS", "RECORD_KEYS", "NotComputed", "RecordLines", "defect_json", "defect_line", "file_place",
            "record_json", "record_line", "record_schema"]

@@ -28,7 +28,7 @@ from typing import IO, Any
 from ..model import Defect, Flag, Origin, Record, Where
 from .choice import browser_column, chosen_target
 from .fields import FieldLines
-from .records import EXTRA_KEYS, RECORD_KEYS, RecordLines, defect_line, record_json
+from .records import EXTRA_KEYS, RECORD_KEYS, RecordLines, defect_line, file_place, record_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,7 @@ class Layout:
         row["region"] = record.found.place.region
         row["context"] = record.context
         row["normalized"] = normalized
+        row["file_line"], row["file_column"] = file_place(record)
         # a key not computed (browser_target) is null in a row: CSV and Parquet have no absent value
         return {k: row.get(k) for k in self.columns()}
 
@@ -130,7 +131,7 @@ class TextWriter(Writer):
 
 #: a file name's control characters as ``\xNN`` in a text line: a line break in a name would
 #: cut the line in two (the bytes that are not UTF-8 are already ``\xNN``, by printable_name)
-_CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F)}
+CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F)}
 
 
 def location(record: Record) -> str:
@@ -145,10 +146,10 @@ def location(record: Record) -> str:
     is that file's); ``-`` where no line or column is known.  Always three
     fields."""
     origin = record.origin
-    name = (origin.file or "-").translate(_CONTROLS)
-    placed = record.in_file
-    if placed is not None and origin.line is not None:
-        return f"{name}:{origin.line + placed[0] - 1}:{'-' if placed[1] is None else placed[1]}"
+    name = (origin.file or "-").translate(CONTROLS)
+    if record.in_file is not None and origin.line is not None:
+        in_line, in_column = file_place(record)  # (the one rule of where a part stands in its file)
+        return f"{name}:{in_line}:{'-' if in_column is None else in_column}"
     line = "-" if record.line is None else str(record.line)
     column = "-" if record.column is None else str(record.column)
     inside = []

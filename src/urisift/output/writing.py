@@ -18,7 +18,7 @@ from ..uri.errors import ExitCode, OutputError
 from ..uri.normalization import normalize
 from .choice import chosen_target
 from .stats import Stats
-from .writers import Writer
+from .writers import CONTROLS, Writer
 
 
 class Select:
@@ -199,10 +199,12 @@ def write_all(items: Iterable[Record | Defect | Rendered | Tally], writer: Write
 
 
 def line_of(defect: Defect, prog: str = "urisift") -> str:
-    """A defect's line on standard error, said by ``prog``."""
+    """A defect's line on standard error, said by ``prog``: one line, whatever the
+    name or the detail holds (a control character as ``\\xNN``, as text output's
+    ``-H`` writes a file name)."""
     if defect.kind is DefectKind.UNREADABLE:
-        return f"{prog}: {defect.file}: cannot read: {defect.detail}\n"
-    return f"{prog}: {defect}\n"
+        return f"{prog}: {defect.file}: cannot read: {defect.detail}".translate(CONTROLS) + "\n"
+    return f"{prog}: {defect}".translate(CONTROLS) + "\n"
 
 
 def report(defect: Defect, err: IO[str], prog: str = "urisift") -> int:

@@ -38,10 +38,10 @@ from ..stages.base import retrieval_layers, retrieval_uri
 from ..stages.containment import EVERY, Metered, contained, failed
 from ..stages.delimit.chars import ordered
 from ..stages.options import DEFAULTS, ScanOptions, checked
-from ..uri import arguments as check
+from ..stages.publishing import is_source, published_record, published_uri
 from ..uri.errors import InputError, RunError
 from .remote import configure, is_remote, retrieved
-from .sources import BUILT_KINDS, Input, Opened, open_binary, open_input, read_small, standard_input, unreadable
+from .sources import BUILT_KINDS, Opened, open_binary, open_input, read_small, standard_input, unreadable
 from .units import Counted, Renumbering, Task, Window, WorkUnit
 
 Items = Iterator[Record | Defect]
@@ -234,7 +234,15 @@ def scan_unit(unit: WorkUnit, options: ScanOptions = DEFAULTS, *, stdin: BinaryI
     A range's messages are numbered from 0 (:class:`~urisift.pipeline.units.Renumbering` numbers
     them on) and its offsets are the file's."""
     items = _scan_unit(unit, options, stdin)
+    if options.published_as is not None:
+        items = _published(items, options.published_as)
     return _policed(items) if options.strict else items  # (no generator around each record for nothing)
+
+
+def _published(items: Iterator[Record | Defect | Tally], mode: str) -> Iterator[Record | Defect | Tally]:
+    """--published-as: each record's target named as the tree is published (stages/publishing.py)."""
+    for item in items:
+        yield published_record(item, mode) if type(item) is Record else item
 
 
 def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> Iterator[Record | Defect | Tally]:
@@ -267,7 +275,11 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     retrieval, detail = retrieval_uri(source.under, options.base, fetched)
     layer, defects = retrieval_layers(retrieval, origin, detail=detail)
     if layer.current is not None:  # (the retrieval layer's, as the default layer is not asked for here)
-        origin = origin_with(origin, retrieval=layer.current.uri)
+        # (the page a source of a tree is published as: where its edges start; its references are resolved
+        # against the source's own place, as the generators resolve them)
+        page = layer.current.uri if options.published_as is None or not is_source(source.path) else published_uri(
+            layer.current.uri, options.published_as)
+        origin = origin_with(origin, retrieval=page)
     if not unit.start:
         yield from defects
     if opened is not None and opened.doubt is not None:
@@ -369,43 +381,6 @@ def scan_serial(units: Iterable[WorkUnit | Defect], options: ScanOptions = DEFAU
                 yield numbering(item) if renumber else item  # type: ignore[arg-type]
 
 
-def iter_input(source: Input | str | os.PathLike[str], options: ScanOptions = DEFAULTS, *,
-               stdin: BinaryIO | None = None) -> Items:
-    """Records and defects of one input, streamed, in constant memory.
-    Its arguments are checked at the call (:mod:`urisift.uri.arguments`)."""
-    check.instance("iter_input", "source", source, (Input, str, os.PathLike), "a path (str, os.PathLike) or an Input")
-    check.instance("iter_input", "options", options, ScanOptions, "a ScanOptions")
-    if stdin is not None:
-        check.binary_stream("iter_input", "stdin", stdin)
-    source = source if isinstance(source, Input) else Input(os.fspath(source))
-    return _iter_input(source, options, stdin)
-
-
-def _iter_input(source: Input, options: ScanOptions, stdin: BinaryIO | None) -> Items:
-    if source.path != "-" and not is_remote(source.path) and os.path.isdir(source.path):
-        items: Iterable[Record | Defect | Tally] = _walked(source, options)
-    else:
-        items = scan_unit(WorkUnit(source), options, stdin=stdin)
-    for item in items:
-        if type(item) is not Tally:
-            yield item  # type: ignore[misc]
-
-
-def _walked(folder: Input, options: ScanOptions) -> Iterator[Record | Defect | Tally]:
-    """A directory, walked as the command walks it (a Maildir's messages known to
-    be mail, hidden and binary files passed over), its files in the command's
-    order; each file's path under the directory (after ``folder.under``, when the
-    directory itself stands under a root) gives it its retrieval URI."""
-    from .plan import plan
-    from .walking import walk
-
-    walked = walk([folder.path], maildir=options.kind is Kind.MAILDIR)
-    if folder.under is not None:
-        walked = (replace(i, under=f"{folder.under.rstrip('/')}/{i.under}") if isinstance(i, Input) and i.under
-                  else i for i in walked)
-    return scan_serial(plan(walked, options, cut=False), options)
-
-
 def messages_in(unit: WorkUnit) -> int:
     """How many messages an mbox range holds (what the Spark job's first
     stage counts, to number each range's messages as a serial run does)."""
@@ -415,5 +390,5 @@ def messages_in(unit: WorkUnit) -> int:
         return sum(1 for _ in split_mbox(stream, followed=unit.end is not None))
 
 
-__all__ = ["READERS", "ScanOptions", "checked", "iter_input", "messages_in", "read_html", "scan_content",
+__all__ = ["READERS", "ScanOptions", "checked", "messages_in", "read_html", "scan_content",
            "scan_failed", "scan_serial", "scan_task", "scan_unit"]

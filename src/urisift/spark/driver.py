@@ -39,6 +39,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from .. import __version__
 from ..cli.usage import OneLineParser
 from ..model import Defect, DefectKind, Kind, Record, Tally
 from ..output.records import defect_line, record_line
@@ -51,6 +52,7 @@ from ..pipeline.scan import ScanOptions, messages_in, scan_failed, scan_unit
 from ..pipeline.units import Renumbering, WorkUnit
 from ..pipeline.walking import walk
 from ..stages.options import refusal
+from ..stages.publishing import MODES as PUBLISHED
 from ..uri.errors import ExitCode, UsageError
 
 FORMATS = ("jsonl", "parquet", "edges", "edge-counts")
@@ -311,7 +313,13 @@ def main(argv: list[str] | None = None) -> int:
                         "is its older name")
     p.add_argument("--output", required=True, metavar="DIR", help="where records/ (or edges/, edge-counts/) "
                                                                  "and defects/ are written")
-    p.add_argument("--format", choices=FORMATS, default="jsonl")
+    p.add_argument("--format", choices=FORMATS, default="jsonl",
+                   help="jsonl (default): records/ of the command's JSON lines; parquet: records/ with the fixed "
+                        "Arrow schema; edges: edges/ of source<TAB>target lines; edge-counts: edge-counts/ of "
+                        "JSON lines, each source host and target host with the count of their links")
+    p.add_argument("--published-as", choices=PUBLISHED,
+                   help="a documentation tree as its generator publishes it (as the command's --published-as)")
+    p.add_argument("--version", "-V", action="version", version=f"urisift-spark {__version__}")
     p.add_argument("--master", help="the Spark master (local[2] ...); default: what spark-submit gives")
     p.add_argument("--partitions", type=int, help="tasks to cut the work into (default: a unit each)")
     p.add_argument("--base", metavar="URI", help="the retrieval URI of the inputs")
@@ -346,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     failed: list[str] = []
     # Parquet has no absent value: its browser_target column is computed for every record
     counts = run(paths, args.output, fmt=args.format, master=args.master,
-                 options=ScanOptions(base=args.base, browser=args.format == "parquet"), partitions=args.partitions,
+                 options=ScanOptions(base=args.base, browser=args.format == "parquet",
+                                     published_as=args.published_as), partitions=args.partitions,
                  partition_by=args.partition_by, failed=failed.append)
     sys.stderr.writelines(failed)
     print(json.dumps(counts), file=sys.stderr)

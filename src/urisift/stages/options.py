@@ -13,6 +13,7 @@ from ..uri.errors import UriError, UsageError
 from .base import as_base
 from .charset_labels import normalize_label
 from .containment import Limits
+from .publishing import MODES
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,8 @@ class ScanOptions:
     locations: bool = False
     # URLs in code (a Markdown code span or block): found, with the code flag; False leaves them out
     code: bool = True
+    # a documentation tree as its generator publishes it (stages/publishing.py): html, dir, bare; None: as it is
+    published_as: str | None = None
 
     @property
     def needs(self) -> frozenset[str]:
@@ -73,6 +76,8 @@ class ScanOptions:
             check.flag("ScanOptions", name, getattr(self, name))
         check.text("ScanOptions", "base", self.base, none=True)
         check.text("ScanOptions", "charset", self.charset, none=True)
+        if self.published_as is not None:
+            check.one_of("ScanOptions", "published_as", self.published_as, list(MODES))
         # what the command refuses as a usage error is refused here too, by the same words
         wrong = refusal(self.base, self.charset)
         if wrong is not None:
@@ -92,6 +97,8 @@ class ScanOptions:
                                  f"(the keys: {', '.join(KEYS)})")
             if type(self.fields) is not frozenset:
                 object.__setattr__(self, "fields", frozenset(self.fields))
+            if not self.fields.isdisjoint(("file_line", "file_column")):
+                object.__setattr__(self, "locations", True)  # where each part stands in the file: looked for
 
 
 _FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code")
