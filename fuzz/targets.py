@@ -234,8 +234,8 @@ def sniff(data: bytes) -> None:
     """The kind sniffer (``--kind auto``) on an input's first bytes, under
     each strength of name: it ends, looks at its sample only, and tells a
     kind; then the bytes as standard input, sniffed and read."""
-    from urisift.pipeline.sniff import SAMPLE
-    from urisift.pipeline.sniff import sniff as sniffed
+    from urisift.stages.sniff import SAMPLE
+    from urisift.stages.sniff import sniff as sniffed
 
     for name in _NAMES:
         told = sniffed(data, name)

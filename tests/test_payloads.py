@@ -17,7 +17,7 @@ import pytest
 from urisift import Defect, Record, scan_message, scan_path
 from urisift.cli.command import main
 from urisift.model import DefectKind, Kind
-from urisift.pipeline.sniff import sniff_kind
+from urisift.stages.sniff import sniff_kind
 
 from .conftest import ROOT
 

@@ -15,7 +15,7 @@ import pytest
 
 from urisift.cli.command import main
 from urisift.model import Kind
-from urisift.pipeline.sniff import sniff, sniff_kind
+from urisift.stages.sniff import sniff, sniff_kind
 
 from .conftest import ROOT
 

@@ -12,7 +12,7 @@ import pytest
 import urisift
 from urisift import Defect, DefectKind, Record, ScanOptions, iter_input, scan_path
 from urisift.cli.command import main
-from urisift.pipeline.sniff import sniff
+from urisift.stages.sniff import sniff
 from urisift.pipeline.walking import wanted
 
 from .conftest import ROOT

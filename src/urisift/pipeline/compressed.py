@@ -13,6 +13,7 @@ import zlib
 from typing import BinaryIO
 
 from ..model import Defect, DefectKind, Origin
+from ..stages.sniff import WARC_STARTS
 
 #: the bytes a gzip member is looked into, to tell what it holds
 _SNIFF_SIZE = 4096
@@ -170,8 +171,6 @@ class Guarded(io.RawIOBase):
 
 # -- a .warc.gz whose first member is corrupt -------------------------------------------
 
-#: what a WARC or an ARC file starts with
-WARC_STARTS = (b"WARC/", b"filedesc://")
 
 
 def _member(data: bytes, at: int) -> bytes | None:

@@ -10,7 +10,7 @@ files, and what kind of content each input holds.
   whatever it is (``urisift <(cmd)`` is a FIFO on purpose).
 - :func:`open_input` opens one, reading gzip, bzip2 and xz transparently
   (recognized by their magic bytes, whatever the name), and tells its kind.
-- :func:`~urisift.pipeline.sniff.sniff` decides the kind from the first bytes and
+- :func:`~urisift.stages.sniff.sniff` decides the kind from the first bytes and
   the name: unmistakable content (WARC and ARC magic, an RFC 4155 envelope
   line, RFC 5322 headers, ``%PDF-`` ...) before the name, the name before
   weaker signs (the HTML signatures of WHATWG MIME sniffing §7.1, a style
@@ -31,7 +31,7 @@ from ..stages.streams import Replay
 from .compressed import MAGIC, Guarded, gzip_warc
 from .remote import is_remote, open_remote, retrieved, shown
 from .remote import size as remote_size
-from .sniff import SAMPLE, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
+from ..stages.sniff import SAMPLE, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
 
 #: how many leading bytes the sniffer reads
 SNIFF_SIZE = SAMPLE
@@ -105,7 +105,7 @@ class Opened:
     compression: str | None = None
     guard: Guarded | None = None
     live: bool = False  # a pipe or terminal: read a line at a time, not a chunk
-    doubt: str | None = None  # why the kind sniffed is a guess worth saying (:func:`~urisift.pipeline.sniff.sniff`)
+    doubt: str | None = None  # why the kind sniffed is a guess worth saying (:func:`~urisift.stages.sniff.sniff`)
     # the URL the bytes came from (a web input's after its redirects), None for a local file
     fetched: str | None = None
     failure: Defect | None = None  # the sniffer failed on its first bytes: read as text

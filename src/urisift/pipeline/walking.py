@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 
 from ..model import Defect, DefectKind, Kind, Origin
 from .remote import expand, is_remote, key_under, local_path, shown
-from .sniff import binary
+from ..stages.sniff import binary
 from .sources import Input, printable_name, unreadable
 
 #: the first bytes of a walked file that tell whether it is binary (ripgrep reads its first buffer)
@@ -68,7 +68,7 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
     ``follow`` it is skipped with a ``not-a-file`` defect that says so.
 
     A binary file met in a directory (an image, a font, a NUL byte in its
-    first bytes: :func:`~urisift.pipeline.sniff.binary`) is passed over without a
+    first bytes: :func:`~urisift.stages.sniff.binary`) is passed over without a
     word, as ripgrep passes over it, and its path added to ``binary``; one
     named is read.
 

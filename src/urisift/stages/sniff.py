@@ -32,7 +32,9 @@ from typing import NamedTuple
 
 from ..model import Kind
 from ..uri import patterns
-from .compressed import WARC_STARTS
+
+#: what a WARC or an ARC file starts with
+WARC_STARTS = (b"WARC/", b"filedesc://")
 
 #: the most leading bytes any signature is looked for in: what is past it is
 #: never looked at, so that sniffing costs the same whatever the input's size

@@ -1,0 +1,75 @@
+"""A ZIP file's members read safely, for every reader of ZIP packages (office files,
+archives): what zipfile can inflate, a member stopped at the size its header gives,
+and the members that are not to be read (encrypted, a method zipfile lacks, a ratio
+no real file has, past the document's inflate budget), each as a defect that names it
+(APPNOTE.TXT 6.3: the general purpose bit flag, the compression methods)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+import zlib
+from typing import IO, Any, BinaryIO
+
+from ..model import Defect, DefectKind, Origin
+from .containment import Budget
+
+MAX_RATIO = 200  # XML compresses 5-20 times; a bomb, thousands
+#: the compression methods zipfile inflates
+METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA})
+_METHOD_NAMES = {6: "implode", 9: "deflate64", 99: "AES encryption", 97: "WavPack", 98: "PPMd", 95: "xz", 93: "zstd"}
+
+
+class Inflating(io.RawIOBase):
+    """A member as it inflates, stopped at the size its header gives (a lying
+    header cannot inflate more than it said) and at any read error, which
+    is kept to be told once the member is read."""
+
+    def __init__(self, stream: IO[bytes], size: int) -> None:
+        self.stream = stream
+        self.left = size
+        self.problem: str | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.problem is not None:
+            return 0
+        try:
+            data = self.stream.read(min(len(buffer), self.left + 1))
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
+            self.problem = f"it cannot be inflated ({type(exc).__name__}: {exc}): read as far as it went"
+            return 0
+        if len(data) > self.left:
+            self.problem = "it inflates past the size its header gives: read as far as that size"
+            data = data[:self.left]
+        self.left -= len(data)
+        buffer[:len(data)] = data
+        return len(data)
+
+
+def seekable(stream: BinaryIO) -> BinaryIO:
+    try:
+        if stream.seekable():
+            return stream
+    except (AttributeError, OSError, ValueError):
+        pass
+    return io.BytesIO(stream.read())  # a pipe: a ZIP's directory is at its end
+
+
+def unread_member(member: zipfile.ZipInfo, budget: Budget | None, origin: Origin) -> Defect | None:
+    """Why ``member`` is not read, as a defect, or None when it may be."""
+    name = member.filename
+    if member.flag_bits & 0x1:
+        return Defect(DefectKind.BROKEN_DOCUMENT, f"member {name} is encrypted: not read", origin, None)
+    if member.compress_type not in METHODS:
+        method = _METHOD_NAMES.get(member.compress_type, "unknown")
+        return Defect(DefectKind.BROKEN_DOCUMENT, f"member {name} is compressed with method {member.compress_type} "
+                      f"({method}), which this reader lacks: not read", origin, None)
+    if member.file_size > MAX_RATIO * max(member.compress_size, 1) and member.file_size > (1 << 20):
+        return Defect(DefectKind.BOMB, f"member {name} claims to inflate {member.file_size} bytes from "
+                      f"{member.compress_size} (more than {MAX_RATIO} times): not read", origin, None)
+    if budget is not None and not budget.inflate(member.file_size):
+        return budget.over_inflation(f"member {name}", member.file_size, origin)
+    return None
