@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     if output is not None and (named := next((p for p in paths if same_file(p, output)), None)) is not None:
         return _usage(err, f"input file {printable_name(named)!r} is also the output")
     # the walk comes before the output is opened (opening empties it): an --output file that the walk
-    # meets is refused as a named one is, before a byte of it is lost (issue 52); standard output
+    # meets is refused as a named one is, before a byte of it is lost; standard output
     # redirected to a file in the tree (the shell made and emptied it already) is skipped below
     binaries: list[str] = []  # binary files a directory walk passed over: --stats counts them
     try:
