@@ -16,8 +16,11 @@ import bz2
 import gzip
 import hashlib
 import importlib.util
+import io
 import lzma
 import os
+import tarfile
+import zipfile
 import zlib
 from collections.abc import Iterator
 from itertools import islice
@@ -174,6 +177,24 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
     elif target == "wikitext":
         for path in _files(PROJECT / "wiki", "*.wiki"):
             yield _read(path, max_size)
+    elif target == "archive":
+        # the HTML and mail samples in a ZIP, stored and deflated, and in a tar, plain and gzip'd
+        members = [(p.name, _read(p, max_size // 4)) for folder in ("html", "mail")
+                   for p in _files(PROJECT / folder, "*.*")]
+        for method in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            packed = io.BytesIO()
+            with zipfile.ZipFile(packed, "w", method) as package:
+                for name, data in members:
+                    package.writestr(name, data)
+            yield packed.getvalue()[:max_size]
+        for mode in ("w", "w:gz"):
+            packed = io.BytesIO()
+            with tarfile.open(fileobj=packed, mode=mode) as archive:  # type: ignore[call-overload]
+                for name, data in members:
+                    info = tarfile.TarInfo(name)
+                    info.size = len(data)
+                    archive.addfile(info, io.BytesIO(data))
+            yield packed.getvalue()[:max_size]
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -253,7 +274,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
            "codings", "markdown", "notebook", "rst", "asciidoc", "org",
-           "latex", "bibtex", "wikitext")
+           "latex", "bibtex", "wikitext", "archive")
 
 
 def main(argv: list[str] | None = None) -> int:

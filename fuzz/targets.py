@@ -330,4 +330,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "latex": _as(Kind.LATEX),
     "bibtex": _as(Kind.BIBTEX),
     "wikitext": _as(Kind.WIKITEXT),
+    "archive": _as(Kind.ARCHIVE),
 }

@@ -248,7 +248,7 @@ def test_a_broken_zip_and_broken_xml_are_defects_not_crashes(tmp_path: Path) -> 
     (b'<html xmlns="http://www.w3.org/1999/xhtml"><p>no prolog</p>', "page.html", Kind.HTML),
     (b"User-agent: *\nDisallow: /\n", "site/robots.txt", Kind.ROBOTS),
     (b"body { color: red }", "a/site.css", Kind.CSS),
-    (b"PK\x03\x04 a zip of something else", None, Kind.TEXT),
+    (b"PK\x03\x04 a zip of something else", None, Kind.ARCHIVE),  # (its reader says it is no ZIP it can read)
 ])
 def test_kinds_are_sniffed_from_content_then_name(head: bytes, name: str | None, kind: Kind) -> None:
     assert sniff_kind(head, name) is kind

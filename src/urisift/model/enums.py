@@ -160,6 +160,7 @@ class Kind(_Enum):
     LATEX = "latex"  # LaTeX (.tex)
     BIBTEX = "bibtex"  # BibTeX (.bib)
     WIKITEXT = "wikitext"  # MediaWiki wikitext (.wiki, .mediawiki)
+    ARCHIVE = "archive"  # a ZIP or tar archive (.zip, .tar, and .tar.gz, .tgz ... once inflated): its members
 
 
 class Region(_Enum):

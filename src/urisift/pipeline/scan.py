@@ -203,10 +203,11 @@ READERS: dict[Kind, Reader] = {
     Kind.LATEX: _reader("..readers.markup", "read_latex"),
     Kind.BIBTEX: _reader("..readers.markup", "read_bibtex"),
     Kind.WIKITEXT: _reader("..readers.markup", "read_wikitext"),
+    Kind.ARCHIVE: _reader("..readers.archive", "read_archive"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
-ARCHIVES = frozenset({Kind.MBOX, Kind.WARC})
+ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE})
 #: the kinds whose readers hold a document's bytes whole, and can use a part of one (the others stream
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole

@@ -84,6 +84,7 @@ _EXTENSIONS[".org"] = Kind.ORG
 _EXTENSIONS.update(dict.fromkeys((".tex", ".latex", ".ltx"), Kind.LATEX))
 _EXTENSIONS[".bib"] = Kind.BIBTEX
 _EXTENSIONS.update(dict.fromkeys((".wiki", ".mediawiki", ".wikitext"), Kind.WIKITEXT))
+_EXTENSIONS.update(dict.fromkeys((".zip", ".tar", ".tgz", ".tbz", ".tbz2", ".txz"), Kind.ARCHIVE))
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
 _XML_ROOT = patterns.compile(rb"<([A-Za-z_][\w.:-]*)")
@@ -216,6 +217,8 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
     if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"mimetypeapplication/vnd.oasis."
                                              in head):
         return Kind.OFFICE  # an OPC package (its content types part), an ODF one (its mimetype member first)
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")) or head[257:262] == b"ustar":
+        return Kind.ARCHIVE  # any other ZIP (an EPUB too, for now: its members by their names), a tar
     if _HTML_DOCUMENT.match(start):
         return Kind.HTML
     if start.startswith(b"<?xml"):
@@ -229,12 +232,19 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
     return None
 
 
+def kind_by_name(name: str | None) -> Kind | None:
+    """The kind a file's name says (2. in the module doc), or None."""
+    return _by_name(name)
+
+
 def _by_name(name: str | None) -> Kind | None:
     if not name or name == "-":
         return None
     base = os.path.basename(name).lower()
     if base == "robots.txt":
         return Kind.ROBOTS
+    if base.endswith((".tar.gz", ".tar.bz2", ".tar.xz")):
+        return Kind.ARCHIVE
     return _EXTENSIONS.get(os.path.splitext(base)[1])
 
 

@@ -22,6 +22,7 @@ from ...stages.base import BaseLayer
 from ...stages.charset import decode
 from ...stages.media import kind_of
 from ...stages.placing import Placing
+from ...stages.sniff import SAMPLE, binary, kind_by_name
 from ...uri import patterns
 from .flowed import unflow
 from .header_uris import header_references
@@ -78,13 +79,18 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
             where = top if not item.path else origin_with(top, part=item.path)
             for found in header_references(item.entity):
                 yield HeaderReference(where, found, item.layer)
-        elif item.content_type.startswith(("text/", "multipart/")) or kind_of(item.content_type) is not None:
+        elif item.content_type.startswith(("text/", "multipart/")) or (
+                typed := kind_of(item.content_type) or _named(item.entity)) is not None:
             body = transfer_decoded(item.entity)
             if not isinstance(body, bytes):
                 continue
             # by the one table of media types (a style sheet, a feed, a PDF or
-            # office attachment has its own reader); other text is text
+            # office attachment has its own reader), else by the attachment's name; other text is text
             kind = kind_of(item.content_type) or Kind.TEXT
+            if not item.content_type.startswith(("text/", "multipart/")) and typed is not None:
+                if typed not in _BINARY_KINDS and binary(body[:SAMPLE], None):
+                    continue  # named as text, and not text: nothing to read (a walk passes such a file over)
+                kind = typed
             where = origin_with(top, part=item.path)
             entity, raw_type = item.entity, item.raw_type
             if item.content_type.startswith("multipart/"):
@@ -110,6 +116,21 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
                 placed = None if start is None or lines is None else part_place(start, None, body_lines, lines.in_file)
                 yield TextPart(where, kind, body, charset, None, item.layer, placed=placed)
             yield from files
+
+
+#: the kinds whose files are binary by nature: an attachment named as one is read whatever its bytes
+_BINARY_KINDS = frozenset({Kind.ARCHIVE, Kind.OFFICE, Kind.PDF})
+
+
+def _named(entity: Message) -> Kind | None:
+    """The kind an attachment's file name says (Content-Disposition's filename, else
+    Content-Type's name: RFC 2183 §2.3), for a part whose media type says none
+    (``application/octet-stream``): a zip sent as bytes is still a zip."""
+    try:
+        name = entity.get_filename()
+    except (TypeError, ValueError, LookupError):  # a broken RFC 2231 parameter: no name
+        return None
+    return kind_by_name(name) if isinstance(name, str) else None
 
 
 def _standing(entity: Message, charset: str | None, lines: Placing | None) -> tuple[int | None, Place | None]:
