@@ -195,6 +195,11 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
                     info.size = len(data)
                     archive.addfile(info, io.BytesIO(data))
             yield packed.getvalue()[:max_size]
+    elif target == "emlx":
+        # the project's messages as Apple Mail keeps them: the byte count, the message, a plist
+        for path in project_messages:
+            message = _read(path, max_size - 200)
+            yield b"%-10d\n" % len(message) + message + b"<?xml version=\"1.0\"?><plist version=\"1.0\"></plist>\n"
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -274,7 +279,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
            "codings", "markdown", "notebook", "rst", "asciidoc", "org",
-           "latex", "bibtex", "wikitext", "archive")
+           "latex", "bibtex", "wikitext", "archive", "emlx")
 
 
 def main(argv: list[str] | None = None) -> int:

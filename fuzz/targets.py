@@ -331,4 +331,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "bibtex": _as(Kind.BIBTEX),
     "wikitext": _as(Kind.WIKITEXT),
     "archive": _as(Kind.ARCHIVE),
+    "emlx": _as(Kind.EMLX),
 }

@@ -160,6 +160,7 @@ class Kind(_Enum):
     LATEX = "latex"  # LaTeX (.tex)
     BIBTEX = "bibtex"  # BibTeX (.bib)
     WIKITEXT = "wikitext"  # MediaWiki wikitext (.wiki, .mediawiki)
+    EMLX = "emlx"  # an Apple Mail message file (.emlx, .partial.emlx): a byte count, a message, Mail's plist
     ARCHIVE = "archive"  # a ZIP or tar archive (.zip, .tar, and .tar.gz, .tgz ... once inflated): its members
 
 

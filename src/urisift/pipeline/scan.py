@@ -204,6 +204,7 @@ READERS: dict[Kind, Reader] = {
     Kind.BIBTEX: _reader("..readers.markup", "read_bibtex"),
     Kind.WIKITEXT: _reader("..readers.markup", "read_wikitext"),
     Kind.ARCHIVE: _reader("..readers.archive", "read_archive"),
+    Kind.EMLX: _reader("..readers.mail.emlx", "read_emlx"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
@@ -212,7 +213,7 @@ ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE})
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole
 HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
-                        Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT})
+                        Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT, Kind.EMLX})
 #: the kinds whose small files are read in one call (:func:`~urisift.pipeline.sources.read_small`): the markup kinds
 _READ_AT_ONCE = HELD_WHOLE - {Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS}
 

@@ -33,6 +33,8 @@ from typing import NamedTuple
 from ..model import Kind
 from ..uri import patterns
 
+#: an Apple Mail message file's first line: the message's length in bytes
+_EMLX_LENGTH = re.compile(rb"[ \t]*\d{1,12}[ \t]*\r?\n")
 #: what a WARC or an ARC file starts with
 WARC_STARTS = (b"WARC/", b"filedesc://")
 
@@ -84,6 +86,7 @@ _EXTENSIONS[".org"] = Kind.ORG
 _EXTENSIONS.update(dict.fromkeys((".tex", ".latex", ".ltx"), Kind.LATEX))
 _EXTENSIONS[".bib"] = Kind.BIBTEX
 _EXTENSIONS.update(dict.fromkeys((".wiki", ".mediawiki", ".wikitext"), Kind.WIKITEXT))
+_EXTENSIONS[".emlx"] = Kind.EMLX  # (and .partial.emlx)
 _EXTENSIONS.update(dict.fromkeys((".zip", ".tar", ".tgz", ".tbz", ".tbz2", ".txz"), Kind.ARCHIVE))
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
@@ -212,6 +215,9 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
         return Kind.MBOX
     if _is_message(head):
         return Kind.MAIL
+    count = _EMLX_LENGTH.match(head)
+    if count is not None and _is_message(head[count.end():]):
+        return Kind.EMLX  # Apple Mail's: the message's byte count on a line of its own, then the message
     if head.startswith(b"%PDF-"):  # PDF 32000-1 §7.5.2
         return Kind.PDF
     if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"mimetypeapplication/vnd.oasis."
@@ -327,6 +333,8 @@ def binary(head: bytes, name: str | None = None) -> bool:
     (a WARC, a PDF, an office file; a message whose name says so, which may
     hold a binary part), a compressed input and text with a UTF-16 or
     UTF-32 BOM are not."""
+    if name is not None and name.endswith(".msf"):
+        return True  # Thunderbird's index of the mbox file beside it (Mork): nothing of the messages' own
     if head.startswith(_READ_THOUGH_BINARY):
         return False
     named = _by_name(name)
