@@ -200,6 +200,15 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
         for path in project_messages:
             message = _read(path, max_size - 200)
             yield b"%-10d\n" % len(message) + message + b"<?xml version=\"1.0\"?><plist version=\"1.0\"></plist>\n"
+    elif target == "calendar":
+        # an invite and a contact card of the shapes the reader reads: folds, escapes, parameters, inline bytes
+        yield (b"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:see https://s.example/\\, and\\n more\r\n"
+               b'ORGANIZER;CN="A: B":mailto:a@example.org\r\nURL:https://u.example/fo\r\n lded\r\n'
+               b"DESCRIPTION:at https:/\r\n /d.example/x\r\nX-ALT-DESC;FMTTYPE=text/html:<a href=x>y</a>\r\n"
+               b"ATTACH;FMTTYPE=text/plain;ENCODING=BASE64;VALUE=BINARY:aHR0cDovL2EuZXhhbXBsZS8=\r\n"
+               b"END:VEVENT\r\nEND:VCALENDAR\r\n")
+        yield (b"BEGIN:VCARD\r\nVERSION:4.0\r\nitem1.URL:https://c.example/\r\nEMAIL:a@example.org\r\n"
+               b"PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQ\r\nEND:VCARD\r\n")
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -279,7 +288,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
            "codings", "markdown", "notebook", "rst", "asciidoc", "org",
-           "latex", "bibtex", "wikitext", "archive", "emlx")
+           "latex", "bibtex", "wikitext", "archive", "emlx", "calendar")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -332,4 +332,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "wikitext": _as(Kind.WIKITEXT),
     "archive": _as(Kind.ARCHIVE),
     "emlx": _as(Kind.EMLX),
+    "calendar": _as(Kind.CALENDAR),
 }

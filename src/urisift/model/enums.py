@@ -160,6 +160,8 @@ class Kind(_Enum):
     LATEX = "latex"  # LaTeX (.tex)
     BIBTEX = "bibtex"  # BibTeX (.bib)
     WIKITEXT = "wikitext"  # MediaWiki wikitext (.wiki, .mediawiki)
+    CALENDAR = "calendar"  # iCalendar (RFC 5545: .ics, text/calendar): an invite's URLs, attendees, descriptions
+    VCARD = "vcard"  # vCard (RFC 6350: .vcf, text/vcard): a contact's URLs, photos, addresses
     EMLX = "emlx"  # an Apple Mail message file (.emlx, .partial.emlx): a byte count, a message, Mail's plist
     ARCHIVE = "archive"  # a ZIP or tar archive (.zip, .tar, and .tar.gz, .tgz ... once inflated): its members
 

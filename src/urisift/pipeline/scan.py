@@ -205,6 +205,8 @@ READERS: dict[Kind, Reader] = {
     Kind.WIKITEXT: _reader("..readers.markup", "read_wikitext"),
     Kind.ARCHIVE: _reader("..readers.archive", "read_archive"),
     Kind.EMLX: _reader("..readers.mail.emlx", "read_emlx"),
+    Kind.CALENDAR: _reader("..readers.calendar", "read_calendar"),
+    Kind.VCARD: _reader("..readers.calendar", "read_calendar"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
@@ -213,7 +215,8 @@ ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE})
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole
 HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
-                        Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT, Kind.EMLX})
+                        Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT, Kind.EMLX,
+                        Kind.CALENDAR, Kind.VCARD})
 #: the kinds whose small files are read in one call (:func:`~urisift.pipeline.sources.read_small`): the markup kinds
 _READ_AT_ONCE = HELD_WHOLE - {Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS}
 

@@ -24,6 +24,9 @@ KINDS: dict[str, Kind] = {
     "application/x-latex": Kind.LATEX, "text/x-tex": Kind.LATEX, "application/x-tex": Kind.LATEX,
     "text/x-bibtex": Kind.BIBTEX, "application/x-bibtex": Kind.BIBTEX,
     "text/x-wiki": Kind.WIKITEXT,
+    # calendars and contacts (an invite's text/calendar part, a contact card)
+    "text/calendar": Kind.CALENDAR, "application/ics": Kind.CALENDAR,
+    "text/vcard": Kind.VCARD, "text/x-vcard": Kind.VCARD, "text/directory": Kind.VCARD,
     # archives (a zip attached to a report, a tarball of a Maildir): each member read as its kind
     "application/zip": Kind.ARCHIVE, "application/x-zip-compressed": Kind.ARCHIVE, "application/x-zip": Kind.ARCHIVE,
     "application/x-tar": Kind.ARCHIVE, "application/x-gtar": Kind.ARCHIVE,

@@ -87,6 +87,8 @@ _EXTENSIONS.update(dict.fromkeys((".tex", ".latex", ".ltx"), Kind.LATEX))
 _EXTENSIONS[".bib"] = Kind.BIBTEX
 _EXTENSIONS.update(dict.fromkeys((".wiki", ".mediawiki", ".wikitext"), Kind.WIKITEXT))
 _EXTENSIONS[".emlx"] = Kind.EMLX  # (and .partial.emlx)
+_EXTENSIONS.update(dict.fromkeys((".ics", ".ical", ".icalendar", ".ifb", ".vcs"), Kind.CALENDAR))
+_EXTENSIONS.update(dict.fromkeys((".vcf", ".vcard"), Kind.VCARD))
 _EXTENSIONS.update(dict.fromkeys((".zip", ".tar", ".tgz", ".tbz", ".tbz2", ".txz"), Kind.ARCHIVE))
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
@@ -220,6 +222,11 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
         return Kind.EMLX  # Apple Mail's: the message's byte count on a line of its own, then the message
     if head.startswith(b"%PDF-"):  # PDF 32000-1 §7.5.2
         return Kind.PDF
+    opening = start[:16].upper()
+    if opening.startswith(b"BEGIN:VCALENDAR"):  # RFC 5545 §3.4
+        return Kind.CALENDAR
+    if opening.startswith(b"BEGIN:VCARD"):  # RFC 6350 §6.1.1
+        return Kind.VCARD
     if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"mimetypeapplication/vnd.oasis."
                                              in head):
         return Kind.OFFICE  # an OPC package (its content types part), an ODF one (its mimetype member first)

@@ -1,0 +1,93 @@
+"""Calendars and contacts (issue 54): iCalendar invites and vCards, unfolded, unescaped, each
+URI-valued property a record that names it."""
+
+from __future__ import annotations
+
+import io
+from email.message import EmailMessage
+from pathlib import Path
+
+from urisift import Defect, Kind, Record, ScanOptions, iter_input
+from urisift.stages.sniff import sniff_kind
+
+INVITE = (
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Example//EN\r\nBEGIN:VEVENT\r\nUID:1@example.org\r\n"
+    "SUMMARY:Quarterly review\\, see https://summary.example/q3\r\n"
+    'ORGANIZER;CN="Ann: Boss":mailto:ann@example.org\r\n'
+    "ATTENDEE;RSVP=TRUE:mailto:bo@example.org\r\n"
+    "URL:https://meet.example.org/a/very/long/path/that/gets/folded/at/seventy\r\n -five/octets/index.html\r\n"
+    "DESCRIPTION:Join at https://join.example/abc\\nor dial in.\\nAgenda: https:/\r\n /agenda.example/doc\r\n"
+    'X-ALT-DESC;FMTTYPE=text/html:<p><a href="https://html.example/desc">join</a></p>\r\n'
+    "CONFERENCE;VALUE=URI;FEATURE=VIDEO:https://video.example/room\r\n"
+    "ATTACH;FMTTYPE=text/html;ENCODING=BASE64;VALUE=BINARY:PGEgaHJlZj0iaHR0cHM6Ly9hdHRhY2hlZC5leGFtcGxlLyI+YTwvYT4=\r\n"
+    "END:VEVENT\r\nEND:VCALENDAR\r\n")
+CARD = ("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ann\r\nitem1.URL:https://ann.example/ho\r\n me\r\n"
+        "EMAIL;TYPE=work:ann@example.org\r\nPHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJRgABAQ\r\n"
+        "IMPP:xmpp:ann@example.org\r\nNOTE:see http://note.example/\r\nEND:VCARD\r\n")
+
+
+def _records(path: Path | str, **options: object) -> list[tuple[object, ...]]:
+    items = list(iter_input(str(path), ScanOptions(**options)))  # type: ignore[arg-type]
+    assert not [i for i in items if isinstance(i, Defect)]
+    return [(r.target, r.header, r.where.value, r.line, r.column) for r in items if isinstance(r, Record)]
+
+
+EXPECTED_INVITE = [
+    ("https://summary.example/q3", "SUMMARY", "text", 6, None),
+    ("mailto:ann@example.org", "ORGANIZER", "text", 7, 26),
+    ("mailto:bo@example.org", "ATTENDEE", "text", 8, 20),
+    # folded at 75 octets: one URL, where it starts in the file
+    ("https://meet.example.org/a/very/long/path/that/gets/folded/at/seventy-five/octets/index.html", "URL", "text",
+     9, 5),
+    ("https://join.example/abc", "DESCRIPTION", "text", 11, None),
+    ("https://agenda.example/doc", "DESCRIPTION", "text", 11, None),  # folded inside the URL, unescaped
+    ("https://html.example/desc", None, "html", 13, None),
+    ("https://video.example/room", "CONFERENCE", "text", 14, 36),
+    ("https://attached.example/", None, "html", 15, None),
+]
+
+
+def test_an_invites_properties_are_unfolded_unescaped_and_named(tmp_path: Path) -> None:
+    (tmp_path / "invite.ics").write_text(INVITE, newline="")
+    assert _records(tmp_path / "invite.ics") == EXPECTED_INVITE
+    assert sniff_kind(INVITE.encode()) is Kind.CALENDAR and sniff_kind(CARD.encode()) is Kind.VCARD
+
+
+def test_a_vcards_uris_and_its_email_as_mailto(tmp_path: Path) -> None:
+    (tmp_path / "ann.vcf").write_text(CARD, newline="")
+    assert _records(tmp_path / "ann.vcf") == [
+        ("https://ann.example/home", "URL", "text", 4, 11),  # a group's property (item1.URL), folded
+        ("mailto:ann@example.org", "EMAIL", "text", 6, 17),
+        ("xmpp:ann@example.org", "IMPP", "text", 8, 6),  # (the inline PHOTO is no reference)
+        ("http://note.example/", "NOTE", "text", 9, None)]
+
+
+def test_an_invite_attached_to_a_message_is_read_as_a_calendar(tmp_path: Path) -> None:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "a@x.example", "b@x.example", "Invitation"
+    message.set_content("You are invited.\n")
+    message.add_attachment(INVITE.encode(), maintype="text", subtype="calendar", filename="invite.ics")
+    (tmp_path / "invite.eml").write_bytes(bytes(message))
+    items = [i for i in iter_input(str(tmp_path / "invite.eml")) if isinstance(i, Record)]
+    assert [(r.target, r.header, r.origin.part) for r in items][:3] == [
+        ("https://summary.example/q3", "SUMMARY", "2"), ("mailto:ann@example.org", "ORGANIZER", "2"),
+        ("mailto:bo@example.org", "ATTENDEE", "2")]
+    assert len(items) == len(EXPECTED_INVITE)
+
+
+def test_on_standard_input_with_kind() -> None:
+    items = list(iter_input("-", ScanOptions(kind=Kind.VCARD), stdin=io.BytesIO(CARD.encode())))
+    assert len([i for i in items if isinstance(i, Record)]) == 4
+
+
+def test_a_ten_megabyte_folded_line_and_many_properties_are_read_to_the_end(tmp_path: Path) -> None:
+    url = "URL:https://long.example/" + "a" * 10_000_000
+    folded = "\r\n ".join(url[i:i + 74] for i in range(0, len(url), 74))
+    (tmp_path / "long.ics").write_text("BEGIN:VCALENDAR\r\n" + folded + "\r\nSUMMARY:after https://after.example/\r\n"
+                                       "END:VCALENDAR\r\n", newline="")
+    records = _records(tmp_path / "long.ics", fields=frozenset({"target", "header", "line"}))
+    assert [(r[1], r[3]) for r in records] == [("URL", 2), ("SUMMARY", 135_138)]
+    lines = "".join(f"ATTENDEE:mailto:p{n}@example.org\r\n" for n in range(100_000))
+    (tmp_path / "many.ics").write_text(f"BEGIN:VCALENDAR\r\n{lines}END:VCALENDAR\r\n", newline="")
+    many = _records(tmp_path / "many.ics", fields=frozenset({"target"}))
+    assert len(many) == 100_000 and many[-1][0] == "mailto:p99999@example.org"
