@@ -34,7 +34,7 @@ from ..model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Spa
 from ..model.events import is_message
 from ..readers.html_reading import read_html
 from ..readers.text import read_text, read_text_range
-from ..stages.base import retrieval_layers, retrieval_uri
+from ..stages.base import retrieval_layers, retrieval_uri, unresolved
 from ..stages.containment import EVERY, Metered, contained, failed
 from ..stages.delimit.chars import ordered
 from ..stages.options import DEFAULTS, ScanOptions, checked
@@ -83,15 +83,15 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
     items = READERS[kind](content, options, tally)
     # a crawl's records all carry what a browser fetches, whatever the payload
     inner = replace(options, browser=True) if kind is Kind.WARC and not options.browser else options
-    # the items since the clock was last looked at (containment.metered's steps, taken here rather than in
-    # a generator around the reader's: a notebook's hundred thousand cells are as many readings)
-    count = 0
+    count = 0  # items since the clock was last looked at (containment.metered's steps, in this loop)
     for item in items:
         if type(item) is Content:
             assert isinstance(item, Content)
             yield from _nested(item, inner, tally)
         else:
             yield item  # type: ignore[misc]
+            if type(item) is Record and item.target is None and item.base_layer is not None:  # type: ignore[union-attr]
+                yield unresolved(item)  # type: ignore[arg-type]  # (an opaque base: a fragment alone resolves)
         if metering:
             count += 1
             if count >= EVERY:

@@ -1,0 +1,40 @@
+"""Issue 53's regressions: answers that were right before a round changed them.
+Each test fails on the code before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from urisift import Defect, Record, scan_html
+
+from .conftest import run_cli
+
+# -- an opaque base resolves a fragment-only reference (RFC 3986 §5.2.2, WHATWG URL) ----------------
+
+
+@pytest.mark.parametrize("base", ["mailto:x@x.com", "about:blank", "test:test", "sc:sd"])
+def test_an_opaque_base_resolves_a_fragment_and_nothing_else(base: str) -> None:
+    page = f'<base href="{base}"><a href="#x">f</a><a href="y">p</a><a href="?q">q</a>'
+    items = [i for i in scan_html(page) if not (isinstance(i, Record) and i.element == "base")]
+    assert [(i.uri, i.target, i.base, i.browser_target) if isinstance(i, Record) else (i.kind, i.detail, i.position)
+            for i in items] == [
+        ("#x", f"{base}#x", base, f"{base}#x"),
+        ("y", None, base, None),
+        ("bad-base", f"'y' has no target: the html-base base {base!r} has an opaque path, against which only a "
+                     "fragment-only reference resolves (RFC 3986 §5.2.2)", page.index('"y"') + 1),
+        ("?q", None, base, None),
+        ("bad-base", f"'?q' has no target: the html-base base {base!r} has an opaque path, against which only a "
+                     "fragment-only reference resolves (RFC 3986 §5.2.2)", page.index('"?q"') + 1),
+    ]
+    assert all(isinstance(i, Defect) for i in items if not isinstance(i, Record))
+
+
+def test_a_base_relative_to_an_opaque_one_is_refused_and_base_mailto_stays_a_usage_error() -> None:
+    # xml:base "sub/" under an opaque base would be §5.2.3's merge, which is not resolution against it
+    feed = ('<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom" xml:base="about:blank">'
+            '<entry xml:base="sub/"><link href="#top"/></entry></feed>').encode()
+    code, out, err = run_cli(["--kind", "xml", "--format", "jsonl", "-j", "1"], feed)
+    assert code == 0 and '"target": "about:blank#top"' in out
+    assert "'sub/' is relative, and the base below it, 'about:blank', has an opaque path" in err
+    code, out, err = run_cli(["--base", "mailto:x@x.com"], b"<URL:#x>\n")
+    assert (code, out) == (2, "") and "cannot serve as a base (RFC 3986 §5.1): a mailto: URI with no hierarchy" in err
