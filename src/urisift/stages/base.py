@@ -166,7 +166,7 @@ def retrieval_uri(under: str | None, base: str | None, fetched: str | None) -> t
     file found at ``under`` in a directory the walk went through gets that
     base joined with its path there (:func:`directory_base`), and any other
     input the base itself; without one, ``fetched``, the URL the bytes were
-    read from (a web input's after its redirects, an object store's URL);
+    read from (a web input's after its redirects; an object in a store has none, as a file has none);
     else none.  A base that cannot serve is returned as it is, for its
     layer to refuse with a defect naming it."""
     if base is not None and under is not None:
