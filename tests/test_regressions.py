@@ -3,6 +3,8 @@ Each test fails on the code before its fix."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from urisift import Defect, Record, scan_html
@@ -38,3 +40,20 @@ def test_a_base_relative_to_an_opaque_one_is_refused_and_base_mailto_stays_a_usa
     assert "'sub/' is relative, and the base below it, 'about:blank', has an opaque path" in err
     code, out, err = run_cli(["--base", "mailto:x@x.com"], b"<URL:#x>\n")
     assert (code, out) == (2, "") and "cannot serve as a base (RFC 3986 §5.1): a mailto: URI with no hierarchy" in err
+
+
+# -- "&amp;" between a wrapper's parameters is "&" -------------------------------------------------
+
+SAFE_LINKS = ("https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Flists.example.org%2Farchive%2F2024"
+              "{amp}data=05%7C02%7Cx{amp}sdata=abc{amp}reserved=0")
+
+
+@pytest.mark.parametrize("amp", ["&amp;", "&AMP;"])
+def test_a_safe_links_url_escaped_in_a_plain_text_part_unwraps(amp: str) -> None:
+    url = SAFE_LINKS.format(amp=amp)
+    message = f"From: a@example.org\nSubject: x\nContent-Type: text/plain\n\nPlease read {url} today\n".encode()
+    code, out, err = run_cli(["--kind", "mail", "--format", "jsonl", "--fields", "uri,unwrapped,wrapper,risks",
+                              "-j", "1"], message)
+    assert (code, err) == (0, "")
+    assert out == json.dumps({"uri": url, "unwrapped": "https://lists.example.org/archive/2024",
+                              "wrapper": ["safelinks"], "risks": []}) + "\n"
