@@ -34,8 +34,9 @@ def crawl(tmp_path: Path) -> Path:
                 (f"{SITE}/caf%C3%A9/men%C3%BC", [("Content-Type", "text/plain")], b"soup", "01"),
                 (f"{SITE}/style.css", [("Content-Type", "text/plain")], b"", "02")]:
             http = StatusAndHeaders("200 OK", [*headers, ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
+            date = {"WARC-Date": f"2024-05-03T12:00:{second}Z"}
             writer.write_record(writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=http,
-                                                          warc_headers_dict={"WARC-Date": f"2024-05-03T12:00:{second}Z"}))
+                                                          warc_headers_dict=date))
     return path
 
 

@@ -33,8 +33,8 @@ def test_an_opaque_base_resolves_a_fragment_and_nothing_else(base: str) -> None:
 
 def test_a_base_relative_to_an_opaque_one_is_refused_and_base_mailto_stays_a_usage_error() -> None:
     # xml:base "sub/" under an opaque base would be §5.2.3's merge, which is not resolution against it
-    feed = ('<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom" xml:base="about:blank">'
-            '<entry xml:base="sub/"><link href="#top"/></entry></feed>').encode()
+    feed = (b'<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom" xml:base="about:blank">'
+            b'<entry xml:base="sub/"><link href="#top"/></entry></feed>')
     code, out, err = run_cli(["--kind", "xml", "--format", "jsonl", "-j", "1"], feed)
     assert code == 0 and '"target": "about:blank#top"' in out
     assert "'sub/' is relative, and the base below it, 'about:blank', has an opaque path" in err
