@@ -57,10 +57,9 @@ from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...uri import patterns
 from ..html.table import ANCHOR_TEXT_LIMIT
-from ..html.table import NAMES as URL_ATTRIBUTES
 from .byte_ranges import byte_offsets, destination_at, same_offset
-from .gfm import LINK, gfm_end, prose
-from .markdown_blocks import ATTRIBUTE_NAME, GAP, Mode, pieces, plan
+from .gfm import LINK, gfm_end, prose, within_runs
+from .markdown_blocks import GAP, Mode, may_hold, pieces, plan
 from .marks import advance, html_contents
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
@@ -73,10 +72,6 @@ WHOLE = 4 << 20
 #: the link reference definitions a document's pieces share, at most: more than a document needs, and a
 #: bound on what a million of them costs
 MAX_LABELS = 100_000
-# (raw HTML's attribute names: markdown_blocks.ATTRIBUTE_NAME) and the abbreviated forms the scanner takes
-# (a scheme's ":" before a character that is not white space: "Filename: src/main.rs" holds none)
-_MAY_HOLD = patterns.compile(r"[=:.]")  # what either needs: an attribute's "=", a scheme's ":", www./ftp.'s "."
-_SCHEME_OR_ABBREVIATED = patterns.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+:[^\s<>\"']|(?i:www|ftp)\.")
 
 _pyromark: Any = None
 
@@ -222,6 +217,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     anchors = ANCHOR in options.needs
     linking: list[tuple[int, list[str]]] = []  # the links open: their index in marked, their text so far
     imaging = 0  # the images open inside a link
+    pictured = 0  # the images open: inside one, a link or an image is its alt text (CommonMark §6.4), no record
     definitions = pyromark.reference_definitions(text) if "]:" in text else {}
     for definition in definitions.values():
         span = definition["span"]
@@ -241,6 +237,14 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                 # an element left open in a paragraph ends with it, as the paragraph's </p> ends it in HTML
                 covered.extend((at, offset(where["end"]), True) for _, at in opened)
                 opened.clear()
+            if pictured and "End" in event:
+                ended = event["End"]  # type: ignore[index]
+                if ended == "Image":
+                    pictured -= 1
+                    if pictured:
+                        continue  # (an image in an image's description: nothing was marked of it)
+                elif ended == "Link":
+                    continue  # (a link that starts in an image's description ends in it: nothing was marked)
             if linking:  # a link's text, as HTML's anchor text is: an image's alt text inside it is not
                 if type(event) is str:
                     linking[-1][1].append(" ")
@@ -263,6 +267,10 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                 attributes = value.get("Image")
                 place = IMAGE
             if attributes is not None:
+                if pictured or place is IMAGE:
+                    pictured += 1 if place is IMAGE else 0
+                    if pictured > (place is IMAGE):
+                        continue  # in an image's description, which renders as its alt text: not a link
                 if anchors:
                     if place is LINK:
                         linking.append((len(marked), []))
@@ -320,24 +328,13 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
     # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not)
     if html:
-        yield from html_contents(content, text, [piece for piece in html if _may_hold(text, *piece)], first,
+        yield from html_contents(content, text, [piece for piece in html if may_hold(text, *piece)], first,
                                  first_line)
 
 
 def _anchored(text: str) -> Place:
     """A link's place, with its text (cut as HTML's anchor text is)."""
     return new_place(Where.MARKDOWN, "a", "href", None, None, text[:ANCHOR_TEXT_LIMIT].rstrip())
-
-
-def _may_hold(text: str, start: int, end: int) -> bool:
-    """Whether raw HTML may hold a reference: an attribute that holds URLs in
-    HTML, or text in which the scanner finds a scheme or ``www.``/``ftp.``."""
-    if _MAY_HOLD.search(text, start, end) is None:
-        return False  # (neither an attribute nor a scheme nor www./ftp.: most tags, "<kbd>", "</span>")
-    piece = text[start:end]
-    if _SCHEME_OR_ABBREVIATED.search(piece) is not None:
-        return True
-    return any(name.lower() in URL_ATTRIBUTES for name in ATTRIBUTE_NAME.findall(piece))
 
 
 def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int, int, str | None, Style, Place]],
@@ -360,7 +357,8 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
         runs.append((start, end, code))
         starts.append(start)
     placed: list[tuple[int, Found]] = []
-    for found in prose(text, options.abbreviated) if finds is None else finds:
+    for found in within_runs(text, prose(text, options.abbreviated) if finds is None else finds, starts, runs,
+                         options.abbreviated):
         at = found.start
         assert at is not None
         k = bisect.bisect_right(starts, at) - 1

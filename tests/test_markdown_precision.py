@@ -1,0 +1,57 @@
+"""Issue 53, Markdown precision: what CommonMark and GFM render is what is
+reported, no more (a link in an image's description is alt text), no less
+(an escape in an e-mail address), and no find across an inline run's end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import run_cli
+
+
+def _records(markdown: str) -> list[dict[str, object]]:
+    code, out, err = run_cli(["-j", "1", "--kind", "markdown", "--format", "jsonl", "--fields",
+                              "uri,line,column,element,flags", "-"], markdown.encode())
+    assert (code, err) == (0, "")
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize(("markdown", "expected"), [
+    # CommonMark 0.31 example 520: <img src="uri3" alt="[foo](uri2)" />
+    ("![[[foo](uri1)](uri2)](uri3)\n", [("uri3", 24, "img")]),
+    # example 519's shape, an image in an image's description: alt text too
+    ("![foo ![bar](/inner)](/outer)\n", [("/outer", 23, "img")]),
+    # an image in a link still is one, and the link after the image is read
+    ("[![alt](/i.png)](/l) ![a](/j.png) [x](/k)\n",
+     [("/i.png", 9, "img"), ("/l", 18, "a"), ("/j.png", 27, "img"), ("/k", 39, "a")]),
+])
+def test_a_link_in_an_images_description_is_its_alt_text(markdown: str, expected: list[tuple[str, int, str]]) -> None:
+    assert [(r["uri"], r["column"], r["element"]) for r in _records(markdown)] == expected
+
+
+@pytest.mark.parametrize(("markdown", "expected"), [
+    # CommonMark 0.31 example 342: <code>&lt;https://foo.bar.</code>baz&gt;`
+    ("`<https://foo.bar.`baz>`\n", [("https://foo.bar", 3, None, ["trimmed", "code"])]),
+    # a bare URL in prose ends where a code span starts (GFM finds autolinks in text nodes alone)
+    ("see http://a.example/x`code` and more\n", [("http://a.example/x", 5, "a", [])]),
+    # and where a link starts
+    ("see http://a.example/[t](http://b.example/)\n", [("http://a.example/", 5, "a", []),
+                                                       ("http://b.example/", 26, "a", [])]),
+])
+def test_a_find_never_runs_across_an_inline_runs_end(markdown: str, expected: list[tuple[object, ...]]) -> None:
+    assert [(r["uri"], r["column"], r["element"], r["flags"]) for r in _records(markdown)] == expected
+
+
+@pytest.mark.parametrize(("markdown", "expected"), [
+    # CommonMark 0.31 example 606: no autolink (no escape in one), so the text "<foo+@bar.example.com>",
+    # in which GFM's extended autolinks find the address foo+@bar.example.com
+    ("<foo\\+@bar.example.com>\n", [("mailto:foo+@bar.example.com", 2)]),
+    ("write to a\\.b\\_c@d.example today\n", [("mailto:a.b_c@d.example", 10)]),
+    # an escaped backslash is a backslash, which no local part holds: the address starts after it
+    ("x\\\\+@e.example\n", [("mailto:+@e.example", 4)]),
+])
+def test_an_escape_in_an_email_autolink_does_not_cut_its_local_part(markdown: str,
+                                                                    expected: list[tuple[str, int]]) -> None:
+    assert [(r["uri"], r["column"]) for r in _records(markdown)] == expected
