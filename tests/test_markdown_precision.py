@@ -5,6 +5,7 @@ reported, no more (a link in an image's description is alt text), no less
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +56,32 @@ def test_a_find_never_runs_across_an_inline_runs_end(markdown: str, expected: li
 def test_an_escape_in_an_email_autolink_does_not_cut_its_local_part(markdown: str,
                                                                     expected: list[tuple[str, int]]) -> None:
     assert [(r["uri"], r["column"]) for r in _records(markdown)] == expected
+
+
+# -- document order: raw HTML's records where the HTML stands --------------------------------------
+
+def test_markdown_and_rst_records_come_in_document_order() -> None:
+    from .conftest import shared_path
+
+    book = shared_path("corpora", "markdown-rust-book", "src")
+    paths = [str(book / f"{name}.md") for name in (
+        "ch00-00-introduction", "ch04-01-what-is-ownership", "ch04-03-slices", "ch14-02-publishing-to-crates-io",
+        "ch15-01-box", "ch15-04-rc", "ch15-06-reference-cycles", "ch17-05-traits-for-async",
+        "ch21-00-final-project-a-web-server")]
+    root = Path(__file__).resolve().parent.parent / "corpora"
+    paths += [str(root / "markdown" / "guide.md"), str(root / "rst" / "sample.rst"),
+              str(root / "asciidoc" / "sample.adoc"), str(root / "org" / "sample.org")]
+    code, out, err = run_cli(["-j", "1", "--format", "jsonl", "--fields", "file,span,where", *paths])
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    for path in paths:
+        spans = [r["span"][0] for r in rows if r["file"] == path]
+        assert spans == sorted(spans) and len(spans) > 1, path
+    assert sum(1 for r in rows if r["where"] == "html") > 9  # (each of them holds raw HTML's records)
+
+
+def test_unique_keeps_the_first_in_the_document() -> None:
+    doc = '<p><a href="http://same.example/">in HTML</a></p>\n\nthen [in Markdown](http://same.example/)\n'
+    code, out, err = run_cli(["-j", "1", "--kind", "markdown", "--unique", "--format", "jsonl", "--fields",
+                              "uri,where,line", "-"], doc.encode())
+    assert out == json.dumps({"uri": "http://same.example/", "where": "html", "line": 1}) + "\n"

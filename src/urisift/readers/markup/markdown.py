@@ -60,7 +60,7 @@ from ..html.table import ANCHOR_TEXT_LIMIT
 from .byte_ranges import byte_offsets, destination_at, same_offset
 from .gfm import LINK, gfm_end, prose, within_runs
 from .markdown_blocks import GAP, Mode, may_hold, pieces, plan
-from .marks import advance, html_contents
+from .marks import advance, html_contents, in_order
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
 _UNTOLD = Place(Where.MARKDOWN, "a", "href", text=False)  # a link whose text was not asked for
@@ -174,7 +174,6 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
         return None if dest is None else (dest, "")
 
     line, counted, f = 1, 0, 0
-    html: list[Content] = []
     for start, end, mode in stretches:
         first = f
         while f < len(finds) and finds[f].start < end:  # type: ignore[operator]
@@ -184,16 +183,11 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
         own = [found._replace(start=found.start - start, end=found.end - start)  # type: ignore[operator]
                for found in finds[first:f]] if start else finds[first:f]
         piece = text[start:end]
-        if mode is Mode.PARSE:
-            for item in _document(content, options, tail, piece, start, line, defined, own):
-                if type(item) is Content:
-                    html.append(item)  # (the raw HTML is read after the document, as when it is read whole)
-                else:
-                    yield item
+        if mode is Mode.PARSE:  # (its raw HTML where it stands, as when the document is read whole)
+            yield from _document(content, options, tail, piece, start, line, defined, own)
         else:
             covered = [(0, len(piece), True)] if mode is Mode.CODE else []
             yield from _records(piece, tail, options, [], covered, start, line, own)
-    yield from html
 
 
 def _label(label: str) -> str:
@@ -324,12 +318,15 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
             covered.append((offset(where["start"]), offset(where["end"]), False))
     for start, end in html:
         covered.append((start, end, False))
-    yield from _records(text, tail, options, marked, covered, first, first_line, finds)
+    found = _records(text, tail, options, marked, covered, first, first_line, finds)
     # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
-    # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not)
+    # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not), read where it
+    # stands among the Markdown's records (document order)
     if html:
-        yield from html_contents(content, text, [piece for piece in html if may_hold(text, *piece)], first,
-                                 first_line)
+        yield from in_order(found, html_contents(content, text, [piece for piece in html if may_hold(text, *piece)],
+                                                 first, first_line))
+    else:
+        yield from found
 
 
 def _anchored(text: str) -> Place:
