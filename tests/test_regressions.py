@@ -4,6 +4,7 @@ Each test fails on the code before its fix."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +58,22 @@ def test_a_safe_links_url_escaped_in_a_plain_text_part_unwraps(amp: str) -> None
     assert (code, err) == (0, "")
     assert out == json.dumps({"uri": url, "unwrapped": "https://lists.example.org/archive/2024",
                               "wrapper": ["safelinks"], "risks": []}) + "\n"
+
+
+# -- one document over its time budget: one bomb defect --------------------------------------------
+
+@pytest.mark.parametrize("seconds", [0.0, 1e-9])
+def test_a_message_over_its_time_budget_gives_one_bomb(tmp_path: Path, seconds: float) -> None:
+    from urisift import ScanOptions, iter_input
+    from urisift.stages.containment import Limits
+
+    body = b"".join(b"http://m%d.example/p\r\n" % i for i in range(100_000))  # 2.2 MB: past the meter's first look
+    path = tmp_path / "a.eml"
+    path.write_bytes(b"From: a@example.com\r\nSubject: s\r\nContent-Type: text/plain\r\n\r\n" + body)
+    items = list(iter_input(str(path), ScanOptions(limits=Limits(seconds=seconds))))
+    bombs = [i for i in items if isinstance(i, Defect)]
+    # its bytes ran out first (the message's stream), and its part, the same document, says nothing more
+    assert [(b.kind, b.detail, b.origin.part) for b in bombs] == [
+        ("bomb", f"the document's time budget ({seconds:g} s, --time-budget) ran out: its bytes from byte 266240 on "
+                 "not read", None)]
+    assert 200 < sum(1 for i in items if isinstance(i, Record)) < 100_000

@@ -99,7 +99,7 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                 if budget.expired():  # type: ignore[union-attr]
                     unread = _unread(kind, meter)
                     if unread is not None:
-                        yield budget.over_time(unread, content.origin)  # type: ignore[union-attr]
+                        yield from budget.over_time(unread, content.origin)  # type: ignore[union-attr]
                     break
     if meter is not None and meter.defect is not None:
         yield meter.defect

@@ -148,7 +148,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     budget = content.budget
     for start, end in zip(cuts, cuts[1:], strict=False):
         if start and budget is not None and budget.expired():
-            yield budget.over_time(f"the rest of the document (from character {start})", content.origin)
+            yield from budget.over_time(f"the rest of the document (from character {start})", content.origin)
             return
         yield from _document(content, options, tail, text[start:end], start, line, defined)
         line += text.count("\n", start, end)
