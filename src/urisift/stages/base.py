@@ -77,8 +77,9 @@ def as_base(value: str, below: Base | None, *, opaque: bool = False) -> str:
     resolve, a fragment-only one (RFC 3986 §5.2.2 keeps the base's path and
     query; the WHATWG URL parser's "no scheme state" resolves "#x" against an
     opaque path and fails on anything else); the tail gives every other
-    reference no target (:class:`~urisift.uri.joiner.Joiner`).  A retrieval
-    URI (``--base``) is still refused: a page's links are not fragments alone.
+    reference no target (:meth:`~urisift.stages.found_to_record.Tail.target`),
+    and the scan a defect (:func:`unresolved`).  A retrieval URI (``--base``)
+    is still refused: a page's links are not fragments alone.
     """
     target = _as_base(value, None if below is None else below.uri, True)
     if not opaque and not _hierarchical(target):
