@@ -52,8 +52,7 @@ Reader = Callable[[Content, ScanOptions, Tally], Iterator[Record | Defect | Cont
 # -- routing ------------------------------------------------------------------------------
 
 def scan_content(content: Content, options: ScanOptions, tally: Tally | None = None) -> Items:
-    """Records and defects of one piece of content, by its kind (and of the
-    content nested in it, routed the same way)."""
+    """Records and defects of one piece of content, by its kind (and of those nested in it, routed alike)."""
     tally = tally if tally is not None else Tally()
     kind = content.kind
     if kind not in READERS:
@@ -170,10 +169,8 @@ def _moved(record: Record, offset: int, line: int, column: int) -> Record:
 # -- the readers' front doors ----------------------------------------------------------------
 
 def _reader(module: str, name: str) -> Reader:
-    """The reader ``name`` of ``module``, imported when it first reads: a run
-    imports only the readers of the kinds it meets (a text file's run starts
-    a tenth of a second sooner without the HTML, mail, WARC, XML and
-    document readers and their libraries)."""
+    """The reader ``name`` of ``module``, imported when it first reads: a run imports only the readers of
+    the kinds it meets (a text file's run starts a tenth of a second sooner without the others' libraries)."""
     loaded: list[Reader] = []  # the reader, once imported
 
     def read(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
@@ -288,6 +285,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
                     yield from _nested(item, options, tally)  # type: ignore[arg-type]
                 else:
                     yield item  # type: ignore[misc]
+                    if type(item) is Record and item.target is None and item.base_layer is not None:  # type: ignore
+                        yield unresolved(item)  # type: ignore[arg-type]  # (as scan_content does: an opaque base)
             tally.lines = lines[0]  # (the ranges after it number their lines on)
         elif unit.start is not None and kind is Kind.TEXT:
             yield from read_text_range(stream, unit.start, unit.characters, unit.lines, unit.charset, layer, origin,
