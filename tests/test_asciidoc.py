@@ -32,9 +32,9 @@ EXPECTED = [
     ("http://code.example/", "quote", "asciidoc", None, None, ["code"], 14, 8),  # [source] ----
     ("http://literal.example/", "bare", "asciidoc", None, None, ["code"], 18, 1),  # ....
     ("http://para.example/", "quote", "asciidoc", None, None, ["code"], 22, 8),  # a [source] paragraph
+    ("raw.html", "attribute", "html", "a", "href", [], 31, 10),  # a passthrough block, where it stands
     # (the line comment's and the comment block's URLs are not found)
     ("http://after.example/", "bare", "asciidoc", "a", "href", ["trimmed"], 34, 7),
-    ("raw.html", "attribute", "html", "a", "href", [], 31, 10),  # a passthrough block, where it stands
 ]
 
 

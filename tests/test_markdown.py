@@ -73,15 +73,15 @@ EXPECTED = [
     ("../other.html", "markup", "markdown", None, None, [], 12, 8),
     ("with space.html", "markup", "markdown", None, None, [], 13, 10),
     ("https://unused.example/", "markup", "markdown", None, None, [], 14, 11),
+    # raw HTML, read by the HTML reader, its records where it stands among the others (issue 53)
+    ("raw.html", "attribute", "html", "a", "href", [], 16, 10),
+    ("inline.png", "attribute", "html", "img", "src", [], 16, 40),
+    ("block.html", "attribute", "html", "a", "href", [], 19, 10),
     ("http://fence.example/", "bare", "markdown", None, None, ["code"], 23, 1),
     ("http://indent.example/", "bare", "markdown", None, None, ["code"], 26, 14),
     ("https://cell.example/", "bare", "markdown", "a", "href", [], 30, 11),
     ("https://task.example/", "bare", "markdown", "a", "href", [], 32, 9),
     ("http://fn.example/", "bare", "markdown", "a", "href", [], 34, 11),
-    # raw HTML, read by the HTML reader where it stands in the document
-    ("raw.html", "attribute", "html", "a", "href", [], 16, 10),
-    ("inline.png", "attribute", "html", "img", "src", [], 16, 40),
-    ("block.html", "attribute", "html", "a", "href", [], 19, 10),
 ]
 
 

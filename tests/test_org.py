@@ -30,9 +30,9 @@ EXPECTED = [
     ("https://in-code.example/", "bare", "org", None, None, ["unbalanced", "code"], 9, 31),  # (a link in code is text)
     ("http://example-block.example/", "bare", "org", None, None, ["code"], 13, 1),  # #+begin_example
     ("http://fixed.example/", "bare", "org", None, None, ["code"], 16, 3),  # a fixed-width line
+    ("raw.html", "attribute", "html", "a", "href", [], 21, 10),  # #+BEGIN_EXPORT html, where it stands
     # (the comment line's URLs are not found)
     ("mailto:me@x.example", "markup", "org", "a", "href", [], 25, 10),  # a quote block is prose
-    ("raw.html", "attribute", "html", "a", "href", [], 21, 10),  # #+BEGIN_EXPORT html, where it stands
 ]
 
 

@@ -33,9 +33,9 @@ EXPECTED = [
     ("other.rst", "markup", "rst", "include", None, [], 20, 14),  # never read
     ("http://code.example/", "quote", "rst", None, None, ["code"], 24, 11),  # code-block
     ("http://literal-block.example/", "bare", "rst", None, None, ["code"], 28, 5),  # after "::"
+    ("raw.html", "attribute", "html", "a", "href", [], 34, 13),  # raw HTML, placed where it stands
     # (the comment's URL is not found)
     ("http://note.example/", "bare", "rst", "a", "href", [], 36, 15),
-    ("raw.html", "attribute", "html", "a", "href", [], 34, 13),  # raw HTML, placed where it stands
 ]
 
 

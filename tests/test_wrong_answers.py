@@ -196,8 +196,16 @@ def test_base_refuses_what_a_base_element_refuses(base: str, why: str) -> None:
         2, "", f"urisift: --base {base!r} cannot serve as a base (RFC 3986 §5.1): {why}\n")
     with pytest.raises(ValueError, match="^" + re.escape(f"ScanOptions(): base {base!r} cannot serve as a base")):
         ScanOptions(base=base)
-    # and <base href> refuses the same, with a defect, as every other layer does
+    # and <base href> refuses the same, with a defect, as every other layer does; but a base with an
+    # opaque path, which the content may set for its fragments (issue 53: tests/test_regressions.py)
     items = list(scan_html(f'<base href="{base}"><a href="x.html">x</a>', base="http://h.example/d/"))
+    if base.startswith("mailto:"):
+        _, record, defect = items
+        assert isinstance(defect, Defect) and isinstance(record, Record)
+        assert (record.target, record.base) == (None, base)
+        assert defect.detail == (f"'x.html' has no target: the html-base base {base!r} has an opaque path, against "
+                                 "which only a fragment-only reference resolves (RFC 3986 §5.2.2)")
+        return
     defect, _, record = items  # (<base href> is a link too)
     assert isinstance(defect, Defect) and isinstance(record, Record)
     assert defect.kind is DefectKind.BAD_BASE and why in defect.detail
@@ -228,12 +236,13 @@ def test_xml_base_cannot_turn_a_relative_href_into_a_script(tmp_path: Path) -> N
     assert code == 0 and "cannot serve as a base: a javascript: URI cannot be a base" in err
 
 
-def test_a_content_base_of_mailto_is_refused_too() -> None:
+def test_a_content_base_of_mailto_resolves_no_relative_path() -> None:
     message = b"Content-Base: mailto:list@example.org\nContent-Type: text/html\n\n<a href='page.html'>p</a>\n"
     code, out, err = run(["--kind", "mail", "--format", "jsonl"], message)
     (record,) = [r for r in rows(out) if "uri" in r]
-    assert (record["target"], record["base"]) == (None, None)
-    assert "cannot serve as a base: a mailto: URI with no hierarchy" in err
+    # an opaque base (issue 53): a fragment alone resolves against it, and 'page.html' has no target
+    assert (record["target"], record["base"]) == (None, "mailto:list@example.org")
+    assert "'page.html' has no target: the content-base base 'mailto:list@example.org' has an opaque path" in err
 
 
 # -- a wrapper cut short is broken, not a shorter URL -----------------------------------------------

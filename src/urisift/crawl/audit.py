@@ -12,7 +12,12 @@ The kinds, as a web archivist counts them:
   and what they load, frames, media, ``srcset`` candidates, icons,
   preloads (fetched without a click: a replay without them is broken);
 - ``link``: what a reader may follow: ``a``/``area`` hrefs, other ``link``
-  relations, ``Link`` headers, URIs written in the text.
+  relations and ``Link`` headers, URIs written in the text.
+
+An HTTP ``Link`` header is a ``<link>`` element in a header (RFC 8288 §3):
+its ``rel`` counts as the element's does (``preload``, ``stylesheet``: an
+embed).  A ``<base href>`` is no outlink: it sets where the links resolve,
+and nobody fetches it (:func:`~urisift.output.choice.sets_base`).
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from ..model import Defect, Record, Style
+from ..output.choice import sets_base
 from .index import CaptureIndex, capture_key, iso, seconds
 
 KINDS = ("link", "embed", "redirect")
-#: link relations that load something to render the page (WHATWG HTML §4.6.7: external resource links)
+#: link relations that load something to render the page (WHATWG HTML §4.6.7: external resource links), in a
+#: ``<link>`` element and in an HTTP ``Link`` header alike
 _EMBED_RELS = frozenset({"stylesheet", "icon", "apple-touch-icon", "preload", "modulepreload", "prefetch",
                          "manifest", "mask-icon", "shortcut"})
 _FOLLOWED = frozenset({"a", "area"})
@@ -35,19 +42,19 @@ _FOLLOWED = frozenset({"a", "area"})
 def kind_of(record: Record) -> str:
     """``link``, ``embed`` or ``redirect`` (see the module doc)."""
     style = record.style
-    if style is Style.META_REFRESH or (record.header or "").lower() == "location":
+    header = (record.header or "").lower()
+    if style is Style.META_REFRESH or header == "location":
         return "redirect"
     if style in (Style.SRCSET, Style.CSS):
         return "embed"
     element = record.element
+    if header == "link" or element == "link":  # (a Link header is a <link> element's equivalent: RFC 8288 §3)
+        return "embed" if not _EMBED_RELS.isdisjoint(record.place.rel or ()) else "link"
     if element is None or style is not Style.ATTRIBUTE:
-        return "link"  # text, headers (Link), XML elements
+        return "link"  # text, other headers, XML elements
     if element in _FOLLOWED:
         return "link"
-    if element == "link":
-        rel = set(record.place.rel or ())
-        return "embed" if rel & _EMBED_RELS else "link"
-    if element in ("form", "button", "blockquote", "q", "del", "ins", "base", "meta"):
+    if element in ("form", "button", "blockquote", "q", "del", "ins", "meta"):
         return "link"
     return "embed"
 
@@ -84,7 +91,7 @@ def audit(records: Iterable[Record | Defect], index: CaptureIndex) -> Iterator[P
         if type(record) is not Record:
             continue
         page = record.origin.warc_target_uri
-        if page is None or record.target is None:
+        if page is None or record.target is None or sets_base(record):  # (a base is no outlink)
             continue
         record_id = record.origin.warc_record_id
         if current is None or (current.page, current.record) != (page, record_id):

@@ -62,8 +62,14 @@ def capture_key(uri: str) -> str:
     """The form two URIs that name the same capture share: normalized at the
     scheme-based rung (RFC 3986 §6.2.2, §6.2.3: case, percent-encoding, dot
     segments, the default port, an empty path as ``/``), without the
-    fragment, which is never sent to a server (§3.5)."""
+    fragment, which is never sent to a server (§3.5).  An IRI is compared as
+    the URI it maps to (RFC 3987 §3.1: its non-ASCII characters as UTF-8
+    percent-encoded, its host's labels by IDNA's ToASCII): a link written
+    ``http://s.example/café`` is the capture of ``http://s.example/caf%C3%A9``,
+    the URL a browser fetched and a crawler recorded."""
     try:
+        if not uri.isascii():
+            return normalize(uri, level="scheme", drop_fragment=True, iri_to_uri=True, idna=True)
         return normalize(uri, level="scheme", drop_fragment=True)
     except (UriError, ValueError):
         return uri.partition("#")[0]  # not a URI the normalizer reads: compared as written

@@ -32,6 +32,17 @@ def chosen_target(record: Record, resolution: str, unwrap: bool = False, effecti
     return record.target
 
 
+def sets_base(record: Record) -> bool:
+    """Whether the record is a reference that sets where others resolve, a
+    base, rather than one a reader or a browser fetches: an HTML or XHTML
+    ``<base href>`` (WHATWG HTML §4.2.3; the second one too, which the page
+    ignores) and an object's or applet's ``codebase`` (HTML 4.01 §13.3).
+    No outlink, no edge of the link graph."""
+    place = record.found.place
+    attribute = place.attribute
+    return (attribute == "href" and place.element == "base") or attribute == "codebase"
+
+
 def browser_column(record: Record) -> str:
     """The browser's URL as ``--resolve both`` prints it beside the RFC
     target: empty where that parser fails."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from ..model import Defect, Flag, Origin, Record, Where
-from .choice import browser_column, chosen_target
+from .choice import browser_column, chosen_target, sets_base
 from .fields import FieldLines
 from .records import EXTRA_KEYS, RECORD_KEYS, RecordLines, defect_line, file_place, record_json
 
@@ -254,7 +254,11 @@ class EdgeWriter(Writer):
 
     def edge(self, record: Record, normalized: str | None = None) -> tuple[str, str] | None:
         """The edge a record draws, (source, target); None for a relative
-        reference with no base (no target: no edge to draw)."""
+        reference with no base (no target: no edge to draw), and for a base
+        (``<base href>``: it sets where the page's links resolve, and nobody
+        fetches it, :func:`~urisift.output.choice.sets_base`)."""
+        if sets_base(record):
+            return None
         target = normalized if self.layout.normalized and normalized is not None else chosen_target(
             record, self.layout.resolution, self.layout.unwrap, self.layout.effective)
         if target is None:

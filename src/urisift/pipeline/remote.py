@@ -331,11 +331,15 @@ class Retrying(io.RawIOBase):
 
 
 def retrieved(stream: object) -> str | None:
-    """The URL a stream :func:`open_remote` opened reads from, without its
-    userinfo (:func:`shown`): a web input's after its redirects; None for
-    any other stream (a local file's)."""
+    """The URL a web input (``http(s)://``) that :func:`open_remote` opened
+    reads from, after its redirects and without its userinfo (:func:`shown`):
+    where the page was published, its retrieval URI (RFC 3986 §5.1.3).  None
+    for any other stream: a local file's, and an object store's, whose URL
+    (``s3://bucket/key``) names where the bytes are kept, as a file's path
+    does, not where they were published (``//cdn/x`` against it would be
+    ``s3://cdn/x``); ``--base`` maps a store's prefix as it maps a directory."""
     raw = getattr(stream, "raw", None)
-    return shown(raw.url) if isinstance(raw, Retrying) else None
+    return shown(raw.url) if isinstance(raw, Retrying) and scheme_of(raw.path) in WEB else None
 
 
 def open_remote(path: str) -> BinaryIO:

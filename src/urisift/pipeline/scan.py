@@ -34,7 +34,7 @@ from ..model import Content, Defect, DefectKind, Flag, Kind, Origin, Record, Spa
 from ..model.events import is_message
 from ..readers.html_reading import read_html
 from ..readers.text import read_text, read_text_range
-from ..stages.base import retrieval_layers, retrieval_uri
+from ..stages.base import retrieval_layers, retrieval_uri, unresolved
 from ..stages.containment import EVERY, Metered, contained, failed
 from ..stages.delimit.chars import ordered
 from ..stages.options import DEFAULTS, ScanOptions, checked
@@ -52,8 +52,7 @@ Reader = Callable[[Content, ScanOptions, Tally], Iterator[Record | Defect | Cont
 # -- routing ------------------------------------------------------------------------------
 
 def scan_content(content: Content, options: ScanOptions, tally: Tally | None = None) -> Items:
-    """Records and defects of one piece of content, by its kind (and of the
-    content nested in it, routed the same way)."""
+    """Records and defects of one piece of content, by its kind (and of those nested in it, routed alike)."""
     tally = tally if tally is not None else Tally()
     kind = content.kind
     if kind not in READERS:
@@ -83,15 +82,15 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
     items = READERS[kind](content, options, tally)
     # a crawl's records all carry what a browser fetches, whatever the payload
     inner = replace(options, browser=True) if kind is Kind.WARC and not options.browser else options
-    # the items since the clock was last looked at (containment.metered's steps, taken here rather than in
-    # a generator around the reader's: a notebook's hundred thousand cells are as many readings)
-    count = 0
+    count = 0  # items since the clock was last looked at (containment.metered's steps, in this loop)
     for item in items:
         if type(item) is Content:
             assert isinstance(item, Content)
             yield from _nested(item, inner, tally)
         else:
             yield item  # type: ignore[misc]
+            if type(item) is Record and item.target is None and item.base_layer is not None:  # type: ignore[union-attr]
+                yield unresolved(item)  # type: ignore[arg-type]  # (an opaque base: a fragment alone resolves)
         if metering:
             count += 1
             if count >= EVERY:
@@ -99,7 +98,7 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                 if budget.expired():  # type: ignore[union-attr]
                     unread = _unread(kind, meter)
                     if unread is not None:
-                        yield budget.over_time(unread, content.origin)  # type: ignore[union-attr]
+                        yield from budget.over_time(unread, content.origin)  # type: ignore[union-attr]
                     break
     if meter is not None and meter.defect is not None:
         yield meter.defect
@@ -170,10 +169,8 @@ def _moved(record: Record, offset: int, line: int, column: int) -> Record:
 # -- the readers' front doors ----------------------------------------------------------------
 
 def _reader(module: str, name: str) -> Reader:
-    """The reader ``name`` of ``module``, imported when it first reads: a run
-    imports only the readers of the kinds it meets (a text file's run starts
-    a tenth of a second sooner without the HTML, mail, WARC, XML and
-    document readers and their libraries)."""
+    """The reader ``name`` of ``module``, imported when it first reads: a run imports only the readers of
+    the kinds it meets (a text file's run starts a tenth of a second sooner without the others' libraries)."""
     loaded: list[Reader] = []  # the reader, once imported
 
     def read(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
@@ -305,6 +302,8 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
                     yield from _nested(item, options, tally)  # type: ignore[arg-type]
                 else:
                     yield item  # type: ignore[misc]
+                    if type(item) is Record and item.target is None and item.base_layer is not None:  # type: ignore
+                        yield unresolved(item)  # type: ignore[arg-type]  # (as scan_content does: an opaque base)
             tally.lines = lines[0]  # (the ranges after it number their lines on)
         elif unit.start is not None and kind is Kind.TEXT:
             yield from read_text_range(stream, unit.start, unit.characters, unit.lines, unit.charset, layer, origin,

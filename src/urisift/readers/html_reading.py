@@ -53,7 +53,7 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     page_base = _page_base(pieces.later_base())
     for piece in pieces:
         if based is not None and budget is not None and budget.expired():
-            yield budget.over_time("the rest of the page", content.origin)
+            yield from budget.over_time("the rest of the page", content.origin)
             return
         tree, capped = parse(piece)
         if capped is not None:  # what the guard capped before the parser saw it

@@ -149,7 +149,7 @@ def read_text_range(stream: BinaryIO, start: int, characters: int, lines: int, c
         return  # said once, in the range it ran out in
     if budget.expired():
         account.told = True
-        yield budget.over_time(f"the rest of the text from byte {start} on", origin)
+        yield from budget.over_time(f"the rest of the text from byte {start} on", origin)
         return
     meter = Metered(stream, budget, origin, False)
     items = _range(io.BufferedReader(meter), start, characters, lines, chosen, layer, origin, options)

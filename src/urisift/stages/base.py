@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Unit
+from ..model import NOWHERE, Base, BaseSource, Defect, DefectKind, Origin, Record, Unit
 from ..uri import patterns
 from ..uri.errors import UriError
 from ..uri.joiner import Joiner
@@ -59,7 +59,7 @@ class NoHierarchy(UriError):
     """A URI with no hierarchy (``cid:``, ``mailto:``), refused as a base by :func:`as_base`."""
 
 
-def as_base(value: str, below: Base | None) -> str:
+def as_base(value: str, below: Base | None, *, opaque: bool = False) -> str:
     """``value`` as a base URI: resolved against ``below`` when relative, its
     fragment dropped, checked against RFC 3987's ``IRI`` production (a base
     may hold non-ASCII: it is only used to resolve, never sent).
@@ -70,11 +70,23 @@ def as_base(value: str, below: Base | None) -> str:
     :data:`REFUSED_SCHEMES`; or it has no hierarchy (no authority and a
     path not starting with "/", as ``mailto:a@b.example`` or
     ``urn:isbn:1``), so that the path merge of RFC 3986 §5.2.3 would glue a
-    relative path onto an opaque one (``mailto:rel/x.html``), and a
-    browser's URL parser fails outright (WHATWG URL: an opaque path cannot
-    be a base).
+    relative path onto an opaque one (``mailto:rel/x.html``).
+
+    ``opaque``: a URI with no hierarchy is taken (a ``<base href>``, a
+    ``Content-Base``: the content says so), for the one reference it can
+    resolve, a fragment-only one (RFC 3986 §5.2.2 keeps the base's path and
+    query; the WHATWG URL parser's "no scheme state" resolves "#x" against an
+    opaque path and fails on anything else); the tail gives every other
+    reference no target (:meth:`~urisift.stages.found_to_record.Tail.target`),
+    and the scan a defect (:func:`unresolved`).  A retrieval URI (``--base``)
+    is still refused: a page's links are not fragments alone.
     """
-    return _as_base(value, None if below is None else below.uri, True)
+    target = _as_base(value, None if below is None else below.uri, True)
+    if not opaque and not _hierarchical(target):
+        raise NoHierarchy(f"a {target[:target.find(':')].lower()}: URI with no hierarchy (no authority, a path not "
+                          "starting with '/') cannot be a base (RFC 3986 §5.2.3 would merge a relative path into an "
+                          "opaque one)")
+    return target
 
 
 def absolute(value: str, below: Base | None) -> str:
@@ -113,6 +125,9 @@ def _as_base(value: str, below: str | None, serving: bool) -> str:
     if ref.scheme is None:
         if below is None:
             raise UriError(f"{shown(value)} is relative and there is no base below it to resolve it against")
+        if not _hierarchical(below) and not value.startswith("#"):
+            # §5.2.3 would merge it into an opaque path: not a reference an opaque base resolves
+            raise UriError(f"{shown(value)} is relative, and the base below it, {shown(below)}, has an opaque path")
         ref = resolve(ref, below)
     else:
         ref = resolve(ref, ref)  # §5.2.2: an absolute reference still loses its dot segments
@@ -124,9 +139,6 @@ def _as_base(value: str, below: str | None, serving: bool) -> str:
         scheme = (ref.scheme or "").lower()
         if scheme in REFUSED_SCHEMES:
             raise UriError(f"a {scheme}: URI cannot be a base")
-        if ref.authority is None and not ref.path.startswith("/"):
-            raise NoHierarchy(f"a {scheme}: URI with no hierarchy (no authority, a path not starting with '/') "
-                           "cannot be a base (RFC 3986 §5.2.3 would merge a relative path into an opaque one)")
     return target
 
 
@@ -155,7 +167,7 @@ def retrieval_uri(under: str | None, base: str | None, fetched: str | None) -> t
     file found at ``under`` in a directory the walk went through gets that
     base joined with its path there (:func:`directory_base`), and any other
     input the base itself; without one, ``fetched``, the URL the bytes were
-    read from (a web input's after its redirects, an object store's URL);
+    read from (a web input's after its redirects; an object in a store has none, as a file has none);
     else none.  A base that cannot serve is returned as it is, for its
     layer to refuse with a defect naming it."""
     if base is not None and under is not None:
@@ -242,7 +254,8 @@ class BaseLayer:
         if value is None:
             return BaseLayer(below, self), None
         try:
-            uri = as_base(value, below)
+            # a layer the content sets may have an opaque path (it resolves a fragment); a retrieval URI may not
+            uri = as_base(value, below, opaque=not naming and source is not BaseSource.RETRIEVAL)
         except UriError as exc:
             if naming and isinstance(exc, NoHierarchy):
                 return BaseLayer(below, self), None
@@ -257,6 +270,21 @@ class BaseLayer:
 
 #: the chain with no base at all
 NO_BASE = BaseLayer()
+
+
+def unresolved(record: Record) -> Defect:
+    """The defect of a record that has a base and no target: the base's path
+    is opaque (``mailto:``, ``about:blank``), and the reference is not
+    fragment-only, the one kind such a base resolves (RFC 3986 §5.2.2; the
+    WHATWG URL parser fails on the rest).  Where it stands: its span's start
+    in the text, when computed."""
+    base = record.base_layer
+    assert base is not None
+    span = record.span
+    return Defect(DefectKind.BAD_BASE,
+                  f"{shown(record.found.reference)} has no target: the {base.source} base {shown(base.uri)} has an "
+                  "opaque path, against which only a fragment-only reference resolves (RFC 3986 §5.2.2)",
+                  record.origin, span.start if span else None, Unit.CHARACTER)
 
 
 def retrieval_layers(retrieval: str | None, origin: Origin = NOWHERE, *, detail: str = "--base",

@@ -72,12 +72,13 @@ class Budget:
     the document (a feed and its entries' HTML, a page and its srcdoc), so
     that nesting cannot multiply it."""
 
-    __slots__ = ("limits", "deadline", "inflatable")
+    __slots__ = ("limits", "deadline", "inflatable", "told")
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.deadline = time.monotonic() + limits.seconds
         self.inflatable = limits.inflated
+        self.told = False  # whether the document's time-out was said (once a document: over_time)
 
     def expired(self) -> bool:
         """Whether the document's time is up."""
@@ -98,10 +99,17 @@ class Budget:
         self.inflatable -= taken
         return taken
 
-    def over_time(self, what: str, origin: Origin) -> Defect:
-        """The defect of a document whose time ran out before ``what`` was read."""
-        return Defect(DefectKind.BOMB, f"the document's time budget ({self.limits.seconds:g} s, --time-budget) "
-                      f"ran out: {what} not read", origin, None)
+    def over_time(self, what: str, origin: Origin) -> tuple[Defect, ...]:
+        """The defect of a document whose time ran out before ``what`` was
+        read, or none when it was said already: one document, one ``bomb``
+        defect, whichever of its readings met the end first (the bytes of a
+        message, the text of its part: each stops, and the first to see the
+        time up says so).  A tuple, for ``yield from``."""
+        if self.told:
+            return ()
+        self.told = True
+        return (Defect(DefectKind.BOMB, f"the document's time budget ({self.limits.seconds:g} s, --time-budget) "
+                       f"ran out: {what} not read", origin, None),)
 
     def over_inflation(self, what: str, size: int, origin: Origin) -> Defect:
         """The defect of ``what`` (which would inflate ``size`` bytes) not read."""
@@ -158,13 +166,15 @@ class Metered(io.RawIOBase):
         return self.done
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self.defect is not None:
+        if self.defect is not None or self.timed_out:
             return 0
         if self.done >= self._next_look:
             self._next_look = self.done + _METER_STEP
             if self.budget.expired():
                 self.timed_out = True
-                self.defect = self.budget.over_time(f"its bytes from byte {self.done} on", self.origin)
+                # (None when another reading of the document said its time-out first)
+                self.defect = next(iter(self.budget.over_time(f"its bytes from byte {self.done} on", self.origin)),
+                                   None)
                 return 0
         wanted = len(buffer)
         if self.whole is not None:
@@ -206,7 +216,7 @@ def metered(items: Iterable[T], budget: Budget, origin: Origin, what: Callable[[
             if budget.expired():
                 unread = what()
                 if unread is not None:
-                    yield budget.over_time(unread, origin)
+                    yield from budget.over_time(unread, origin)
                 return
 
 

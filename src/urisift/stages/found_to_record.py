@@ -110,6 +110,12 @@ class Tail:
             return None, None, reference  # relative, and no base: the flags look at the reference itself
         if self._joiner is None:
             self._joiner = _joiner(base.uri)
+        if self._joiner.base.authority is None and not reference.startswith("#") \
+                and not self._joiner.base.path.startswith("/"):
+            # an opaque base (mailto:, about:blank) resolves a fragment alone (RFC 3986 §5.2.2 keeps its path,
+            # WHATWG URL fails on the rest; §5.2.3 would glue a path onto it): no target, the base named, and
+            # the scan says so (base.unresolved)
+            return None, base, reference
         target = self._joiner.join(reference)
         return target, base, target
 

@@ -225,6 +225,11 @@ def _carried(query: str, row: Wrapper) -> str | None:
     last: dict[str, int] = {}  # ... and its last
     for place, pair in enumerate(query.split("&")):
         name, _, value = pair.partition("=")
+        if name.startswith(("amp;", "AMP;")):
+            # "&amp;" between parameters is the "&" the text was escaped from: Outlook writes Safe Links so
+            # in a plain-text part, as an HTML attribute holds it (HTML §13.5's named references "amp;" and
+            # "AMP;"; a numeric one, "&#38;", would start the URL's fragment, RFC 3986 §3.5)
+            name = name[4:]
         name = unquote(name.replace("+", " "))
         values.setdefault(name, value)
         first.setdefault(name, place)

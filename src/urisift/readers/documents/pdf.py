@@ -127,7 +127,7 @@ def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
                    origin)
     for number in range(1, min(count, MAX_PAGES) + 1):
         if content.budget is not None and content.budget.expired():
-            yield content.budget.over_time(f"pages {number} to {min(count, MAX_PAGES)}", origin)
+            yield from content.budget.over_time(f"pages {number} to {min(count, MAX_PAGES)}", origin)
             return
         # one page is one nested reading: what trips it costs that page alone (ARCHITECTURE.md, The nesting boundary)
         yield from contained(pages.page(number), f"page {number}", origin)

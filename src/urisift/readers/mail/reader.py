@@ -17,6 +17,7 @@ from typing import Literal
 from ...model import Content, Defect, Flag, Origin, Record, Tally, origin_with
 from ...model.needs import EVERYTHING, POINTS_TO
 from ...stages.base import BaseLayer
+from ...stages.containment import Budget
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...stages.placing import Placing
@@ -45,15 +46,17 @@ def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterat
         if options.locations and content.origin.line is not None:
             lines = Placing(data)
     yield from message_items(message, content.layer, content.origin, tally, browser=options.browser, lines=lines,
-                             needs=options.needs)
+                             needs=options.needs, budget=content.budget)
 
 
 def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally, *, browser: bool = False,
-                  lines: Placing | None = None, needs: frozenset[str] = EVERYTHING
+                  lines: Placing | None = None, needs: frozenset[str] = EVERYTHING, budget: Budget | None = None
                   ) -> Iterator[Record | Defect | Content]:
     """What :func:`read_message` yields, for a message already parsed;
     ``lines``: its bytes, where its records are placed (text output's location); what a
-    target points to among its parts only when the output asks (ARCHITECTURE.md, Pushdown)."""
+    target points to among its parts only when the output asks (ARCHITECTURE.md, Pushdown).
+    ``budget``: the message's, which its parts share (one document: ARCHITECTURE.md, Budgets);
+    None in an archive, whose message's parts the scan gives an account each."""
     points_to = _part_pointer(message, layer, origin) if POINTS_TO in needs else _not_asked
     for piece in message_pieces(message, layer, origin, lines):
         if isinstance(piece, Defect):
@@ -68,7 +71,7 @@ def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tal
             tally.parts += 1
             yield Content(piece.body, piece.kind, piece.origin, piece.layer, piece.declared, piece.decoding,
                           flags=(Flag.UUENCODED,) if piece.uuencoded else (), points_to=points_to,
-                          placed=piece.placed)
+                          placed=piece.placed, budget=budget)
 
 
 def _not_asked(target: str) -> Literal[False]:

@@ -35,7 +35,7 @@ from ...stages.charset import content_text
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...uri import patterns
-from .marks import Mark, html_contents, records
+from .marks import Mark, html_contents, in_order, records
 
 LINK = Place(Where.ASCIIDOC, "a", "href")
 IMAGE = Place(Where.ASCIIDOC, "img", "src")
@@ -123,8 +123,9 @@ def read_asciidoc(content: Content, options: ScanOptions, tally: Tally) -> Itera
             covered.append((start, line_end, False))  # a line comment
             at = line_end
     _macros(text, marked, covered)
-    yield from records(text, tail, options, marked, covered, LINK, IN_CODE)
-    yield from html_contents(content, text, html)
+    # the raw HTML's records where it stands, among the others (document order)
+    yield from in_order(records(text, tail, options, marked, covered, LINK, IN_CODE),
+                        html_contents(content, text, html))
 
 
 def _next_opening(text: str, at: int) -> re.Match[str] | None:

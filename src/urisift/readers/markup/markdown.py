@@ -57,11 +57,10 @@ from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...uri import patterns
 from ..html.table import ANCHOR_TEXT_LIMIT
-from ..html.table import NAMES as URL_ATTRIBUTES
 from .byte_ranges import byte_offsets, destination_at, same_offset
-from .gfm import LINK, gfm_end, prose
-from .markdown_blocks import ATTRIBUTE_NAME, GAP, Mode, pieces, plan
-from .marks import advance, html_contents
+from .gfm import LINK, gfm_end, prose, within_runs
+from .markdown_blocks import GAP, Mode, may_hold, pieces, plan
+from .marks import advance, html_contents, in_order
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
 _UNTOLD = Place(Where.MARKDOWN, "a", "href", text=False)  # a link whose text was not asked for
@@ -73,10 +72,6 @@ WHOLE = 4 << 20
 #: the link reference definitions a document's pieces share, at most: more than a document needs, and a
 #: bound on what a million of them costs
 MAX_LABELS = 100_000
-# (raw HTML's attribute names: markdown_blocks.ATTRIBUTE_NAME) and the abbreviated forms the scanner takes
-# (a scheme's ":" before a character that is not white space: "Filename: src/main.rs" holds none)
-_MAY_HOLD = patterns.compile(r"[=:.]")  # what either needs: an attribute's "=", a scheme's ":", www./ftp.'s "."
-_SCHEME_OR_ABBREVIATED = patterns.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+:[^\s<>\"']|(?i:www|ftp)\.")
 
 _pyromark: Any = None
 
@@ -153,7 +148,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     budget = content.budget
     for start, end in zip(cuts, cuts[1:], strict=False):
         if start and budget is not None and budget.expired():
-            yield budget.over_time(f"the rest of the document (from character {start})", content.origin)
+            yield from budget.over_time(f"the rest of the document (from character {start})", content.origin)
             return
         yield from _document(content, options, tail, text[start:end], start, line, defined)
         line += text.count("\n", start, end)
@@ -179,7 +174,6 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
         return None if dest is None else (dest, "")
 
     line, counted, f = 1, 0, 0
-    html: list[Content] = []
     for start, end, mode in stretches:
         first = f
         while f < len(finds) and finds[f].start < end:  # type: ignore[operator]
@@ -189,16 +183,11 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
         own = [found._replace(start=found.start - start, end=found.end - start)  # type: ignore[operator]
                for found in finds[first:f]] if start else finds[first:f]
         piece = text[start:end]
-        if mode is Mode.PARSE:
-            for item in _document(content, options, tail, piece, start, line, defined, own):
-                if type(item) is Content:
-                    html.append(item)  # (the raw HTML is read after the document, as when it is read whole)
-                else:
-                    yield item
+        if mode is Mode.PARSE:  # (its raw HTML where it stands, as when the document is read whole)
+            yield from _document(content, options, tail, piece, start, line, defined, own)
         else:
             covered = [(0, len(piece), True)] if mode is Mode.CODE else []
             yield from _records(piece, tail, options, [], covered, start, line, own)
-    yield from html
 
 
 def _label(label: str) -> str:
@@ -222,6 +211,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     anchors = ANCHOR in options.needs
     linking: list[tuple[int, list[str]]] = []  # the links open: their index in marked, their text so far
     imaging = 0  # the images open inside a link
+    pictured = 0  # the images open: inside one, a link or an image is its alt text (CommonMark §6.4), no record
     definitions = pyromark.reference_definitions(text) if "]:" in text else {}
     for definition in definitions.values():
         span = definition["span"]
@@ -241,6 +231,14 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                 # an element left open in a paragraph ends with it, as the paragraph's </p> ends it in HTML
                 covered.extend((at, offset(where["end"]), True) for _, at in opened)
                 opened.clear()
+            if pictured and "End" in event:
+                ended = event["End"]  # type: ignore[index]
+                if ended == "Image":
+                    pictured -= 1
+                    if pictured:
+                        continue  # (an image in an image's description: nothing was marked of it)
+                elif ended == "Link":
+                    continue  # (a link that starts in an image's description ends in it: nothing was marked)
             if linking:  # a link's text, as HTML's anchor text is: an image's alt text inside it is not
                 if type(event) is str:
                     linking[-1][1].append(" ")
@@ -263,6 +261,10 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                 attributes = value.get("Image")
                 place = IMAGE
             if attributes is not None:
+                if pictured or place is IMAGE:
+                    pictured += 1 if place is IMAGE else 0
+                    if pictured > (place is IMAGE):
+                        continue  # in an image's description, which renders as its alt text: not a link
                 if anchors:
                     if place is LINK:
                         linking.append((len(marked), []))
@@ -316,28 +318,20 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
             covered.append((offset(where["start"]), offset(where["end"]), False))
     for start, end in html:
         covered.append((start, end, False))
-    yield from _records(text, tail, options, marked, covered, first, first_line, finds)
+    found = _records(text, tail, options, marked, covered, first, first_line, finds)
     # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
-    # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not)
+    # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not), read where it
+    # stands among the Markdown's records (document order)
     if html:
-        yield from html_contents(content, text, [piece for piece in html if _may_hold(text, *piece)], first,
-                                 first_line)
+        yield from in_order(found, html_contents(content, text, [piece for piece in html if may_hold(text, *piece)],
+                                                 first, first_line))
+    else:
+        yield from found
 
 
 def _anchored(text: str) -> Place:
     """A link's place, with its text (cut as HTML's anchor text is)."""
     return new_place(Where.MARKDOWN, "a", "href", None, None, text[:ANCHOR_TEXT_LIMIT].rstrip())
-
-
-def _may_hold(text: str, start: int, end: int) -> bool:
-    """Whether raw HTML may hold a reference: an attribute that holds URLs in
-    HTML, or text in which the scanner finds a scheme or ``www.``/``ftp.``."""
-    if _MAY_HOLD.search(text, start, end) is None:
-        return False  # (neither an attribute nor a scheme nor www./ftp.: most tags, "<kbd>", "</span>")
-    piece = text[start:end]
-    if _SCHEME_OR_ABBREVIATED.search(piece) is not None:
-        return True
-    return any(name.lower() in URL_ATTRIBUTES for name in ATTRIBUTE_NAME.findall(piece))
 
 
 def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int, int, str | None, Style, Place]],
@@ -360,7 +354,8 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
         runs.append((start, end, code))
         starts.append(start)
     placed: list[tuple[int, Found]] = []
-    for found in prose(text, options.abbreviated) if finds is None else finds:
+    for found in within_runs(text, prose(text, options.abbreviated) if finds is None else finds, starts, runs,
+                         options.abbreviated):
         at = found.start
         assert at is not None
         k = bisect.bisect_right(starts, at) - 1

@@ -262,3 +262,20 @@ def pieces(text: str, size: int | None = None) -> list[int]:
         at = cut + size
     cuts.append(len(text))
     return cuts
+
+
+# (raw HTML's attribute names: ATTRIBUTE_NAME) and the abbreviated forms the scanner takes
+# (a scheme's ":" before a character that is not white space: "Filename: src/main.rs" holds none)
+_MAY_HOLD = patterns.compile(r"[=:.]")  # what either needs: an attribute's "=", a scheme's ":", www./ftp.'s "."
+_SCHEME_OR_ABBREVIATED = patterns.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}+:[^\s<>\"']|(?i:www|ftp)\.")
+
+
+def may_hold(text: str, start: int, end: int) -> bool:
+    """Whether raw HTML may hold a reference: an attribute that holds URLs in
+    HTML, or text in which the scanner finds a scheme or ``www.``/``ftp.``."""
+    if _MAY_HOLD.search(text, start, end) is None:
+        return False  # (neither an attribute nor a scheme nor www./ftp.: most tags, "<kbd>", "</span>")
+    piece = text[start:end]
+    if _SCHEME_OR_ABBREVIATED.search(piece) is not None:
+        return True
+    return any(name.lower() in URL_ATTRIBUTES for name in ATTRIBUTE_NAME.findall(piece))

@@ -106,6 +106,29 @@ def _finds(text: str, options: ScanOptions, starts: list[int], runs: list[tuple[
             yield found._replace(place=prose)
 
 
+def in_order(found: Iterable[Record], contents: Iterable[Content]) -> Iterator[Record | Content]:
+    """A document's records and its raw HTML's nested contents merged in
+    document order (both come in order): each content before the first
+    record that stands after its start, so that the HTML's records, which
+    the scan reads when it meets the content, come where the HTML stands,
+    and ``--unique`` keeps the first in the document.  A record with no span
+    (not asked for) keeps its place behind the contents before it."""
+    pending = iter(contents)
+    following = next(pending, None)
+    for record in found:
+        if following is not None:
+            span = record.span
+            at = following.at
+            while following is not None and span and at is not None and at[0] <= span[0]:
+                yield following
+                following = next(pending, None)
+                at = None if following is None else following.at
+        yield record
+    if following is not None:
+        yield following
+        yield from pending
+
+
 def html_contents(content: Content, text: str, pieces: Iterable[Sequence[int]], first: int = 0,
                   first_line: int = 1) -> Iterator[Content]:
     """A document's raw HTML (``(start, end)`` pieces of ``text``, in order) as

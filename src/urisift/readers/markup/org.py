@@ -35,7 +35,7 @@ from ...stages.charset import content_text
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...uri import patterns
-from .marks import Mark, html_contents, records
+from .marks import Mark, html_contents, in_order, records
 
 LINK = Place(Where.ORG, "a", "href")
 IMAGE = Place(Where.ORG, "img", "src")
@@ -108,8 +108,9 @@ def read_org(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
         else:
             covered.append((start, line_end, False))  # a comment line
     _links(text, marked, covered)
-    yield from records(text, tail, options, marked, covered, LINK, IN_CODE)
-    yield from html_contents(content, text, html)
+    # the raw HTML's records where it stands, among the others (document order)
+    yield from in_order(records(text, tail, options, marked, covered, LINK, IN_CODE),
+                        html_contents(content, text, html))
 
 
 def _links(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]]) -> None:

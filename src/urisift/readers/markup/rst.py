@@ -40,7 +40,7 @@ from ...stages.charset import content_text
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...uri import patterns
-from .marks import Mark, html_contents, records
+from .marks import Mark, html_contents, in_order, records
 
 LINK = Place(Where.RST, "a", "href")
 IMAGE = Place(Where.RST, "img", "src")
@@ -128,8 +128,9 @@ def read_rst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
                     covered.append((line_end, body, True))
         at = max(body, line_end)
     _inline(text, marked, covered, named, anonymous)
-    yield from records(text, tail, options, marked, covered, LINK, IN_CODE)
-    yield from html_contents(content, text, html)
+    # the raw HTML's records where it stands, among the others (document order)
+    yield from in_order(records(text, tail, options, marked, covered, LINK, IN_CODE),
+                        html_contents(content, text, html))
 
 
 def _body(text: str, indent: int, line_end: int) -> int:

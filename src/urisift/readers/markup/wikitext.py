@@ -174,7 +174,7 @@ def read_wikitext(content: Content, options: ScanOptions, tally: Tally) -> Itera
             piece = cut
             marked, skipped = [], []
             if piece < length and budget is not None and budget.expired():
-                yield budget.over_time(f"the rest of the document (from character {cut})", content.origin)
+                yield from budget.over_time(f"the rest of the document (from character {cut})", content.origin)
                 return
         if token is None:
             return

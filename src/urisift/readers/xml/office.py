@@ -77,7 +77,7 @@ def read_office(content: Content, options: ScanOptions, tally: Tally) -> Iterato
         if not (name in _ODF_PARTS if odf else _OOXML_PARTS.fullmatch(name)):
             continue
         if budget is not None and budget.expired():
-            yield budget.over_time(f"member {name} and those after it", origin)
+            yield from budget.over_time(f"member {name} and those after it", origin)
             return
         member_layer = _in_package(layer, name, origin) if odf else layer
         yield from contained(_member(package, member, member_layer, options, budget, origin),

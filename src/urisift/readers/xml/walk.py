@@ -151,7 +151,7 @@ class XmlWalk:
             event, element = item  # type: ignore[misc]
             count += 1
             if budget is not None and count % _CLOCK_EVERY == 0 and budget.expired():
-                yield budget.over_time(f"the rest of the document (after line {element.sourceline})", self.origin)
+                yield from budget.over_time(f"the rest of the document (after line {element.sourceline})", self.origin)
                 return
             yield from (self._start(element) if event == "start" else self._end(element))
 
