@@ -146,6 +146,7 @@ class Kind(_Enum):
     MAIL = "mail"  # one message (RFC 5322), MHTML included
     MBOX = "mbox"
     MAILDIR = "maildir"
+    EMLX = "emlx"  # an Apple Mail message file (.emlx, .partial.emlx): a byte count, a message, Mail's plist
     WARC = "warc"  # WARC and ARC
     CSS = "css"  # a stylesheet (text/css)
     XML = "xml"  # XML with xml:base: XHTML, SVG, Atom, RSS, OPML, sitemaps
@@ -162,7 +163,6 @@ class Kind(_Enum):
     WIKITEXT = "wikitext"  # MediaWiki wikitext (.wiki, .mediawiki)
     CALENDAR = "calendar"  # iCalendar (RFC 5545: .ics, text/calendar): an invite's URLs, attendees, descriptions
     VCARD = "vcard"  # vCard (RFC 6350: .vcf, text/vcard): a contact's URLs, photos, addresses
-    EMLX = "emlx"  # an Apple Mail message file (.emlx, .partial.emlx): a byte count, a message, Mail's plist
     ARCHIVE = "archive"  # a ZIP or tar archive (.zip, .tar, and .tar.gz, .tgz ... once inflated): its members
 
 
