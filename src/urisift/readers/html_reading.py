@@ -72,7 +72,7 @@ def _page_base(tag: str | bytes | None) -> Any:
     if tag is None:
         return None
     from .html import parse
-    from .html.document import first_base
+    from .html.tree import first_base
     from .html.table import NAMES
 
     return first_base(list(parse(tag)[0].items(NAMES)))

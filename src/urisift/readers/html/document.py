@@ -33,15 +33,18 @@ from .table import (
     C0_SPACE,
     FOREIGN_ATTRIBUTES,
     HTML_ATTRIBUTES,
+    DESCRIPTIONS,
     LINKS,
     NAMES,
+    PROSE_ATTRIBUTES,
+    READ_NAMES,
     URL_METADATA,
     Against,
     Rule,
     Syntax,
     clean_value,
 )
-from .tree import Element, Namespace, Text
+from .tree import Element, Namespace, Text, first_base
 
 _BASE, _HTML, _ATTRIBUTE, _URL_SYNTAX = Against.BASE, Where.HTML, Style.ATTRIBUTE, Syntax.URL
 _LAZY_FLAGS = (Flag.LAZY,)
@@ -50,16 +53,6 @@ _WRAPPED_FLAGS = (Flag.WRAPPED,)
 #: how many records a walk gathers before it yields them: a page's worth held to its end
 #: outlived the young collections and lengthened the older ones (14% of a dense page's time)
 _BATCH = 256
-
-
-def first_base(items: list[Element | Text]) -> Element | None:
-    """The first ``base`` element with an ``href`` in tree order, in the HTML
-    namespace and not in a template's contents (WHATWG §2.4.1)."""
-    for item in items:
-        if (type(item) is Element and item.tag == "base" and item.namespace is Namespace.HTML
-                and not item.in_template and "href" in item.attributes):
-            return item
-    return None
 
 
 class DocumentWalk:
@@ -97,7 +90,7 @@ class DocumentWalk:
         self.here: str | Literal[False] = False
 
     def __iter__(self) -> Iterator[Record | Defect]:
-        items = list(self.tree.items(NAMES, self.comments))
+        items = list(self.tree.items(READ_NAMES, self.comments))
         document_url = self.layer.current
         base = (first_base(items) or self.page_base) if self.based is None else None
         href = None if base is None else clean_value(base.attributes["href"] or "")[0]
@@ -167,6 +160,8 @@ class DocumentWalk:
         out, locator = self.out, self.locator
         for name, value in attributes.items():
             if name not in NAMES:
+                if name in PROSE_ATTRIBUTES and value:
+                    self._prose(tag, name, value)
                 continue  # class, id ...: most attributes
             if tag == "meta" and name == "content":
                 self._meta(element, value or "")
@@ -259,6 +254,9 @@ class DocumentWalk:
             if kind in URL_METADATA:
                 self._value(element, "content", content, Rule(Syntax.URL), self.tail, (kind,), None)
                 return
+            if kind in DESCRIPTIONS:
+                self._prose(element.tag, "content", content)
+                return
 
     # -- values -------------------------------------------------------------------------------------
 
@@ -342,6 +340,20 @@ class DocumentWalk:
             flags = ordered({*flags, *self.extra})
         found = new_found(url, None, None, style, flags, (), None, place)
         self.out.append(tail(found, *at) if at is not None else tail(found))
+
+    def _prose(self, tag: str, name: str, value: str) -> None:
+        """The references in an attribute value a person reads (table.PROSE_ATTRIBUTES, a
+        description's content): found as in a text node, their records naming the attribute."""
+        if ":" not in value and "www." not in value and "ftp." not in value:
+            return
+        place = self._place(tag, name, Where.TEXT)
+        where = self._locate(value, tag)
+        extra, locator, tail = self.extra, self.locator, self.tail
+        for found in Scanner(value, abbreviated=self.abbreviated):
+            found = found._replace(place=place, flags=ordered({*found.flags, *extra}) if extra else found.flags)
+            assert found.start is not None and found.end is not None
+            at = None if locator is None else locator.inside(where, found.start, value[found.start:found.end])
+            self.out.append(tail(found, *at) if at is not None else tail(found))
 
     # -- text -------------------------------------------------------------------------------------
 

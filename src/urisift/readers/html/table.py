@@ -113,6 +113,15 @@ URL_METADATA = frozenset({
 
 #: every attribute name some rule reads: an element with none of them is passed over
 NAMES = frozenset({*HTML_ATTRIBUTES, *FOREIGN_ATTRIBUTES, "content"})
+#: the attributes whose value is text a person reads (an image's alternative text, an advisory title,
+#: an accessible name, a field's hint: WHATWG HTML §4.8.4.4, §3.2.6.1, WAI-ARIA 1.2 §6.6, §4.10.5.3.10):
+#: read as text nodes are, their records naming the attribute
+PROSE_ATTRIBUTES = frozenset({"alt", "title", "aria-label", "placeholder"})
+#: the <meta> names and properties whose content is a description a person reads (WHATWG HTML
+#: §4.2.5.1, Open Graph, Twitter cards)
+DESCRIPTIONS = frozenset({"description", "og:description", "twitter:description"})
+#: the attributes an element is looked at for
+READ_NAMES = NAMES | PROSE_ATTRIBUTES
 
 #: elements whose links carry rel tokens and anchor text (WHATWG §4.6.7)
 LINKS = frozenset({"a", "area", "link"})

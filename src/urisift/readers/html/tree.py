@@ -94,6 +94,16 @@ _TEXT_ID, _COMMENT_ID = _IDS["-text"], _IDS["-comment"]
 _FIRST_ELEMENT_ID = _IDS["a"]
 
 
+def first_base(items: list[Element | Text]) -> Element | None:
+    """The first ``base`` element with an ``href`` in tree order, in the HTML
+    namespace and not in a template's contents (WHATWG §2.4.1)."""
+    for item in items:
+        if (type(item) is Element and item.tag == "base" and item.namespace is Namespace.HTML
+                and not item.in_template and "href" in item.attributes):
+            return item
+    return None
+
+
 def child_namespace(namespace: Namespace, tag: str, attributes: Mapping[str, str | None], child: str
                     ) -> Namespace:
     """The namespace of an element ``child`` whose parent is ``tag`` in ``namespace``."""
