@@ -250,7 +250,9 @@ def test_metadata_urls_are_marked_by_their_property() -> None:
             '<link rel="amphtml" href="/amp">')
     assert [(r.element, r.rel, r.target) for r in records(html)] == [
         ("meta", ("og:url",), "https://s.example/a"), ("meta", ("og:image",), "http://doc.example/p/i.png"),
-        ("meta", ("twitter:image",), "http://doc.example/p/t.png"), ("link", ("amphtml",), "http://doc.example/amp")]
+        ("meta", ("twitter:image",), "http://doc.example/p/t.png"),
+        ("meta", None, "http://x.example/"),  # a description is text a person reads (issue 55): no metadata URL
+        ("link", ("amphtml",), "http://doc.example/amp")]
 
 
 # -- meta refresh (WHATWG §4.2.5.3) --------------------------------------------------------------
@@ -351,7 +353,8 @@ def test_uris_in_text_go_through_the_text_scanner_with_the_element() -> None:
     assert [(r.element, r.where, r.style, r.uri, r.flags) for r in records(html)] == [
         ("p", Where.TEXT, Style.BARE, "http://a.example/x", (Flag.TRIMMED,)),
         ("p", Where.TEXT, Style.ANGLE, "http://b.example/y", (Flag.WRAPPED,)),
-        ("p", Where.TEXT, Style.ABBREVIATED, "www.c.example", (Flag.TRIMMED,))]
+        ("p", Where.TEXT, Style.ABBREVIATED, "www.c.example", (Flag.TRIMMED,)),
+        ("p", Where.TEXT, Style.BARE, "http://attr.example/", ())]  # a title is text a person reads
 
 
 def test_comments_are_scanned_when_asked() -> None:
@@ -450,7 +453,7 @@ def test_a_url_in_text_or_a_style_sheet_is_placed_in_its_own_node_not_on_an_earl
     # from it) and in a comment, at lines 1 and 2 (154 records of the 130
     # corpus pages, and 149 more that a position so taken left unfound).
     # The text is now found whole and each URL at its offset in it.
-    html = ('<p title="see http://x.example/ and url(/a.png)">t</p>\n'
+    html = ('<p class="see http://x.example/ and url(/a.png)">t</p>\n'
             '<!-- http://x.example/ -->\n<style>\nb { background: url(/a.png) }\n</style>\n'
             '<p>Visit http://x.example/ now</p>')
     assert [(r.uri, r.span, r.line, r.column) for r in records(html)] == [
@@ -466,7 +469,7 @@ def test_a_text_not_written_as_the_tree_holds_it_has_its_urls_looked_for_one_by_
     assert [(r.uri, r.span, r.line, r.column) for r in records(html)] == [
         ("http://t.example/x", (13, 31), 1, 14), ("/u.png", (54, 60), 2, 19)]
     # "&amp;" is how a text's "&" is commonly written: that text is found whole
-    html = '<p title="http://t.example/x">a &amp; b http://t.example/x</p>'
+    html = '<p class="http://t.example/x">a &amp; b http://t.example/x</p>'
     assert [(r.uri, r.span) for r in records(html)] == [("http://t.example/x", (40, 58))]
 
 
@@ -474,7 +477,7 @@ def test_a_crlf_page_has_its_texts_found_whole_too() -> None:
     # the tree holds LF where the source has CRLF: a text, a sheet or a comment
     # is found in its CRLF form, and each URL at its offset counted in the
     # source (two copies in one sheet, one in a title before it, "&amp;")
-    html = ('<p title="url(/a.png) http://x.example/">t</p>\r\n<style>\r\nb { background: url(/a.png) }\r\n'
+    html = ('<p class="url(/a.png) http://x.example/">t</p>\r\n<style>\r\nb { background: url(/a.png) }\r\n'
             'i { background: url(/a.png) }\r\n</style>\r\n<p>one\r\ntwo http://x.example/ &amp; http://x.example/</p>'
             '<!--\r\nhttp://c.example/\r\n -->')
     assert [(r.uri, r.span, r.line, r.column) for r in records(html, comments=True)] == [
