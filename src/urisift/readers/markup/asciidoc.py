@@ -92,10 +92,10 @@ def read_asciidoc(content: Content, options: ScanOptions, tally: Tally) -> Itera
                         IN_CODE)
 
 
-def _blocks(text: str, gathered: Gathered) -> Iterator[tuple[int, int, int]]:
+def _blocks(text: str, gathered: Gathered) -> Iterator[tuple[int, int, int, bool]]:
     """The blocks (listing, literal, comment, passthrough, a styled
     paragraph, a line comment) in order, each ``(start, end, where the
-    search goes on)``, their ranges and passthrough HTML added to ``gathered``."""
+    search goes on, False)``, their ranges and passthrough HTML added to ``gathered``."""
     at = 0
     while (found := _next_opening(text, at)) is not None:
         start, line_end = found.start(), found.end()
@@ -115,7 +115,7 @@ def _blocks(text: str, gathered: Gathered) -> Iterator[tuple[int, int, int]]:
             else:
                 covered.append((start, end, kind != "/"))
             at = end
-            yield start, end, at
+            yield start, end, at, False
         elif style is not None:
             inside = min(line_end + 1, len(text))
             block = _STYLE_BLOCKS.match(text, inside)
@@ -128,7 +128,7 @@ def _blocks(text: str, gathered: Gathered) -> Iterator[tuple[int, int, int]]:
                     end = len(text) if closing is None else closing.end()
                     covered.append((inside, end, True))
                     at = end
-                    yield inside, end, at
+                    yield inside, end, at, False
                 continue
             blank = _BLANK_LINE.search(text, inside)
             end = len(text) if blank is None else blank.start()
@@ -136,11 +136,11 @@ def _blocks(text: str, gathered: Gathered) -> Iterator[tuple[int, int, int]]:
             if style == "pass" and inside < end:
                 gathered.html.append((inside, end))
             at = end
-            yield start, end, at
+            yield start, end, at, False
         else:
             covered.append((start, line_end, False))  # a line comment
             at = line_end
-            yield start, line_end, at
+            yield start, line_end, at, False
 
 
 def _next_opening(text: str, at: int) -> re.Match[str] | None:

@@ -167,20 +167,20 @@ def advance(text: str, start: int, line: int, line_start: int, upto: int) -> tup
 
 
 class Ahead:
-    """A first pass's ranges ``(start, end, frontier)``, in order of their
-    start, taken by a second pass as it moves on (the first pass runs only
-    as far as the second needs: nothing of the document's length is held).
-    ``frontier`` is where the first pass will look on from: no range it
-    gives later starts before it."""
+    """A first pass's ranges ``(start, end, frontier, code?)``, in order of
+    their start, taken by a second pass as it moves on (the first pass runs
+    only as far as the second needs: nothing of the document's length is
+    held).  ``frontier`` is where the first pass will look on from: no range
+    it gives later starts before it."""
 
     __slots__ = ("_source", "_next", "frontier")
 
-    def __init__(self, source: Iterator[tuple[int, int, int]]) -> None:
+    def __init__(self, source: Iterator[tuple[int, int, int, bool]]) -> None:
         self._source = source
         self._next = next(source, None)
         self.frontier = len_max if self._next is None else self._next[2]
 
-    def holding(self, at: int) -> tuple[int, int, int] | None:
+    def holding(self, at: int) -> tuple[int, int, int, bool] | None:
         """The first range (in order of start) that ends after ``at``, when it
         starts at or before ``at``: the block ``at`` stands in; else None."""
         following = self._next
