@@ -136,7 +136,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     cuts = pieces(text)
     labels: dict[str, str] = {}  # every piece's definitions, the first of a label kept (CommonMark §4.7)
     for start, end in zip(cuts, cuts[1:], strict=False):
-        for label, definition in pyromark.reference_definitions(text[start:end]).items():
+        for label, definition in _definitions(text[start:end]).items():
             if len(labels) == MAX_LABELS:
                 yield Defect(DefectKind.BOMB, f"more than {MAX_LABELS} link reference definitions: a reference "
                              "link finds the rest only in its own piece of the document", content.origin, start)
@@ -167,7 +167,7 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     pyromark = _parser()
     finds = list(prose(text, options.abbreviated))
     # (a definition's label is followed by its ":" at once, CommonMark §4.7: without a "]:" there is none)
-    labels = {_label(label): definition["dest"] for label, definition in pyromark.reference_definitions(text).items()
+    labels = {_label(label): definition["dest"] for label, definition in _definitions(text).items()
               } if "]:" in text else {}
     stretches = plan(text, [found.start for found in finds], _label, set(labels))  # type: ignore[misc]
     if stretches is None:
@@ -201,6 +201,14 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     yield from html
 
 
+def _definitions(text: str) -> dict[str, Any]:
+    """The link reference definitions of ``text`` (CommonMark §4.7), by
+    label: a ``[^label]:`` is a footnote's definition (GFM, footnotes), no
+    link's, whose text is read as the document's (the Rust book's ch08-03)."""
+    return {label: definition for label, definition in _parser().reference_definitions(text).items()
+            if not label.startswith("^")}
+
+
 def _label(label: str) -> str:
     """A link label as CommonMark matches it (§4.7): case-folded, its white space one space."""
     return " ".join(label.split()).casefold()
@@ -222,7 +230,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     anchors = ANCHOR in options.needs
     linking: list[tuple[int, list[str]]] = []  # the links open: their index in marked, their text so far
     imaging = 0  # the images open inside a link
-    definitions = pyromark.reference_definitions(text) if "]:" in text else {}
+    definitions = _definitions(text) if "]:" in text else {}
     for definition in definitions.values():
         span = definition["span"]
         start, end = offset(span["start"]), offset(span["end"])
