@@ -79,6 +79,12 @@ class Budget:
         self.deadline = time.monotonic() + limits.seconds
         self.inflatable = limits.inflated
 
+    def renew(self) -> None:
+        """A new document begins on the same account (a dump's next page, whose
+        stream is the same): its clock starts now, its inflate budget whole."""
+        self.deadline = time.monotonic() + self.limits.seconds
+        self.inflatable = self.limits.inflated
+
     def expired(self) -> bool:
         """Whether the document's time is up."""
         return time.monotonic() > self.deadline

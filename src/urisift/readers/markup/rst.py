@@ -110,7 +110,7 @@ def read_rst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     if ".. _" in text or "__" in text:  # (the targets a reference may name: all of them, first)
         discarded, budget = Gathered(), content.budget
         for count, at in enumerate(_markers(text, discarded, named, anonymous)):
-            if count % 1024 == 0:
+            if count % 1024 == 1023:
                 discarded.batch(0)  # (only the names are kept)
                 if budget is not None and budget.expired():
                     yield budget.over_time(f"the document (its targets were read up to character {at[2]})",
