@@ -18,8 +18,8 @@ PAIRS = {
     "AsciiDoc: a word of xref: (560 KB)": ("asciidoc", "b'xref:' * 112_000 + hm.AFTER"),
     "AsciiDoc: unclosed <<a, (160 KB)": ("asciidoc", "b'<<a,' * 40_000 + hm.AFTER"),
     "AsciiDoc: unclosed <<a, (640 KB)": ("asciidoc", "b'<<a,' * 160_000 + hm.AFTER"),
-    "Org: quote blocks before one end (70 KB)": ("org", "b'#+begin_quote\\n' * 5_000 + b'#+end_quote\\n' + hm.AFTER"),
-    "Org: quote blocks before one end (280 KB)": ("org", "b'#+begin_quote\\n' * 20_000 + b'#+end_quote\\n' + hm.AFTER"),
+    "Org: quote blocks before one end (70 KB)": ("org", "hm.org_quotes(5_000)"),
+    "Org: quote blocks before one end (280 KB)": ("org", "hm.org_quotes(20_000)"),
     "Org: unclosed blocks of as many names (72 KB)": ("org", "hm.org_names(5_000)"),
     "Org: unclosed blocks of as many names (289 KB)": ("org", "hm.org_names(18_000)"),
     "rST: one-target references (15 MB)": ("rst", "hm.rst_references(5_000_000)"),
@@ -28,8 +28,8 @@ PAIRS = {
     "LaTeX: \\url{} (66 MB)": ("latex", "b'\\\\url{http://u.example/} ' * 2_760_000 + hm.AFTER"),
     "LaTeX: \\verb!x! on one line (1.45 MB)": ("latex", "b'\\\\verb!x! ' * 161_000 + hm.AFTER"),
     "LaTeX: \\verb!x! on one line (5.8 MB)": ("latex", "b'\\\\verb!x! ' * 644_000 + hm.AFTER"),
-    "BibTeX: quoted url fields on one line (2.9 MB)": ("bibtex", "b'url = \"http://u.example/\" ' * 106_000 + hm.AFTER"),
-    "BibTeX: quoted url fields on one line (11.5 MB)": ("bibtex", "b'url = \"http://u.example/\" ' * 426_000 + hm.AFTER"),
+    "BibTeX: quoted url fields on one line (2.9 MB)": ("bibtex", "hm.bib_quoted(106_000)"),
+    "BibTeX: quoted url fields on one line (11.5 MB)": ("bibtex", "hm.bib_quoted(426_000)"),
     "Markdown: 5 MB in an unclosed comment": ("markdown", "hm.markdown_run_on(b'<!--', 150_000)"),
     "Markdown: 20 MB in an unclosed comment": ("markdown", "hm.markdown_run_on(b'<!--', 600_000)"),
     "Markdown: 5 MB in an unclosed fence": ("markdown", "hm.markdown_run_on(b'```', 150_000)"),
@@ -54,6 +54,16 @@ BUDGETED = {
 }
 
 AFTER = b"\nhttp://after.example/\n"
+
+
+def bib_quoted(n: int) -> bytes:
+    """``n`` quoted url fields on one line (27 bytes each); then a link."""
+    return b'url = "http://u.example/" ' * n + AFTER
+
+
+def org_quotes(n: int) -> bytes:
+    """``n`` quote blocks opened before one end; then a link."""
+    return b"#+begin_quote\n" * n + b"#+end_quote\n" + AFTER
 
 
 def org_names(n: int) -> bytes:

@@ -98,7 +98,7 @@ def test_each_scanner_hands_on_its_marks_and_looks_at_the_clock_while_it_works(k
     assert defects[0].kind.value == "bomb" and "time budget" in defects[0].detail
     at = int(defects[0].detail.rsplit("from character ", 1)[1].split(")")[0])
     assert 1 << 20 <= at < (1 << 20) + 100
-    assert 0 < len(records) and all(record.span.start < at for record in records)  # type: ignore[union-attr]
+    assert len(records) > 0 and all(record.span.start < at for record in records)  # type: ignore[union-attr]
     assert records[-1].span.start > at - 100  # type: ignore[union-attr]
 
 
@@ -158,8 +158,9 @@ def test_a_notebook_value_nested_1000_deep_is_read_as_null_and_the_cells_after_i
     data = ('{"cells": [{"cell_type": "raw", "metadata": {"m": ' + deep + '}, "source": "http://a.example/"}, '
             + json.dumps(_cell("http://after.example/")) + "]}")
     at = data.index("[" * 1000) + 196  # (the notebook's object, its cells, a cell, its metadata: four deep)
-    assert _notebook(data) == [("broken-document", f"a value nested more than 200 deep (at character {at}): read as null"),
-                               ("record", "http://a.example/"), ("record", "http://after.example/")]
+    assert _notebook(data) == [
+        ("broken-document", f"a value nested more than 200 deep (at character {at}): read as null"),
+        ("record", "http://a.example/"), ("record", "http://after.example/")]
 
 
 def test_each_page_of_a_mediawiki_dump_has_its_own_inflate_budget(tmp_path: Path) -> None:

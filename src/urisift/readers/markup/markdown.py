@@ -125,7 +125,6 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     reference link finds its definition in any piece."""
     text, decoding, defects = content_text(content, options.charset)
     yield from defects
-    pyromark = _parser()
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     if len(text) < GAP:  # (a notebook's cell, a short note: planning costs more than parsing it whole)
         yield from _document(content, options, tail, text, 0, 1, None, list(prose(text, options.abbreviated)))
@@ -164,7 +163,6 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     plans them: the parser reads only those that may hold a link, each
     finding the others' definitions, and the text scanner's finds in the
     whole document are shared out among them."""
-    pyromark = _parser()
     finds = list(prose(text, options.abbreviated))
     # (a definition's label is followed by its ":" at once, CommonMark §4.7: without a "]:" there is none)
     labels = {_label(label): definition["dest"] for label, definition in _definitions(text).items()

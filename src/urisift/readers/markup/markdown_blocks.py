@@ -295,7 +295,7 @@ class _RunOn:
         text = self.text
         run = opener.group(1) or opener.group(2)
         if run is not None:
-            closer = patterns.compile(r"^ {0,3}+%s{%d,}+[ \t]*+$" % (re.escape(run[0]), len(run)), re.MULTILINE)
+            closer = patterns.compile(rf"^ {{0,3}}+{re.escape(run[0])}{{{len(run)},}}+[ \t]*+$", re.MULTILINE)
             line = text.find("\n", opener.end())
             close = None if line == -1 else closer.search(text, line + 1)
         else:
