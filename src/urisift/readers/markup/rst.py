@@ -76,6 +76,8 @@ _blocks: dict[int, re.Pattern[str]] = {}
 #: the targets' names (and anonymous targets) a document's references find, at most: a bound on what a
 #: million of them cost (those after are not found by reference)
 MAX_TARGETS = 100_000
+# what a target that a reference names needs: ".. _name:" (white space after "..") or "__"
+_MAY_NAME = patterns.compile(r"\.\.[ \t]++_|__")
 # a Mark with its fields given in order, without the NamedTuple constructor's call (a mark a link); Style.MARKUP
 # looked up once
 _mark = tuple.__new__
@@ -107,7 +109,7 @@ def read_rst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     named: dict[str, str] = {}
     anonymous: list[str] = []
-    if ".. _" in text or "__" in text:  # (the targets a reference may name: all of them, first)
+    if _MAY_NAME.search(text) is not None:  # (the targets a reference may name: all of them, first)
         discarded, budget = Gathered(), content.budget
         for count, at in enumerate(_markers(text, discarded, named, anonymous)):
             if count % 1024 == 1023:
