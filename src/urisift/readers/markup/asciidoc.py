@@ -26,7 +26,7 @@ and one search for the macros outside the blocks, which runs the first only
 as far as it needs (:class:`.marks.Ahead`).  Every search that could run
 again from the same place keeps its answer while it lies ahead (the next
 macro name, ``<<``, ``]``, line end, and where a word ends: a word of a
-million ``http://`` is read once, issue 52).  The marks are handed on in
+million ``http://`` is read once).  The marks are handed on in
 batches (:func:`.marks.streamed`), the time budget looked at between them.
 """
 

@@ -153,7 +153,7 @@ class _Lines:
     """Searches on the line a place stands on, each answer kept while it is
     still ahead: a line of a million ``\\verb!x!`` (or quoted fields) looks
     for its end once, not once a construct, and for each delimiter's next
-    place once from each place it was passed (issue 52)."""
+    place once from each place it was passed."""
 
     __slots__ = ("text", "end", "next_of")
 

@@ -239,8 +239,8 @@ def pieces(text: str, size: int | None = None) -> list[int]:
     after a space (a link written across it is cut, as in a page of text);
     else where the piece ends.  Never inside a block that runs on across
     blank lines (a fenced code block, an HTML block of kinds 1 to 5,
-    CommonMark §4.5 and §4.6), up to its end or the document's (issue 52:
-    a piece after its start read it as ended).  The cuts, with 0 and the end."""
+    CommonMark §4.5 and §4.6), up to its end or the document's (a piece
+    after its start would read it as ended).  The cuts, with 0 and the end."""
     size = size or PIECE
     cuts = [0]
     run_on = _RunOn(text)

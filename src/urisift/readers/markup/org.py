@@ -23,7 +23,7 @@ for links.  This is a scanner of the link grammar alone, linear in the
 document: one search for the lines that open a block or are a keyword or
 comment, one search for the lines that end a block (each read once, kept by
 name until a block of its name asks for it: n quote blocks before one end,
-or n blocks of n names never ended, are read in linear time, issue 52), and
+or n blocks of n names never ended, are read in linear time), and
 one search for bracket links outside them, which runs the first only as far
 as it needs (:class:`.marks.Ahead`).  The marks are handed on in batches
 (:func:`.marks.streamed`), the time budget looked at between them.
