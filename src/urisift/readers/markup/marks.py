@@ -57,23 +57,13 @@ class Batch(NamedTuple):
 _START = itemgetter(0)  # a mark's start
 
 
-def records(text: str, tail: Tail, options: ScanOptions, marked: list[Mark],
-            covered: list[tuple[int, int, bool]], prose: Place, code: Place) -> Iterator[Record]:
-    """``marked`` and the text scanner's finds outside ``covered`` (each
-    ``(start, end, code?)``), placed at ``prose``; those in a code range
-    flagged ``code`` and placed at ``code``: one batch, the whole document."""
-    for item in streamed(None, text, tail, options, [Batch(len(text) + 1, marked, covered, [])], prose, code):
-        assert type(item) is not Content and type(item) is not Defect
-        yield item  # type: ignore[misc]
-
-
-def streamed(content: Content | None, text: str, tail: Tail, options: ScanOptions, batches: Iterable[Batch],
+def streamed(content: Content, text: str, tail: Tail, options: ScanOptions, batches: Iterable[Batch],
              prose: Place, code: Place) -> Iterator[Record | Defect | Content]:
     """The records of the reader's ``batches`` (see :class:`Batch`) and of the
     prose between, each batch's records then its raw HTML as nested content;
     a ``bomb`` defect, and the end, once the time budget of ``content`` ran
     out (looked at after each batch)."""
-    budget = None if content is None else content.budget
+    budget = content.budget
     finds = iter(Scanner(text, abbreviated=options.abbreviated))
     pending = next(finds, None)
     starts: list[int] = []  # the disjoint runs of the covered ranges that may still hold a find: their starts
@@ -97,7 +87,7 @@ def streamed(content: Content | None, text: str, tail: Tail, options: ScanOption
         split = bisect.bisect_left(covered, (limit,))
         covered, kept_covered = covered[:split], covered[split:]
         for start, end, is_code in covered:
-            if runs and start < reach:
+            if start < reach:
                 if end > reach:
                     starts.append(reach)
                     runs.append((reach, end, is_code))
@@ -137,7 +127,7 @@ def streamed(content: Content | None, text: str, tail: Tail, options: ScanOption
                 found = found._replace(place=prose)
             line, line_start, upto = advance(text, at, line, line_start, upto)
             yield tail(found, Span(at, found.end if found.end is not None else at), line, at - line_start + 1)
-        if html and content is not None:
+        if html:
             for start, end in html:  # (in order, after the ranges before them: lines counted forward only)
                 html_line += count("\n", html_upto, start)
                 html_upto = start
@@ -150,7 +140,6 @@ def streamed(content: Content | None, text: str, tail: Tail, options: ScanOption
         if dropped:
             del runs[:dropped], starts[:dropped]
         if limit < end_of_text and budget is not None and budget.expired():
-            assert content is not None
             yield budget.over_time(f"the rest of the document (from character {limit})", content.origin)
             return
 
