@@ -47,7 +47,7 @@ QUADRATIC: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "BibTeX: quoted url fields on one line": ("bibtex", lambda n: b'url = "http://u.example/" ' * (n // 27)),
 }
 #: the sizes each is timed at (characters): the old scanners took 16 s on 140 KB of the first
-_SIZES = {"latex": (250_000, 1_000_000), "bibtex": (500_000, 2_000_000)}
+_SIZES = {"latex": (500_000, 2_000_000), "bibtex": (1_000_000, 4_000_000)}
 
 
 @pytest.mark.parametrize("name", sorted(QUADRATIC))
