@@ -64,6 +64,7 @@ _MACRO = patterns.compile(r"(?<![\w\\])(?:(link|xref|image|mailto|video|audio):(
 # where a macro may start: its name before a ":" (a URL's scheme, or a block macro's "::"), found
 # from the ":", a literal, each name looked back for (each a lookbehind of its own width)
 _MACRO_NAMES = ("link", "xref", "image", "mailto", "video", "audio", "https", "http", "ftp", "irc", "include")
+_LONGEST_NAME = max(map(len, _MACRO_NAMES)) + 1  # (with its ":")
 _MACRO_NAME = patterns.compile(":(?:" + "|".join(f"(?<=({name}):)" for name in _MACRO_NAMES) + ")")
 _CODE_STYLES = frozenset({"source", "listing", "literal"})
 # where a named macro's target and a URL macro's URL end (the "[" that must follow them, or not)
@@ -178,9 +179,14 @@ def _macros(text: str, gathered: Gathered, blocks: Ahead) -> Iterator[Batch]:
     named_stop = url_stop = -1
     at = 0  # where the next candidate is looked for from
     while True:
-        if upto >= piece_end:  # (every mark and range to come starts at or after min(upto, the blocks'))
-            yield gathered.batch(min(upto, blocks.frontier))
-            piece_end = upto + PIECE
+        # a batch every quarter PIECE characters passed, found or not (a word of a million "link:" finds
+        # none, and each candidate is a step in Python: 1.5 MB/s, so that the clock is looked at often):
+        # every mark and range to come starts at or after upto, after the next candidate's name (which
+        # stands before the ":" searched from at), and after the blocks' frontier
+        passed = max(upto, at - _LONGEST_NAME)
+        if passed >= piece_end:
+            yield gathered.batch(min(passed, blocks.frontier))
+            piece_end = passed + PIECE // 4
         # the next candidate at or after upto (at: past the last candidate tried)
         at = max(at, upto)
         if -1 < angles < at:
