@@ -60,7 +60,7 @@ from ..html.table import ANCHOR_TEXT_LIMIT
 from ..html.table import NAMES as URL_ATTRIBUTES
 from .byte_ranges import byte_offsets, destination_at, same_offset
 from .gfm import LINK, gfm_end, prose
-from .markdown_blocks import ATTRIBUTE_NAME, GAP, Mode, pieces, plan
+from .markdown_blocks import ATTRIBUTE_NAME, GAP, Mode, cut_up, plan
 from .marks import advance, html_contents
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
@@ -120,7 +120,7 @@ _span = tuple.__new__  # a Span with its fields given (a record a link)
 
 def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """The records of a Markdown document; one over :data:`WHOLE` characters
-    is read in pieces (:func:`.markdown_blocks.pieces`), as a large HTML page is: the
+    is read in pieces (:func:`.markdown_blocks.cut_up`), as a large HTML page is: the
     parser holds a tree some fifteen times the size of its text.  A
     reference link finds its definition in any piece."""
     text, decoding, defects = content_text(content, options.charset)
@@ -132,9 +132,11 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     if len(text) <= WHOLE:
         yield from _stretches(content, options, tail, text)
         return
-    cuts = pieces(text)
+    cuts, code_from = cut_up(text)
     labels: dict[str, str] = {}  # every piece's definitions, the first of a label kept (CommonMark §4.7)
     for start, end in zip(cuts, cuts[1:], strict=False):
+        if start >= code_from:
+            break  # (a fence's code defines nothing)
         for label, definition in _definitions(text[start:end]).items():
             if len(labels) == MAX_LABELS:
                 yield Defect(DefectKind.BOMB, f"more than {MAX_LABELS} link reference definitions: a reference "
@@ -154,7 +156,10 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
         if start and budget is not None and budget.expired():
             yield budget.over_time(f"the rest of the document (from character {start})", content.origin)
             return
-        yield from _document(content, options, tail, text[start:end], start, line, defined)
+        if start >= code_from:  # a fence's code to the end: what the parser would make of it, unparsed
+            yield from _records(text[start:end], tail, options, [], [(0, end - start, True)], start, line)
+        else:
+            yield from _document(content, options, tail, text[start:end], start, line, defined)
         line += text.count("\n", start, end)
 
 

@@ -232,6 +232,11 @@ def _defined_once(text: str, label: Callable[[str], str]) -> bool:
 
 
 def pieces(text: str, size: int | None = None) -> list[int]:
+    """Where a long document is cut (:func:`cut_up`'s cuts)."""
+    return cut_up(text, size)[0]
+
+
+def cut_up(text: str, size: int | None = None) -> tuple[list[int], int]:
     """Where a long document is cut, about every ``size`` characters: after
     a blank line and before a line at the left margin that no container
     goes on with (not indented, no ``>``); where there is none within a
@@ -240,12 +245,21 @@ def pieces(text: str, size: int | None = None) -> list[int]:
     else where the piece ends.  Never inside a block that runs on across
     blank lines (a fenced code block, an HTML block of kinds 1 to 5,
     CommonMark §4.5 and §4.6), up to its end or the document's (a piece
-    after its start would read it as ended).  The cuts, with 0 and the end."""
+    after its start would read it as ended), but for a fence at the margin
+    never closed: the rest of the document is its code (§4.5), cut at its
+    lines' starts.  The cuts, with 0 and the end, and where that code starts
+    (the text's length when there is none)."""
     size = size or PIECE
     cuts = [0]
     run_on = _RunOn(text)
     at = size
     while at < len(text):
+        if run_on.code_from <= at:  # in the code of a fence never closed: any line's start will do
+            line = text.find("\n", at, at + size)
+            cut = line + 1 if line != -1 else at
+            cuts.append(cut)
+            at = cut + size
+            continue
         blank = CUT.search(text, at, at + size)
         if blank is not None:
             cut = blank.end()
@@ -254,13 +268,16 @@ def pieces(text: str, size: int | None = None) -> list[int]:
             space = text.find(" ", at, at + size) if line == -1 else -1
             cut = line + 1 if line != -1 else space + 1 if space != -1 else at
         end = run_on.end_around(cut)
-        if end > cut:  # in a block that runs on: the first cut after its end
+        if run_on.code_from < len(text):
+            cuts.append(run_on.code_from)  # (after the fence's opening line: the piece before reads it open)
+            at = run_on.code_from + size
+        elif end > cut:  # in a block that runs on: the first cut after its end
             at = end
-            continue
-        cuts.append(cut)
-        at = cut + size
+        else:
+            cuts.append(cut)
+            at = cut + size
     cuts.append(len(text))
-    return cuts
+    return cuts, run_on.code_from
 
 
 # a line that opens a block that runs on across blank lines: a fence (its run), an HTML block of kinds 1 to 5
@@ -273,11 +290,12 @@ class _RunOn:
     """The blocks of a document that run on across blank lines, found in
     order as the cuts move on: each opener, and its end, looked for once."""
 
-    __slots__ = ("text", "start", "end")
+    __slots__ = ("text", "start", "end", "code_from")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.start = self.end = 0  # the last block found: from its opening line's start to its end
+        self.code_from = len(text)  # where the code of a fence at the margin never closed starts
 
     def end_around(self, cut: int) -> int:
         """The end of the block that runs on over ``cut`` (cut falls inside it); else ``cut``."""
@@ -298,6 +316,8 @@ class _RunOn:
             closer = patterns.compile(rf"^ {{0,3}}+{re.escape(run[0])}{{{len(run)},}}+[ \t]*+$", re.MULTILINE)
             line = text.find("\n", opener.end())
             close = None if line == -1 else closer.search(text, line + 1)
+            if close is None and line != -1 and opener.start() == opener.start(1 if opener.group(1) else 2):
+                self.code_from = line + 1  # (at the margin: no container holds it, its code runs to the end)
         else:
             html = _HTML_OPENER.match(text, opener.end())
             assert html is not None and html.lastindex is not None
