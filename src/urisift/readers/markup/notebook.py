@@ -26,13 +26,13 @@ is read as ``null``, with a defect, and the rest of the notebook is read.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from ...model import Content, Defect, DefectKind, Flag, Kind, Record, Tally, Unit, nested_content, origin_with
 from ...stages.charset import content_text
 from ...stages.options import ScanOptions
+from ...uri import patterns
 
 _CODE = (Flag.CODE,)
 #: an output's representations a reader reads, richest first (what Jupyter shows)
@@ -41,7 +41,7 @@ _SHOWN = (("text/html", Kind.HTML), ("text/markdown", Kind.MARKDOWN), ("text/pla
 #: fails near a thousand)
 MAX_DEPTH = 200
 # what nests in JSON text: a string (whose brackets are characters), an opening or closing bracket
-_NESTING = re.compile(r'"(?:[^"\\]|\\.)*+"|[\[{]|[\]}]')
+_NESTING = patterns.compile(r'"(?:[^"\\]|\\.)*+"|[\[{]|[\]}]')
 
 
 def _text(source: Any) -> str:
