@@ -30,6 +30,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from hostile_markup import BUDGETED, PAIRS  # noqa: E402  (issue 52's rows, the markup readers')
 
 #: name -> Python expression building the page (str), evaluated in the child, scanned by scan_html
 SHAPES = {
@@ -149,6 +151,7 @@ PAYLOADS = {
     "mbox: members encrypted, imploded, AES": ("mbox", "hp.mbox_of_unreadable_members()"),
     "sitemap with a bad byte first (200,000 URLs)": ("xml", "hp.sitemap_bad_byte()"),
     "iframe srcdoc 24 deep": ("html", "hp.srcdoc_deep()"),
+    **PAIRS,
 }
 
 #: the guarantees before and around the readers (issue 46): name -> (the file's name, Python
@@ -164,6 +167,7 @@ PIPELINE = {
     "80 MB style sheet, --time-budget 2": ("site.css", "hp.css_links()", 2.0),
     "34 MB mail text part, --time-budget 2": ("note.eml", "hp.mail_text_part()", 2.0),
     "2 GB .bz2 of NULs, --time-budget 10": ("nuls.txt.bz2", "hp.bz2_nuls()", 10.0),
+    **BUDGETED,
 }
 
 #: issue 35, the remote inputs: name -> how the server answers (``silent``: accepts, reads the request,
@@ -190,6 +194,7 @@ import io, json, resource, sys, time
 sys.path.insert(0, {src!r})
 sys.path.insert(0, {bench!r})
 import hostile_payloads as hp
+import hostile_markup as hm
 from urisift import Kind, ScanOptions, iter_input, scan_html, scan_message
 from urisift.model import Defect
 page = {expr}
@@ -228,6 +233,7 @@ import gc, json, os, sys, tempfile, time
 sys.path.insert(0, {src!r})
 sys.path.insert(0, {bench!r})
 import hostile_payloads as hp
+import hostile_markup as hm
 from urisift import ScanOptions
 from urisift.stages.containment import Limits
 from urisift.model import Defect, Tally
@@ -366,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
                         action="append")
     parser.add_argument("--payloads", action="store_true", help="only the payload and remote rows of issue 35")
     parser.add_argument("--pipeline", action="store_true", help="only the sniffing, inflation and budget rows")
+    parser.add_argument("--markup", action="store_true", help="only issue 52's rows (the markup readers)")
     args = parser.parse_args(argv)
     print("| shape | MB | seconds | MB/s | CPU s | MB/CPU s | records | defects | RSS before MiB | peak RSS MiB "
           "| target |")
@@ -373,8 +380,12 @@ def main(argv: list[str] | None = None) -> int:
     met = True
     said: list[str] = []
     everything = [*SHAPES, *MAIL, *WARC, *PAYLOADS, *REMOTE, *PIPELINE]
-    for name in args.only or ([*PAYLOADS, *REMOTE] if args.payloads else [*PIPELINE] if args.pipeline else everything):
+    chosen = args.only or ([*PAYLOADS, *REMOTE] if args.payloads else [*PIPELINE] if args.pipeline else
+                           [*PAIRS, *BUDGETED] if args.markup else everything)
+    timed: dict[str, float] = {}
+    for name in chosen:
         r = run(name)
+        timed[name] = r["cpu"]
         ok = meets(r)
         met = met and ok
         print(f"| {name} | {r['mb']:.1f} | {r['seconds']:.2f} | {r['mb'] / r['seconds']:.1f} | {r['cpu']:.2f} "
@@ -383,6 +394,14 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
         if "said" in r:
             said.append(f"- {name}: `{r['said']}`")
+    ratios = [(small, large) for small, large in zip(list(PAIRS)[::2], list(PAIRS)[1::2], strict=True)
+              if small in timed and large in timed]
+    if ratios:  # (issue 52: 4x the input takes at most 5x the time)
+        print("\n| pair (1x, 4x) | CPU s ratio | linear |\n|---|---:|---|")
+        for small, large in ratios:
+            ratio = timed[large] / timed[small] if timed[small] else 0.0
+            met = met and ratio <= 5
+            print(f"| {small} → {large} | {ratio:.2f} | {'yes' if ratio <= 5 else 'no'} |")
     if said:
         print("\nWhat the remote and budget rows said (their defects; a remote row's local link was still written):\n")
         print("\n".join(said))

@@ -39,21 +39,26 @@ SHARED = Path(os.environ.get("URISIFT_SHARED", ROOT.parent / "shared")) / "corpo
 LARGEST = 2 << 20
 
 
-def originals() -> list[Path]:
-    """The files mutations are made of: the project's samples and the shared corpora's."""
+#: the names of the markup kinds' files (``--markup``: a sweep of those alone)
+MARKUP = (".md", ".markdown", ".ipynb", ".rst", ".adoc", ".asciidoc", ".org", ".tex", ".bib", ".wiki", ".mediawiki")
+
+
+def originals(suffixes: tuple[str, ...] | None = None) -> list[Path]:
+    """The files mutations are made of: the project's samples and the shared corpora's (of those
+    ``suffixes`` alone, when given)."""
     found = []
     for root in (ROOT / "corpora", SHARED):
         if root.is_dir():
             found += [p for p in sorted(root.rglob("*"))
                       if p.is_file() and 0 < p.stat().st_size <= LARGEST and not p.name.endswith(".jsonl")
-                      and not p.name.endswith(".xz")]
+                      and not p.name.endswith(".xz") and (suffixes is None or p.name.endswith(suffixes))]
     return found
 
 
-def mutated(count: int, seed: int, out: Path) -> list[Path]:
+def mutated(count: int, seed: int, out: Path, suffixes: tuple[str, ...] | None = None) -> list[Path]:
     """``count`` mutated files in ``out``: a third byte flips, a third cuts, a third splices."""
     rng = random.Random(seed)
-    sources = originals()
+    sources = originals(suffixes)
     made = []
     for n in range(count):
         original = rng.choice(sources)
@@ -160,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="the cap of one file")
     parser.add_argument("--installed", action="store_true", help="scan with the installed build, not src/")
     parser.add_argument("--out", type=Path, help="write every file's result here (JSON)")
+    parser.add_argument("--markup", action="store_true", help="mutate the markup kinds' files alone (issue 52)")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "urisift-sweep",
                         help="where the mutated files are made (the same path in every run: records name it)")
     parser.add_argument("--compare", nargs=2, type=Path, metavar="RUN", help="two runs' outputs: equal digests?")
@@ -172,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(args.work, ignore_errors=True)
     args.work.mkdir(parents=True)
     try:
-        files = mutated(args.count, args.seed, args.work)
+        files = mutated(args.count, args.seed, args.work, MARKUP if args.markup else None)
         started = time.perf_counter()
         results = sweep(files, args.seconds, args.installed)
         report = {"summary": summary(results), "seconds": round(time.perf_counter() - started, 1), "files": results}

@@ -80,6 +80,13 @@ class Budget:
         self.inflatable = limits.inflated
         self.told = False  # whether the document's time-out was said (once a document: over_time)
 
+    def renew(self) -> None:
+        """A new document begins on the same account (a dump's next page, whose
+        stream is the same): its clock starts now, its inflate budget whole."""
+        self.deadline = time.monotonic() + self.limits.seconds
+        self.inflatable = self.limits.inflated
+        self.told = False  # (its time-out not said yet: the new document's own)
+
     def expired(self) -> bool:
         """Whether the document's time is up."""
         return time.monotonic() > self.deadline

@@ -22,7 +22,12 @@ Asciidoctor is Ruby; Python has no parser of it that gives positions.  This
 is a scanner of the link grammar alone, linear in the document: one search
 for the lines that open a block, each block's end one search for its
 closing line (a block left open runs to the end, as Asciidoctor reads it),
-then one search for the macros outside the blocks.
+and one search for the macros outside the blocks, which runs the first only
+as far as it needs (:class:`.marks.Ahead`).  Every search that could run
+again from the same place keeps its answer while it lies ahead (the next
+macro name, ``<<``, ``]``, line end, and where a word ends: a word of a
+million ``http://`` is read once).  The marks are handed on in
+batches (:func:`.marks.streamed`), the time budget looked at between them.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from ...stages.charset import content_text
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...uri import patterns
-from .marks import Mark, html_contents, in_order, records
+from .marks import PIECE, Ahead, Batch, Gathered, Mark, ended, streamed
 
 LINK = Place(Where.ASCIIDOC, "a", "href")
 IMAGE = Place(Where.ASCIIDOC, "img", "src")
@@ -59,8 +64,12 @@ _MACRO = patterns.compile(r"(?<![\w\\])(?:(link|xref|image|mailto|video|audio):(
 # where a macro may start: its name before a ":" (a URL's scheme, or a block macro's "::"), found
 # from the ":", a literal, each name looked back for (each a lookbehind of its own width)
 _MACRO_NAMES = ("link", "xref", "image", "mailto", "video", "audio", "https", "http", "ftp", "irc", "include")
+_LONGEST_NAME = max(map(len, _MACRO_NAMES)) + 1  # (with its ":")
 _MACRO_NAME = patterns.compile(":(?:" + "|".join(f"(?<=({name}):)" for name in _MACRO_NAMES) + ")")
 _CODE_STYLES = frozenset({"source", "listing", "literal"})
+# where a named macro's target and a URL macro's URL end (the "[" that must follow them, or not)
+_NAMED_STOP = patterns.compile(r"[\s\[\]]")
+_URL_STOP = patterns.compile(r"[\s\[\]<>]")
 _closers: dict[str, re.Pattern[str]] = {}
 
 
@@ -79,13 +88,20 @@ def read_asciidoc(content: Content, options: ScanOptions, tally: Tally) -> Itera
     text, decoding, defects = content_text(content, options.charset)
     yield from defects
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
-    marked: list[Mark] = []
-    covered: list[tuple[int, int, bool]] = []
-    html: list[tuple[int, int]] = []
+    gathered = Gathered()
+    yield from streamed(content, text, tail, options, _macros(text, gathered, Ahead(_blocks(text, gathered))), LINK,
+                        IN_CODE)
+
+
+def _blocks(text: str, gathered: Gathered) -> Iterator[tuple[int, int, int, bool]]:
+    """The blocks (listing, literal, comment, passthrough, a styled
+    paragraph, a line comment) in order, each ``(start, end, where the
+    search goes on, False)``, their ranges and passthrough HTML added to ``gathered``."""
     at = 0
     while (found := _next_opening(text, at)) is not None:
         start, line_end = found.start(), found.end()
         delimiter, style = found.group(1), found.group(2)
+        covered = gathered.covered
         if delimiter is not None:
             delimiter = delimiter if delimiter[0] != "`" else "```"
             inside = min(line_end + 1, len(text))
@@ -96,10 +112,11 @@ def read_asciidoc(content: Content, options: ScanOptions, tally: Tally) -> Itera
             if kind == "+":
                 covered.append((start, end, False))
                 if inside < inner_end:
-                    html.append((inside, inner_end))
+                    gathered.html.append((inside, inner_end))
             else:
                 covered.append((start, end, kind != "/"))
             at = end
+            yield start, end, at, False
         elif style is not None:
             inside = min(line_end + 1, len(text))
             block = _STYLE_BLOCKS.match(text, inside)
@@ -112,20 +129,19 @@ def read_asciidoc(content: Content, options: ScanOptions, tally: Tally) -> Itera
                     end = len(text) if closing is None else closing.end()
                     covered.append((inside, end, True))
                     at = end
+                    yield inside, end, at, False
                 continue
             blank = _BLANK_LINE.search(text, inside)
             end = len(text) if blank is None else blank.start()
             covered.append((start, end, style in _CODE_STYLES))
             if style == "pass" and inside < end:
-                html.append((inside, end))
+                gathered.html.append((inside, end))
             at = end
+            yield start, end, at, False
         else:
             covered.append((start, line_end, False))  # a line comment
             at = line_end
-    _macros(text, marked, covered)
-    # the raw HTML's records where it stands, among the others (document order)
-    yield from in_order(records(text, tail, options, marked, covered, LINK, IN_CODE),
-                        html_contents(content, text, html))
+            yield start, line_end, at, False
 
 
 def _next_opening(text: str, at: int) -> re.Match[str] | None:
@@ -144,77 +160,92 @@ def _next_opening(text: str, at: int) -> re.Match[str] | None:
     return None
 
 
-def _next_macro(text: str, upto: int, angles: int) -> tuple[re.Match[str] | None, int]:
-    """The first macro or cross reference from ``upto``: ``_MACRO`` tried
-    only where one may start, at a macro name before a ":" or at a "<<"
-    (the engine looks for a literal fast, where it tries each branch of
-    ``_MACRO`` at every position: 27 MB/s on Asciidoctor's documentation);
-    with where the next "<<" is, looked for again only once passed
-    (``angles``: the last one known, -1 for none)."""
-    at = upto
-    if -1 < angles < upto:
-        angles = text.find("<<", upto)
+def _macros(text: str, gathered: Gathered, blocks: Ahead) -> Iterator[Batch]:
+    """The macros and cross references outside the ``blocks``, a batch every
+    :data:`.marks.PIECE` characters.  A macro may start at a macro name
+    before a ":" or at a "<<": ``_MACRO`` is tried only there (the engine
+    looks for a literal fast, where it tries each branch of ``_MACRO`` at
+    every position: 27 MB/s on Asciidoctor's documentation)."""
+    upto = 0
+    piece_end = PIECE
+    length = len(text)
+    # each search's answer, kept while it is ahead (looked for again only once passed, so that a line
+    # of a million macros, or a million "<<" and no ":", is read once): the next "]" and line end; the
+    # next "<<" (-1: none) and macro name's ":" (None: none); where a named macro's target and a URL
+    # macro's URL end
+    close = line_end = -1
+    angles = text.find("<<")
+    colon = _MACRO_NAME.search(text)
+    named_stop = url_stop = -1
+    at = 0  # where the next candidate is looked for from
     while True:
-        colon = _MACRO_NAME.search(text, at)
+        # a batch every quarter PIECE characters passed, found or not (a word of a million "link:" finds
+        # none, and each candidate is a step in Python: 1.5 MB/s, so that the clock is looked at often):
+        # every mark and range to come starts at or after upto, after the next candidate's name (which
+        # stands before the ":" searched from at), and after the blocks' frontier
+        passed = max(upto, at - _LONGEST_NAME)
+        if passed >= piece_end:
+            yield gathered.batch(min(passed, blocks.frontier))
+            piece_end = passed + PIECE // 4
+        # the next candidate at or after upto (at: past the last candidate tried)
+        at = max(at, upto)
+        if -1 < angles < at:
+            angles = text.find("<<", at)
+        if colon is not None and colon.start() < at:
+            colon = _MACRO_NAME.search(text, at)
         if colon is None and angles == -1:
-            return None, angles
+            break
         if colon is not None and (angles == -1 or colon.start() < angles):
             at = colon.end()
             start = colon.start(colon.lastindex or 0)  # (the name, which the lookbehind that held captured)
+            if start and text[start - 1] != "\n":  # (a block macro's "::" only at a line's start)
+                # a named or URL macro needs a "[" where its word ends: not there, no match from here
+                if named_stop < start:
+                    stop = _NAMED_STOP.search(text, start)
+                    named_stop = length if stop is None else stop.start()
+                if url_stop < start:
+                    stop = _URL_STOP.search(text, start)
+                    url_stop = length if stop is None else stop.start()
+                if not text.startswith("[", named_stop) and not text.startswith("[", url_stop):
+                    continue
         else:
             start = angles
             at = angles + 1
-            angles = text.find("<<", at)
         found = _MACRO.match(text, start)
-        if found is not None:
-            return found, angles
-
-
-def _macros(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]]) -> None:
-    """The macros and cross references outside the blocks ``covered`` so far."""
-    blocks = sorted(covered)
-    k, upto = 0, 0
-    # the next "]" and line end, each looked for once and kept while ahead: a line of a million
-    # macros whose text is never closed is read once, not once a macro
-    close, line_end = -1, -1
-    angles = text.find("<<")
-    while True:
-        found, angles = _next_macro(text, upto, angles)
         if found is None:
-            break
-        start = found.start()
-        while k < len(blocks) and blocks[k][1] <= start:
-            k += 1
-        if k < len(blocks) and blocks[k][0] <= start:
-            upto = blocks[k][1]  # in a block: go on past it
+            continue
+        block = blocks.holding(start)
+        if block is not None:
+            upto = block[1]  # in a block: go on past it
             continue
         upto = found.end()
         name = found.group(1) or found.group(5)
         if found.group(4) is not None:  # <<id>>
-            target, at = found.group(4).strip(), found.start(4)
+            target, where = found.group(4).strip(), found.start(4)
             uri = target if "#" in target or target.endswith(".adoc") else "#" + target
             place = LINK
         elif name is not None:
             group = 2 if found.group(1) is not None else 6
-            target, at = found.group(group).strip(), found.start(group)
+            target, where = found.group(group).strip(), found.start(group)
             uri = "mailto:" + target if name == "mailto" else "#" + target if (
                 name == "xref" and "#" not in target and not target.endswith(".adoc")) else target
             place = _PLACES[name]
         else:
-            target, at = found.group(3), found.start(3)
+            target, where = found.group(3), found.start(3)
             uri, place = target, LINK
         if found.group(4) is None:
             if line_end < upto:
                 line_end = text.find("\n", upto)
-                line_end = len(text) if line_end == -1 else line_end
+                line_end = length if line_end == -1 else line_end
             if close < upto:
                 close = text.find("]", upto)
-                close = len(text) if close == -1 else close
+                close = length if close == -1 else close
             if close > line_end:
                 continue  # its text never closed on its line: no macro, as Asciidoctor reads it (only text)
-            covered.append((start, close + 1, False))  # (a macro's text is no prose of its own)
+            gathered.covered.append((start, close + 1, False))  # (a macro's text is no prose of its own)
             upto = close + 1
         else:
-            covered.append((start, upto, False))
+            gathered.covered.append((start, upto, False))
         if target:
-            marked.append(Mark(at, at + len(target), uri, Style.MARKUP, place))
+            gathered.marked.append(Mark(where, where + len(target), uri, Style.MARKUP, place))
+    yield from ended(blocks, gathered, piece_end, length)

@@ -26,6 +26,11 @@ it).  This is a scanner of the link commands alone, linear in the document:
 one left-to-right search for a comment, a command or an environment, each
 argument read by counting braces to its end (an argument never closed by a
 blank line is none, and the search goes on from where the count stopped).
+Every search that could run again from the same place keeps its answer while
+it lies ahead: the end of the line (``\\verb`` and a quoted field look for
+their end on their line), each ``\\verb`` delimiter's next place on it, an
+environment's ``\\end``.  Its marks are handed on in batches
+(:func:`.marks.streamed`), the time budget looked at between them.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from ...stages.charset import content_text
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...uri import patterns
-from .marks import Mark, records
+from .marks import PIECE, Batch, Mark, streamed
 
 LINK = Place(Where.LATEX, "a", "href")
 IMAGE = Place(Where.LATEX, "img", "src")
@@ -92,12 +97,23 @@ def read_latex(content: Content, options: ScanOptions, tally: Tally) -> Iterator
     text, decoding, defects = content_text(content, options.charset)
     yield from defects
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
+    yield from streamed(content, text, tail, options, _latex(text), LINK, IN_CODE)
+
+
+def _latex(text: str) -> Iterator[Batch]:
+    """The LaTeX scanner's marks and covered ranges, a batch every :data:`.marks.PIECE` characters."""
     marked: list[Mark] = []
     covered: list[tuple[int, int, bool]] = []
     unended: set[str] = set()  # environments whose \end was looked for and not found
+    lines = _Lines(text)
     at = 0
+    piece_end = PIECE
     search = _TOKEN.search
     while (found := search(text, at)) is not None:
+        if at >= piece_end:  # (every mark and range to come starts at or after ``at``)
+            yield Batch(at, marked, covered, [])
+            marked, covered = [], []
+            piece_end = at + PIECE
         start = found.start() + len(found.group(1))
         at = found.end()
         command, environment = found.group(3), found.group(4)
@@ -126,17 +142,41 @@ def read_latex(content: Content, options: ScanOptions, tally: Tally) -> Iterator
             covered.append((start, closing.end(), environment != "comment"))
             at = closing.end()
         else:
-            delimiter = found.group(5)
-            close = text.find(delimiter, at, _line_end(text, at))
+            close = lines.find(found.group(5), at)
             if close != -1:
                 covered.append((start, close + 1, True))
                 at = close + 1
-    yield from records(text, tail, options, marked, covered, LINK, IN_CODE)
+    yield Batch(len(text) + 1, marked, covered, [])
 
 
-def _line_end(text: str, at: int) -> int:
-    end = text.find("\n", at)
-    return len(text) if end == -1 else end
+class _Lines:
+    """Searches on the line a place stands on, each answer kept while it is
+    still ahead: a line of a million ``\\verb!x!`` (or quoted fields) looks
+    for its end once, not once a construct, and for each delimiter's next
+    place once from each place it was passed."""
+
+    __slots__ = ("text", "end", "next_of")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.end = -1  # the end of the line last looked at (its line break, or the text's end)
+        self.next_of: dict[str, int] = {}  # a character -> its next place on that line, -1 for none
+
+    def line_end(self, at: int) -> int:
+        """The end of the line ``at`` stands on."""
+        if self.end < at:
+            end = self.text.find("\n", at)
+            self.end = len(self.text) if end == -1 else end
+            self.next_of.clear()  # (the places known were those of another line)
+        return self.end
+
+    def find(self, character: str, at: int) -> int:
+        """Where ``character`` next stands from ``at`` on its line, or -1."""
+        line_end = self.line_end(at)
+        known = self.next_of.get(character)
+        if known is None or -1 < known < at:
+            known = self.next_of[character] = self.text.find(character, at, line_end)
+        return known
 
 
 def read_bibtex(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
@@ -144,16 +184,27 @@ def read_bibtex(content: Content, options: ScanOptions, tally: Tally) -> Iterato
     text, decoding, defects = content_text(content, options.charset)
     yield from defects
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
+    yield from streamed(content, text, tail, options, _bibtex(text), BIB_LINK, BIB_IN_CODE)
+
+
+def _bibtex(text: str) -> Iterator[Batch]:
+    """The BibTeX fields' marks and covered ranges, a batch every :data:`.marks.PIECE` characters."""
     marked: list[Mark] = []
     covered: list[tuple[int, int, bool]] = []
+    lines = _Lines(text)
     at = 0
+    piece_end = PIECE
     search = _FIELD.search
     while (found := search(text, at)) is not None:
+        if at >= piece_end:
+            yield Batch(at, marked, covered, [])
+            marked, covered = [], []
+            piece_end = at + PIECE
         at = found.end()
         if found.group(2) == "{":
             end, stop = _argument(text, at)
         else:
-            quote = text.find('"', at, _line_end(text, at))
+            quote = lines.find('"', at)
             end, stop = (quote, quote) if quote != -1 else (-1, at)
         if end == -1:
             at = max(stop, at)
@@ -172,4 +223,4 @@ def read_bibtex(content: Content, options: ScanOptions, tally: Tally) -> Iterato
         else:
             uri = _TEX_ESCAPE.sub(r"\1", value)
         marked.append(Mark(first, first + len(value), uri, Style.MARKUP, BIB_LINK))
-    yield from records(text, tail, options, marked, covered, BIB_LINK, BIB_IN_CODE)
+    yield Batch(len(text) + 1, marked, covered, [])

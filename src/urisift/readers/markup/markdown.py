@@ -59,7 +59,7 @@ from ...uri import patterns
 from ..html.table import ANCHOR_TEXT_LIMIT
 from .byte_ranges import byte_offsets, destination_at, same_offset
 from .gfm import LINK, gfm_end, prose, within_runs
-from .markdown_blocks import GAP, Mode, may_hold, pieces, plan
+from .markdown_blocks import GAP, Mode, cut_up, may_hold, plan
 from .marks import advance, html_contents, in_order
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
@@ -115,12 +115,11 @@ _span = tuple.__new__  # a Span with its fields given (a record a link)
 
 def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """The records of a Markdown document; one over :data:`WHOLE` characters
-    is read in pieces (:func:`.markdown_blocks.pieces`), as a large HTML page is: the
+    is read in pieces (:func:`.markdown_blocks.cut_up`), as a large HTML page is: the
     parser holds a tree some fifteen times the size of its text.  A
     reference link finds its definition in any piece."""
     text, decoding, defects = content_text(content, options.charset)
     yield from defects
-    pyromark = _parser()
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     if len(text) < GAP:  # (a notebook's cell, a short note: planning costs more than parsing it whole)
         yield from _document(content, options, tail, text, 0, 1, None, list(prose(text, options.abbreviated)))
@@ -128,10 +127,12 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     if len(text) <= WHOLE:
         yield from _stretches(content, options, tail, text)
         return
-    cuts = pieces(text)
+    cuts, code_from = cut_up(text)
     labels: dict[str, str] = {}  # every piece's definitions, the first of a label kept (CommonMark §4.7)
     for start, end in zip(cuts, cuts[1:], strict=False):
-        for label, definition in pyromark.reference_definitions(text[start:end]).items():
+        if start >= code_from:
+            break  # (a fence's code defines nothing)
+        for label, definition in _definitions(text[start:end]).items():
             if len(labels) == MAX_LABELS:
                 yield Defect(DefectKind.BOMB, f"more than {MAX_LABELS} link reference definitions: a reference "
                              "link finds the rest only in its own piece of the document", content.origin, start)
@@ -150,7 +151,10 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
         if start and budget is not None and budget.expired():
             yield from budget.over_time(f"the rest of the document (from character {start})", content.origin)
             return
-        yield from _document(content, options, tail, text[start:end], start, line, defined)
+        if start >= code_from:  # a fence's code to the end: what the parser would make of it, unparsed
+            yield from _records(text[start:end], tail, options, [], [(0, end - start, True)], start, line)
+        else:
+            yield from _document(content, options, tail, text[start:end], start, line, defined)
         line += text.count("\n", start, end)
 
 
@@ -159,10 +163,9 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     plans them: the parser reads only those that may hold a link, each
     finding the others' definitions, and the text scanner's finds in the
     whole document are shared out among them."""
-    pyromark = _parser()
     finds = list(prose(text, options.abbreviated))
     # (a definition's label is followed by its ":" at once, CommonMark §4.7: without a "]:" there is none)
-    labels = {_label(label): definition["dest"] for label, definition in pyromark.reference_definitions(text).items()
+    labels = {_label(label): definition["dest"] for label, definition in _definitions(text).items()
               } if "]:" in text else {}
     stretches = plan(text, [found.start for found in finds], _label, set(labels))  # type: ignore[misc]
     if stretches is None:
@@ -190,6 +193,14 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
             yield from _records(piece, tail, options, [], covered, start, line, own)
 
 
+def _definitions(text: str) -> dict[str, Any]:
+    """The link reference definitions of ``text`` (CommonMark §4.7), by
+    label: a ``[^label]:`` is a footnote's definition (GFM, footnotes), no
+    link's, whose text is read as the document's (the Rust book's ch08-03)."""
+    return {label: definition for label, definition in _parser().reference_definitions(text).items()
+            if not label.startswith("^")}
+
+
 def _label(label: str) -> str:
     """A link label as CommonMark matches it (§4.7): case-folded, its white space one space."""
     return " ".join(label.split()).casefold()
@@ -212,7 +223,7 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     linking: list[tuple[int, list[str]]] = []  # the links open: their index in marked, their text so far
     imaging = 0  # the images open inside a link
     pictured = 0  # the images open: inside one, a link or an image is its alt text (CommonMark §6.4), no record
-    definitions = pyromark.reference_definitions(text) if "]:" in text else {}
+    definitions = _definitions(text) if "]:" in text else {}
     for definition in definitions.values():
         span = definition["span"]
         start, end = offset(span["start"]), offset(span["end"])

@@ -49,8 +49,6 @@ CUT = patterns.compile(r"\n[ \t]*+\n(?=[^ \t\n>])")
 GAP = 1024
 #: the characters of a piece of a document too long to be read whole, about
 PIECE = 1 << 20
-# a code fence's line (CommonMark §4.5): its opening and its closing count alike, a fence's inside is odd
-_FENCE = patterns.compile(r"^ {0,3}+(?:`{3,}+|~{3,}+)", re.MULTILINE)
 
 # the patterns below read the text with a line break before it, so that each line starts after one
 # what may stand before a fence's run on its line: white space, ">" and a list marker (CommonMark §4.5)
@@ -234,34 +232,102 @@ def _defined_once(text: str, label: Callable[[str], str]) -> bool:
 
 
 def pieces(text: str, size: int | None = None) -> list[int]:
+    """Where a long document is cut (:func:`cut_up`'s cuts)."""
+    return cut_up(text, size)[0]
+
+
+def cut_up(text: str, size: int | None = None) -> tuple[list[int], int]:
     """Where a long document is cut, about every ``size`` characters: after
     a blank line and before a line at the left margin that no container
-    goes on with (not indented, no ``>``), outside a fenced code block;
-    where there is none within a piece's length, at the next line start;
-    in a line longer than a piece, after a space (a link written across it
-    is cut, as in a page of text); else where the piece ends.  The cuts,
-    with 0 and the end."""
+    goes on with (not indented, no ``>``); where there is none within a
+    piece's length, at the next line start; in a line longer than a piece,
+    after a space (a link written across it is cut, as in a page of text);
+    else where the piece ends.  Never inside a block that runs on across
+    blank lines (a fenced code block, an HTML block of kinds 1 to 5,
+    CommonMark §4.5 and §4.6), up to its end or the document's (a piece
+    after its start would read it as ended), but for a fence at the margin
+    never closed: the rest of the document is its code (§4.5), cut at its
+    lines' starts.  The cuts, with 0 and the end, and where that code starts
+    (the text's length when there is none)."""
     size = size or PIECE
     cuts = [0]
-    fenced, counted = False, 0  # inside a fence at ``counted``
+    run_on = _RunOn(text)
     at = size
     while at < len(text):
+        if run_on.code_from <= at:  # in the code of a fence never closed: any line's start will do
+            line = text.find("\n", at, at + size)
+            cut = line + 1 if line != -1 else at
+            cuts.append(cut)
+            at = cut + size
+            continue
         blank = CUT.search(text, at, at + size)
         if blank is not None:
             cut = blank.end()
-            fenced ^= len(_FENCE.findall(text, counted, cut)) % 2 == 1
-            counted = cut
-            if fenced:
-                at = cut
-                continue
         else:
             line = text.find("\n", at, at + size)
             space = text.find(" ", at, at + size) if line == -1 else -1
             cut = line + 1 if line != -1 else space + 1 if space != -1 else at
-        cuts.append(cut)
-        at = cut + size
+        end = run_on.end_around(cut)
+        if run_on.code_from < len(text):
+            cuts.append(run_on.code_from)  # (after the fence's opening line: the piece before reads it open)
+            at = run_on.code_from + size
+        elif end > cut:  # in a block that runs on: the first cut after its end
+            at = end
+        else:
+            cuts.append(cut)
+            at = cut + size
     cuts.append(len(text))
-    return cuts
+    return cuts, run_on.code_from
+
+
+# a line that opens a block that runs on across blank lines: a fence (its run), an HTML block of kinds 1 to 5
+_RUN_ON_OPENER = patterns.compile(r"^ {0,3}+(?:(`{3,}+)(?=[^`\n]*+$)|(~{3,}+)|"
+                                  r"(?=<(?:!--|\?|!\[CDATA\[|![A-Za-z]|(?i:pre|script|style|textarea)(?=[ \t\n>]|$))))",
+                                  re.MULTILINE)
+
+
+class _RunOn:
+    """The blocks of a document that run on across blank lines, found in
+    order as the cuts move on: each opener, and its end, looked for once."""
+
+    __slots__ = ("text", "start", "end", "code_from")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.start = self.end = 0  # the last block found: from its opening line's start to its end
+        self.code_from = len(text)  # where the code of a fence at the margin never closed starts
+
+    def end_around(self, cut: int) -> int:
+        """The end of the block that runs on over ``cut`` (cut falls inside it); else ``cut``."""
+        text = self.text
+        while self.end <= cut:
+            opener = _RUN_ON_OPENER.search(text, self.end)
+            if opener is None or opener.start() >= cut:
+                return cut
+            self.start = opener.start()
+            self.end = self._end(opener)
+        return self.end if self.start < cut else cut
+
+    def _end(self, opener: re.Match[str]) -> int:
+        """Where the block ``opener`` opens ends: after the line that closes it, or at the text's end."""
+        text = self.text
+        run = opener.group(1) or opener.group(2)
+        if run is not None:
+            closer = patterns.compile(rf"^ {{0,3}}+{re.escape(run[0])}{{{len(run)},}}+[ \t]*+$", re.MULTILINE)
+            line = text.find("\n", opener.end())
+            close = None if line == -1 else closer.search(text, line + 1)
+            if close is None and line != -1 and opener.start() == opener.start(1 if opener.group(1) else 2):
+                self.code_from = line + 1  # (at the margin: no container holds it, its code runs to the end)
+        else:
+            html = _HTML_OPENER.match(text, opener.end())
+            assert html is not None and html.lastindex is not None
+            pattern = _HTML_CLOSER.get(html.lastindex) or _END_TAG[html.group(html.lastindex).lower()]
+            close = pattern.search(text, html.end())
+        if close is None:
+            return len(text)
+        line_end = text.find("\n", close.end())
+        return len(text) if line_end == -1 else line_end + 1
+
 
 
 # (raw HTML's attribute names: ATTRIBUTE_NAME) and the abbreviated forms the scanner takes

@@ -26,8 +26,12 @@ Not docutils: its parser read a 5.5 MB document at 0.03 MB/s (188 CPU
 seconds) and gives lines without columns.  This is a scanner of the link
 grammar alone, linear in the document: one search for the lines that start
 explicit markup (``..``, ``__``) or end in ``::``, each block's extent one
-match of its indentation, then one search for the inline constructs.
-Indirect targets (``.. _a: b_``) are not followed.
+match of its indentation, then one search for the inline constructs, which
+runs the first only as far as it needs (:class:`.marks.Ahead`); the first is
+run once before, for the targets' names alone (a reference may come before
+its target).  The marks are handed on in batches (:func:`.marks.streamed`),
+the time budget looked at between them.  Indirect targets (``.. _a: b_``) are
+not followed.
 """
 
 from __future__ import annotations
@@ -35,12 +39,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...model import Content, Defect, Place, Record, Style, Tally, Where
+from ...model import Content, Defect, DefectKind, Place, Record, Style, Tally, Where
 from ...stages.charset import content_text
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...uri import patterns
-from .marks import Mark, html_contents, in_order, records
+from .marks import PIECE, Ahead, Batch, Gathered, Mark, ended, streamed
 
 LINK = Place(Where.RST, "a", "href")
 IMAGE = Place(Where.RST, "img", "src")
@@ -69,6 +73,11 @@ _INCLUDES = frozenset({"include", "literalinclude"})
 _SPACE = patterns.compile(r"\s++")
 _ESCAPE = patterns.compile(r"\\(.)")
 _blocks: dict[int, re.Pattern[str]] = {}
+#: the targets' names (and anonymous targets) a document's references find, at most: a bound on what a
+#: million of them cost (those after are not found by reference)
+MAX_TARGETS = 100_000
+# what a target that a reference names needs: ".. _name:" (white space after "..") or "__"
+_MAY_NAME = patterns.compile(r"\.\.[ \t]++_|__")
 # a Mark with its fields given in order, without the NamedTuple constructor's call (a mark a link); Style.MARKUP
 # looked up once
 _mark = tuple.__new__
@@ -98,11 +107,32 @@ def read_rst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     if not text.endswith("\n"):
         text += "\n"  # (every line ends in one: an offset past the text is never a position)
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
-    marked: list[Mark] = []
-    covered: list[tuple[int, int, bool]] = []
     named: dict[str, str] = {}
     anonymous: list[str] = []
-    html: list[tuple[int, int]] = []
+    if _MAY_NAME.search(text) is not None:  # (the targets a reference may name: all of them, first)
+        discarded, budget = Gathered(), content.budget
+        for count, at in enumerate(_markers(text, discarded, named, anonymous)):
+            if count % 1024 == 1023:
+                discarded.batch(0)  # (only the names are kept)
+                if budget is not None and budget.expired():
+                    yield from budget.over_time(f"the document (its targets were read up to character {at[2]})",
+                                           content.origin)
+                    return
+        if len(named) >= MAX_TARGETS or len(anonymous) >= MAX_TARGETS:
+            yield Defect(DefectKind.BOMB, f"more than {MAX_TARGETS} hyperlink targets: references to those after "
+                         "are not found", content.origin, None)
+    gathered = Gathered()
+    blocks = Ahead(_markers(text, gathered, named, []))
+    yield from streamed(content, text, tail, options, _inline(text, gathered, blocks, named, anonymous), LINK,
+                        IN_CODE)
+
+
+def _markers(text: str, gathered: Gathered, named: dict[str, str], anonymous: list[str]
+             ) -> Iterator[tuple[int, int, int, bool]]:
+    """The explicit markup blocks and literal blocks in order, each range
+    ``(start, end, where the search goes on, code?)``, added to ``gathered``
+    with the targets' marks and the raw HTML; the targets' names to ``named``
+    and ``anonymous``."""
     at = 0
     search = _MARKER.search
     while (found := search(text, at)) is not None:
@@ -110,27 +140,29 @@ def read_rst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
         indent = len(found.group(1).expandtabs())
         line_end = text.find("\n", found.end()) + 1 or len(text)  # (the last line may have no line break)
         body = line_end  # (a block's end is found only for the blocks passed over: see _body)
+        covered: list[tuple[int, int, bool]] = []
         if found.group(2) is not None:
-            body = _explicit(text, found.end(2) - len(found.group(2)), indent, line_end, marked, covered, named,
-                             anonymous, html)
+            body = _explicit(text, found.end(2) - len(found.group(2)), indent, line_end, gathered.marked, covered,
+                             named, anonymous, gathered.html)
         elif found.group(3) is not None:
             body = _body(text, indent, line_end)
             uri_at = found.start(3)
             uri = _SPACE.sub("", text[uri_at:body])
             covered.append((start, body, False))
             if uri:
-                marked.append(Mark(uri_at, uri_at + len(uri), uri, Style.MARKUP, TARGET))
-                anonymous.append(uri)
+                gathered.marked.append(Mark(uri_at, uri_at + len(uri), uri, Style.MARKUP, TARGET))
+                if len(anonymous) < MAX_TARGETS:
+                    anonymous.append(uri)
         else:  # a paragraph's "::": the indented block after a blank line is a literal block
             if text.startswith("\n", line_end) or text.startswith("\r\n", line_end):
                 body = _body(text, indent, line_end)
                 if body > line_end:
                     covered.append((line_end, body, True))
         at = max(body, line_end)
-    _inline(text, marked, covered, named, anonymous)
-    # the raw HTML's records where it stands, among the others (document order)
-    yield from in_order(records(text, tail, options, marked, covered, LINK, IN_CODE),
-                        html_contents(content, text, html))
+        covered.sort()
+        gathered.covered.extend(covered)
+        for block in covered:
+            yield block[0], block[1], at, block[2]
 
 
 def _body(text: str, indent: int, line_end: int) -> int:
@@ -191,8 +223,9 @@ def _explicit(text: str, after: int, indent: int, line_end: int, marked: list[Ma
             return body  # an internal target, or an indirect one (another target's name)
         marked.append(Mark(uri_at, uri_at + len(uri), _unescape(uri), Style.MARKUP, TARGET))
         if label in ("_", "__"):
-            anonymous.append(uri)
-        else:
+            if len(anonymous) < MAX_TARGETS:
+                anonymous.append(uri)
+        elif len(named) < MAX_TARGETS:
             named.setdefault(_name(label.strip("`")), _unescape(uri))
         return body
     if text[after:line_end].lstrip().startswith("["):
@@ -214,14 +247,12 @@ def _uri(text: str, start: int, end: int, place: Place, marked: list[Mark]) -> N
         marked.append(Mark(at, at + len(value), value, Style.MARKUP, place))
 
 
-def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]], named: dict[str, str],
-            anonymous: list[str]) -> None:
-    """The inline constructs outside the blocks ``covered`` so far: inline
-    literals (code), embedded URIs and references."""
-    blocks = sorted(covered)
-    k, upto = 0, 0  # the next block, and where the search may resume
-    last = len(blocks)
-    mark, cover = marked.append, covered.append
+def _inline(text: str, gathered: Gathered, blocks: Ahead, named: dict[str, str], anonymous: list[str]
+            ) -> Iterator[Batch]:
+    """The inline constructs outside the ``blocks``: inline literals (code),
+    embedded URIs and references, a batch every :data:`.marks.PIECE` characters."""
+    upto = 0  # where the search may resume
+    piece_end = PIECE
     next_anonymous = 0
     search = _BACKQUOTED.search
     quoted, word = search(text), _word_reference(text, 0)  # each the first from upto, kept while ahead
@@ -230,6 +261,10 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
     quoted_at = beyond if quoted is None else quoted.start()
     word_at = beyond if word is None else word.start()
     while True:
+        if upto >= piece_end:  # (every mark and range to come starts at or after min(upto, the blocks'))
+            yield gathered.batch(min(upto, blocks.frontier))
+            piece_end = upto + PIECE
+        mark, cover = gathered.marked.append, gathered.covered.append
         if quoted_at < upto:
             quoted = search(text, upto)
             quoted_at = beyond if quoted is None else quoted.start()
@@ -243,10 +278,9 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
             start = quoted_at
         else:
             found, start = word, word_at  # type: ignore[assignment]
-        while k < last and blocks[k][1] <= start:
-            k += 1
-        if k < last and blocks[k][0] <= start:
-            upto = blocks[k][1]  # in a block: go on past it
+        block = blocks.holding(start)
+        if block is not None:
+            upto = block[1]  # in a block: go on past it
             continue
         upto = found.end()
         if found is word:  # (no "<" in a word: never an embedded URI)
@@ -277,7 +311,7 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
                 if "\\" in uri:  # (_unescape and _name, inline: a call each, on every embedded URI)
                     uri = _ESCAPE.sub(r"\1", uri)
                 mark(_mark(Mark, (at, at + len(phrase) - lt - 2, uri, _MARKUP, LINK)))
-                if underscores == "_":
+                if underscores == "_" and len(named) < MAX_TARGETS:
                     named.setdefault(" ".join(phrase[:lt].split()).casefold(), uri)
                 continue
             uri = named.get(_name(uri[:-1])) if uri else None
@@ -289,6 +323,7 @@ def _inline(text: str, marked: list[Mark], covered: list[tuple[int, int, bool]],
             uri = named.get(_name(phrase))
         if uri is not None:
             mark(_mark(Mark, (start, upto, uri, _MARKUP, LINK)))
+    yield from ended(blocks, gathered, piece_end, len(text))
 
 
 def _word_reference(text: str, upto: int) -> re.Match[str] | None:

@@ -7,7 +7,10 @@ The dump is read as the XML walk meets its elements, page by page: a page
 is let go once read, so a dump of millions of pages is read in the memory
 one page takes.  Each revision's text is named by its page and revision,
 ``Origin.part`` = ``"<title>#<revision id>"`` (its records' lines and
-columns are those of that text), and its internal links resolve against
+columns are those of that text), and each page is a document of its own for
+the budgets, as each message of an mbox is (ARCHITECTURE.md, Budgets): its
+end renews the dump's account (:meth:`.Budget.renew`), time and inflation,
+for the page after it.  Its internal links resolve against
 the wiki's article path: the ``<siteinfo><base>`` URL (an article's,
 ``https://en.wikipedia.org/wiki/Main_Page``), against which the wikitext
 reader's ``./Title`` references are ``https://en.wikipedia.org/wiki/Title``.
@@ -64,6 +67,8 @@ class Dump:
                 self.layer = layer
         elif local == "page":
             self.title = self.revision = None
+            if self.walk.budget is not None:
+                self.walk.budget.renew()
 
 
 __all__ = ["DUMP_ROOT", "Dump"]
