@@ -107,7 +107,7 @@ def test_zsh_completion_names_every_option() -> None:
     for action in parser()._actions:
         for flag in action.option_strings:
             assert re.search(rf"['{{,]{re.escape(flag)}[\[',}}]", script), flag
-    assert "'--kind[what the inputs hold]:kind:(auto text html mail mbox maildir warc css xml robots pdf office markdown notebook rst asciidoc org latex bibtex wikitext)'" \
+    assert "'--kind[what the inputs hold]:kind:(auto text html mail mbox maildir emlx warc css xml robots pdf office markdown notebook rst asciidoc org latex bibtex wikitext calendar vcard archive)'" \
         in script
     if shutil.which("zsh") is not None:
         assert subprocess.run(["zsh", "-n"], input=script.encode(), timeout=60).returncode == 0
@@ -120,5 +120,5 @@ def test_help_of_the_package_opens_with_the_map_of_its_public_names() -> None:
     assert set(urisift.__all__) <= named
     # the enums and the errors list what they define, not every method of str or Exception
     assert "capitalize" not in text and "with_traceback" not in text
-    assert dir(urisift.Kind)[:3] == ["ASCIIDOC", "AUTO", "BIBTEX"]
+    assert dir(urisift.Kind)[:3] == ["ARCHIVE", "ASCIIDOC", "AUTO"]
     assert len(text.splitlines()) < 2600  # (5,459 before issue 37; the fields and Region of issues 36 and 39 since)

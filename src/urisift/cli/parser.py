@@ -154,9 +154,9 @@ def parser() -> argparse.ArgumentParser:
                       help="a documentation tree as its generator publishes it: each Markdown, rST, AsciiDoc or "
                            "notebook source, and each relative link to one, named as its page: html (x.md is "
                            "x.html: mdBook, Sphinx, Jekyll), dir (x/: MkDocs), bare (x: Docusaurus)")
-    read.add_argument("--kind", choices=[k.value for k in Kind], default="auto",
+    read.add_argument("--kind", choices=[k.value for k in Kind], default="auto", metavar="KIND",
                       help="what the inputs hold; auto (default): unmistakable content, then the file name, then "
-                           "weaker signs")
+                           "weaker signs; the kinds: " + ", ".join(k.value for k in Kind if k is not Kind.AUTO))
     read.add_argument("--charset", metavar="LABEL",
                       help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
     read.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
