@@ -211,7 +211,7 @@ def test_a_value_written_earlier_elsewhere_gets_its_own_span() -> None:
     # attribute: the record of the <a> stands in the <a>'s own start tag
     url = "http://x.example/a"
     html = (f'<script>var u = "{url}";</script><!-- href="{url}" --><div data-u="{url}"></div>'
-            f'<img alt="{url}">\n<p>text</p><A class=c HREF="{url}">a</A>')
+            f'<img class="{url}">\n<p>text</p><A class=c HREF="{url}">a</A>')  # (an alt is read now: class)
     at = html.index(f'HREF="{url}"') + 6
     items = [r for r in scan_html(html, base=DOC) if isinstance(r, Record)]
     assert [(r.element, r.uri, r.span, r.line, r.column) for r in items] == [

@@ -43,13 +43,17 @@ def test_an_output_named_as_an_input_is_refused_before_it_is_opened(tmp_path: Pa
     assert notes.read_text() == "see http://a.example/x\n"
 
 
-def test_an_output_in_a_walked_directory_is_skipped(tmp_path: Path) -> None:
+def test_an_output_in_a_walked_directory_is_refused_before_it_is_emptied(tmp_path: Path) -> None:
+    # (issue 52: it was emptied, then skipped, exit 0; a file named as both is a usage error too)
     (tmp_path / "a.txt").write_text("see http://a.example/x\n")
     (tmp_path / "z-links.txt").write_text("http://old.example/\n")
     done = command("-o", "z-links.txt", ".", cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (
-        0, "", "urisift: ./z-links.txt: input file is also the output; skipped\n")
-    assert (tmp_path / "z-links.txt").read_text() == "http://a.example/x\n"
+        2, "", "urisift: 'z-links.txt' is also an input: the walk meets it as './z-links.txt' (write the output "
+               "elsewhere, or leave it out with --exclude)\n")
+    assert (tmp_path / "z-links.txt").read_text() == "http://old.example/\n"
+    done = command("-o", "z-links.txt", "--exclude=z-links.txt", ".", cwd=tmp_path)
+    assert done.returncode == 0 and (tmp_path / "z-links.txt").read_text() == "http://a.example/x\n"
 
 
 def test_standard_output_into_a_walked_directory_is_skipped(tmp_path: Path) -> None:

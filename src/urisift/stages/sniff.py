@@ -230,8 +230,6 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
     if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"mimetypeapplication/vnd.oasis."
                                              in head):
         return Kind.OFFICE  # an OPC package (its content types part), an ODF one (its mimetype member first)
-    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")) or head[257:262] == b"ustar":
-        return Kind.ARCHIVE  # any other ZIP (an EPUB too, for now: its members by their names), a tar
     if _HTML_DOCUMENT.match(start):
         return Kind.HTML
     if start.startswith(b"<?xml"):
@@ -259,6 +257,15 @@ def _by_name(name: str | None) -> Kind | None:
     if base.endswith((".tar.gz", ".tar.bz2", ".tar.xz")):
         return Kind.ARCHIVE
     return _EXTENSIONS.get(os.path.splitext(base)[1])
+
+
+def _archive(head: bytes) -> Kind | None:
+    """An archive by its first bytes, after the name (an office file whose first member is
+    compressed is told by its name: .odt, .docx): any other ZIP (an EPUB too, for now: its
+    members by their names), a tar (POSIX ustar and GNU tar: ``ustar`` at byte 257)."""
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")) or head[257:262] == b"ustar":
+        return Kind.ARCHIVE
+    return None
 
 
 def _weak(start: bytes) -> Kind | None:
@@ -292,7 +299,7 @@ def sniff(head: bytes, name: str | None = None) -> Sniffed:
     start = start.lstrip(b" \t\r\n\x0c")
     if name and name.lower().endswith((".xhtml", ".xht")) and start[:1] == b"<":
         return Sniffed(Kind.XML)  # named as XHTML, which a browser parses as XML, whatever it starts with
-    kind = _unmistakable(head, start) or _by_name(name) or _weak(start)
+    kind = _unmistakable(head, start) or _by_name(name) or _archive(head) or _weak(start)
     nameless = name in (None, "", "-")  # standard input: only its bytes can say what it is
     if kind is Kind.HTML and nameless and start.startswith(b"<!--"):
         # an HTML comment is also how a Markdown file often begins (a licence, a note to editors): what
