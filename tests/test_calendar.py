@@ -91,3 +91,10 @@ def test_a_ten_megabyte_folded_line_and_many_properties_are_read_to_the_end(tmp_
     (tmp_path / "many.ics").write_text(f"BEGIN:VCALENDAR\r\n{lines}END:VCALENDAR\r\n", newline="")
     many = _records(tmp_path / "many.ics", fields=frozenset({"target"}))
     assert len(many) == 100_000 and many[-1][0] == "mailto:p99999@example.org"
+
+
+def test_a_vcard_2_1s_bare_parameters_and_www_url(tmp_path: Path) -> None:
+    # as mailers attached them (linux-mips, 2000s): a parameter without a value, a URL with no scheme
+    (tmp_path / "old.vcf").write_text("BEGIN:VCARD\r\nVERSION:2.1\r\nURL;WORK:www.exfo.com\r\n"
+                                      "TEL;WORK;FAX:301-595-2637\r\nEND:VCARD\r\n", newline="")
+    assert _records(tmp_path / "old.vcf") == [("http://www.exfo.com", "URL", "text", 3, 10)]

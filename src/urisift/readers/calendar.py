@@ -43,11 +43,12 @@ URI_PROPERTIES = frozenset({
 TEXT_PROPERTIES = frozenset({"DESCRIPTION", "SUMMARY", "LOCATION", "COMMENT", "NOTE"})
 #: a content line's name and parameters, up to the colon before its value (quoted parameter values may
 #: hold ':' and ';', RFC 5545 §3.1)
-_HEAD = re.compile(r'(?P<name>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)(?P<params>(?:;[A-Za-z0-9-]+=(?:"[^"]*"|[^";:,]*)'
-                   r'(?:,(?:"[^"]*"|[^";:,]*))*)*):')
+_HEAD = re.compile(r'(?P<name>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)(?P<params>(?:;[A-Za-z0-9-]+(?:=(?:"[^"]*"|[^";:,]*)'
+                   r'(?:,(?:"[^"]*"|[^";:,]*))*)?)*):')  # (vCard 2.1's parameters may be bare: URL;WORK:)
 _PARAM = re.compile(r';([A-Za-z0-9-]+)=("[^"]*"|[^";:]*)')
 _UNESCAPE = re.compile(r"\\([nN,;\\])")
 _BREAK = re.compile(r"\r\n|\n|\r")
+_ABBREVIATED = re.compile(r"(www|ftp)\.[^\s/]+\.[^\s]", re.IGNORECASE)
 
 
 def _unescaped(text: str) -> str:
@@ -107,8 +108,12 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
             start = head.end() + (len(value) - len(value.lstrip()))
             at = _in_text(pieces, start)
             row, column = line_starts.place(at)
-            found = new_found(reference, at, at + len(reference), Style.HEADER, (), (), None,
-                              Place(where, header=name))
+            # (vCard 2.1's writers put a bare www. name in URL: the abbreviated form, RFC 3986 Appendix F)
+            abbreviated = _ABBREVIATED.match(reference)
+            expanded = None if abbreviated is None else ("ftp://" if abbreviated.group(1).lower() == "ftp"
+                                                         else "http://") + reference
+            found = new_found(reference, at, at + len(reference), Style.HEADER if expanded is None else
+                              Style.ABBREVIATED, (), (), expanded, Place(where, header=name))
             yield tail(found, Span(at, _in_text(pieces, start + len(reference) - 1) + 1), row, column)
         elif name == "EMAIL" and "@" in value:
             address = value.strip()
