@@ -205,3 +205,15 @@ def test_one_process_and_two_give_the_same_records(tmp_path: Path) -> None:
         assert main(["--format", "jsonl", "--jobs", jobs, str(tmp_path)], stdout=out, stderr=err) == 0
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1] and outputs[0].count("\n") == 16
+
+
+def test_a_part_typed_otherwise_is_not_read_by_its_name(tmp_path: Path) -> None:
+    # a PGP signature named signature.asc is a signature (its type says so), not AsciiDoc by its name
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "a@x.example", "b@x.example", "signed"
+    message.set_content("see https://body.example/\n")
+    message.add_attachment(b"-----BEGIN PGP SIGNATURE-----\nComment: http://enigmail.example\n\niD8DBQ\n"
+                           b"-----END PGP SIGNATURE-----\n", maintype="application", subtype="pgp-signature",
+                           filename="signature.asc")
+    (tmp_path / "signed.eml").write_bytes(bytes(message))
+    assert _seen(_scan(tmp_path / "signed.eml")) == [("https://body.example/", "1")]

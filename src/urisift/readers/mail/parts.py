@@ -80,7 +80,8 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
             for found in header_references(item.entity):
                 yield HeaderReference(where, found, item.layer)
         elif item.content_type.startswith(("text/", "multipart/")) or (
-                typed := kind_of(item.content_type) or _named(item.entity)) is not None:
+                typed := kind_of(item.content_type) or (
+                    _named(item.entity) if item.content_type in _UNTYPED else None)) is not None:
             body = transfer_decoded(item.entity)
             if not isinstance(body, bytes):
                 continue
@@ -118,6 +119,11 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
             yield from files
 
 
+#: the media types that say nothing of what a part holds, so that its file name says it (RFC 2046 §4.5.1:
+#: octet-stream is "arbitrary binary data"); any other type is what the part is (a signature.asc sent as
+#: application/pgp-signature is a signature, not the AsciiDoc its name would say)
+_UNTYPED = frozenset({"application/octet-stream", "binary/octet-stream", "application/x-download",
+                      "application/force-download"})
 #: the kinds whose files are binary by nature: an attachment named as one is read whatever its bytes
 _BINARY_KINDS = frozenset({Kind.ARCHIVE, Kind.OFFICE, Kind.PDF})
 
