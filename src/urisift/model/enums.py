@@ -147,6 +147,9 @@ class Kind(_Enum):
     MBOX = "mbox"
     MAILDIR = "maildir"
     EMLX = "emlx"  # an Apple Mail message file (.emlx, .partial.emlx): a byte count, a message, Mail's plist
+    MSG = "msg"  # an Outlook message file (.msg: MS-OXMSG, a Compound File of MAPI properties)
+    TNEF = "tnef"  # a TNEF stream (winmail.dat, application/ms-tnef: MS-OXTNEF)
+    PST = "pst"  # an Outlook data file (.pst, .ost: MS-PST), its folders' messages; needs the pst extra
     WARC = "warc"  # WARC and ARC
     CSS = "css"  # a stylesheet (text/css)
     XML = "xml"  # XML with xml:base: XHTML, SVG, Atom, RSS, OPML, sitemaps

@@ -180,8 +180,8 @@ def _reader(module: str, name: str) -> Reader:
     return read
 
 
-#: media type -> reader: the one table (ARCHITECTURE.md, Adding a reader)
-READERS: dict[Kind, Reader] = {
+_MAPI = "..readers.mail.mapi.reading"  # (.msg and TNEF: one model, one reader of it; media type -> reader below)
+READERS: dict[Kind, Reader] = {  # the one table (ARCHITECTURE.md, Adding a reader)
     Kind.TEXT: read_text,  # type: ignore[dict-item]
     Kind.HTML: read_html,  # type: ignore[dict-item]
     Kind.MAIL: _reader("..readers.mail.reader", "read_message"),
@@ -204,16 +204,18 @@ READERS: dict[Kind, Reader] = {
     Kind.EMLX: _reader("..readers.mail.emlx", "read_emlx"),
     Kind.CALENDAR: _reader("..readers.calendar", "read_calendar"),
     Kind.VCARD: _reader("..readers.calendar", "read_calendar"),
+    Kind.MSG: _reader(_MAPI, "read_msg"), Kind.TNEF: _reader(_MAPI, "read_tnef_stream"),
+    Kind.PST: _reader("..readers.mail.mapi.pst", "read_pst"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
-ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE})
+ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE, Kind.PST})
 #: the kinds whose readers hold a document's bytes whole, and can use a part of one (the others stream
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole
 HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
                         Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT, Kind.EMLX,
-                        Kind.CALENDAR, Kind.VCARD})
+                        Kind.CALENDAR, Kind.VCARD, Kind.MSG, Kind.TNEF})
 #: the kinds whose small files are read in one call (:func:`~urisift.pipeline.sources.read_small`): the markup kinds
 _READ_AT_ONCE = HELD_WHOLE - {Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS}
 

@@ -1,0 +1,134 @@
+"""An Outlook PST or OST file → each message it holds, read as a ``.msg`` is (MS-PST).
+
+The file is read with libpff's binding (``pypff``, the ``pst`` extra), which gives each object's
+properties as the entries of its property context (MS-PST §2.3.3): the same tags and stored
+bytes a ``.msg`` file's streams hold, so that one model (:mod:`urisift.readers.mail.mapi.model`)
+and one reader of it serve both.  The folder tree is walked depth first with a list, not by
+recursion; each message is a document of its own, as an mbox's is, with its own budgets.  A
+record names its message by the folder path and the message's identifier in ``part``
+(``Inbox/Projects/2097188/html``), and by its running number in the file (``message``).
+
+A message or folder libpff cannot read is a defect where it is, and the rest is read; a file
+it cannot open at all (cut short before its root) is one defect.  Without the extra, a PST is a
+``missing-extra`` defect (exit 2), as a PDF is without ``pdf``.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from typing import Any, BinaryIO
+
+from ....model import Content, Defect, DefectKind, Record, Tally, origin_with
+from ....model.events import is_message
+from ....stages.options import ScanOptions
+from .model import DEFAULT_CODE_PAGE, PID_MESSAGE_CODEPAGE, MapiAttachment, MapiMessage, Properties, codec_of, tag
+from .reading import message_items
+
+#: folders nested deeper than this are not walked (a loop in a damaged file's hierarchy)
+MAX_DEPTH = 64
+#: what pypff raises on a damaged file (IOError for libpff's own errors)
+_PFF_ERRORS = (OSError, ValueError, IndexError, TypeError, MemoryError, OverflowError)
+
+
+def read_pst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
+    try:
+        import pypff  # type: ignore[import-not-found]
+    except ImportError:
+        yield Defect(DefectKind.MISSING_EXTRA, "reading a PST needs libpff-python: pip install 'urisift[pst]'",
+                     content.origin, None)
+        return
+    origin = content.origin
+    pst = pypff.file()
+    try:
+        pst.open_file_object(_seekable(content))
+        root = pst.get_root_folder()
+    except _PFF_ERRORS as exc:
+        yield Defect(DefectKind.BROKEN_DOCUMENT, f"the PST cannot be opened ({exc}): not read", origin, None)
+        return
+    count = 0
+    # (folder, its path, depth): the first folder is the file's root, whose name is no folder's
+    pending: list[tuple[Any, str, int]] = [(root, "", 0)]
+    while pending:
+        folder, path, depth = pending.pop()
+        try:
+            messages = folder.get_number_of_sub_messages()
+            folders = folder.get_number_of_sub_folders()
+        except _PFF_ERRORS as exc:
+            yield Defect(DefectKind.BROKEN_DOCUMENT, f"folder {path or '/'} cannot be read ({exc}): passed over",
+                         origin, None)
+            continue
+        for index in range(messages):
+            count += 1
+            where = origin_with(origin, message=count)
+            try:
+                item = folder.get_sub_message(index)
+                identifier = item.get_identifier()
+                message = _message(item)
+            except _PFF_ERRORS as exc:
+                yield Defect(DefectKind.BROKEN_DOCUMENT, f"message {index + 1} of folder {path or '/'} cannot be read "
+                             f"({exc}): passed over", where, None)
+                continue
+            prefix = f"{path}/{identifier}/".lstrip("/")
+            # each message a document of its own (ARCHITECTURE.md, Budgets), as an mbox's is
+            yield from message_items(message, where, content.layer, options, tally, options.limits.budget(), prefix)
+        if depth >= MAX_DEPTH and folders:
+            yield Defect(DefectKind.BROKEN_DOCUMENT, f"folder {path} is nested {depth} deep (bound: {MAX_DEPTH}): its "
+                         "folders are not walked", origin, None)
+            continue
+        inner = []
+        for index in range(folders):
+            try:
+                sub = folder.get_sub_folder(index)
+                name = (sub.get_name() or "").replace("/", "%2F")
+            except _PFF_ERRORS as exc:
+                yield Defect(DefectKind.BROKEN_DOCUMENT, f"folder {index + 1} of {path or '/'} cannot be read ({exc}): "
+                             "passed over", origin, None)
+                continue
+            inner.append((sub, f"{path}/{name}" if depth else name, depth + 1))
+        pending.extend(reversed(inner))  # the first folder is walked next
+    pst.close()
+
+
+def _message(item: Any) -> MapiMessage:
+    """A PST message as the model: its first property context's entries, and its attachments'."""
+    values = _entries(item)
+    code_page = values.get(tag(PID_MESSAGE_CODEPAGE, 0x0003))
+    codec = codec_of(int.from_bytes(code_page[:4], "little") if code_page else DEFAULT_CODE_PAGE) or "cp1252"
+    problems: list[str] = []
+    attachments = []
+    for index in range(item.get_number_of_attachments()):
+        try:
+            attachment = item.get_attachment(index)
+            attachments.append(MapiAttachment(Properties(_entries(attachment), codec)))
+        except _PFF_ERRORS as exc:
+            problems.append(f"attachment {index + 1} cannot be read ({exc}): passed over")
+    return MapiMessage(Properties(values, codec), tuple(attachments), tuple(problems))
+
+
+def _entries(item: Any) -> dict[int, bytes]:
+    values: dict[int, bytes] = {}
+    if item.get_number_of_record_sets() == 0:
+        return values
+    for entry in item.get_record_set(0).entries:
+        data = entry.get_data()
+        if data is not None:
+            values[tag(entry.get_entry_type(), entry.get_value_type())] = bytes(data)
+    return values
+
+
+def _seekable(content: Content) -> BinaryIO:
+    """The PST's bytes as a file libpff can seek in: the file itself when it is one, else its bytes held."""
+    body = content.body
+    if isinstance(body, str) or is_message(body):
+        raise TypeError("a PST is bytes")
+    if isinstance(body, bytes):
+        return io.BytesIO(body)
+    try:
+        body.seek(0, io.SEEK_CUR)
+        return body
+    except (OSError, AttributeError, ValueError):
+        return io.BytesIO(body.read())
+
+
+__all__ = ["read_pst"]
