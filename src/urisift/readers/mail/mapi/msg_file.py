@@ -16,8 +16,10 @@ that loops, a directory entry met twice, a sector past the end are its errors). 
 
 from __future__ import annotations
 
+import io
 import re
 import struct
+from dataclasses import replace
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,7 +55,12 @@ _VARIABLE = frozenset({PT_STRING8, PT_UNICODE, PT_BINARY, PT_OBJECT})
 
 
 class NotAMessage(Exception):
-    """A Compound File that is not an Outlook message (a Word document, an Excel workbook)."""
+    """A Compound File that is not an Outlook message (a Word document, an Excel workbook); ``damage``:
+    what olefile found wrong in it on the way."""
+
+    def __init__(self, what: str, damage: tuple[str, ...]) -> None:
+        super().__init__(what)
+        self.damage = damage
 
 
 def is_message_file(names: Sequence[Sequence[str]]) -> bool:
@@ -67,14 +74,42 @@ def read_msg_file(data: bytes) -> MapiMessage:
     File is broken, :class:`NotAMessage` when it holds no message."""
     import olefile  # (a core dependency: imported here so that the package imports without reading one)
 
-    ole = olefile.OleFileIO(data)
+    # (a file object: bytes shorter than 1,536 olefile would take for a file's name)
+    ole = olefile.OleFileIO(io.BytesIO(data))
     try:
         tree = _Tree(ole.listdir(streams=True, storages=True))
+        # what olefile repaired or passed over as it opened the file (a directory entry met twice: a cycle)
+        damage = tuple(f"the Compound File is damaged: {message}; read as far as it goes"
+                       for _, message in getattr(ole, "parsing_issues", ()))
         if not is_message_file(tree.paths):
-            raise NotAMessage(_what(tree.paths))
-        return _message(ole, tree, (), _TOP, 1)
+            raise NotAMessage(_what(tree.paths), damage)
+        message = _message(ole, tree, (), _TOP, 1)
+        damage += _loops(ole)
+        return replace(message, problems=damage + message.problems) if damage else message
     finally:
         ole.close()
+
+
+def _loops(ole: Any) -> tuple[str, ...]:
+    """The streams whose sector chains loop (MS-CFB §2.3: a chain ends at ENDOFCHAIN): olefile reads
+    such a stream as far as its size, the same sectors again, and says nothing."""
+    found = []
+    for entry in ole.direntries:
+        if entry is None or entry.entry_type != 2 or entry.size == 0:
+            continue
+        small = entry.size < ole.minisectorcutoff
+        table = getattr(ole, "minifat", None) if small else ole.fat
+        if table is None:
+            continue
+        seen: set[int] = set()
+        sector = entry.isectStart
+        while 0 <= sector < len(table) and sector not in seen:
+            seen.add(sector)
+            sector = table[sector]
+        if sector in seen:
+            found.append(f"the Compound File is damaged: stream {entry.name}'s chain of sectors loops back to "
+                         f"sector {sector} (MS-CFB §2.3); read as far as its size")
+    return tuple(found)
 
 
 def _what(paths: Sequence[Sequence[str]]) -> str:

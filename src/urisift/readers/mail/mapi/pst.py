@@ -16,6 +16,7 @@ it cannot open at all (cut short before its root) is one defect.  Without the ex
 from __future__ import annotations
 
 import io
+import struct
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
@@ -23,7 +24,7 @@ from ....model import Content, Defect, DefectKind, Record, Tally, origin_with
 from ....model.events import is_message
 from ....stages.options import ScanOptions
 from .model import DEFAULT_CODE_PAGE, PID_MESSAGE_CODEPAGE, MapiAttachment, MapiMessage, Properties, codec_of, tag
-from .reading import message_items
+from .reading import inside, message_items
 
 #: folders nested deeper than this are not walked (a loop in a damaged file's hierarchy)
 MAX_DEPTH = 64
@@ -40,8 +41,12 @@ def read_pst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
         return
     origin = content.origin
     pst = pypff.file()
+    stream = _seekable(content)
+    cut = _cut_short(stream)
+    if cut is not None:
+        yield Defect(DefectKind.BROKEN_DOCUMENT, cut, origin, None)
     try:
-        pst.open_file_object(_seekable(content))
+        pst.open_file_object(stream)
         root = pst.get_root_folder()
     except _PFF_ERRORS as exc:
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"the PST cannot be opened ({exc}): not read", origin, None)
@@ -69,7 +74,7 @@ def read_pst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
                 yield Defect(DefectKind.BROKEN_DOCUMENT, f"message {index + 1} of folder {path or '/'} cannot be read "
                              f"({exc}): passed over", where, None)
                 continue
-            prefix = f"{path}/{identifier}/".lstrip("/")
+            prefix = inside(origin) + f"{path}/{identifier}/".lstrip("/")
             # each message a document of its own (ARCHITECTURE.md, Budgets), as an mbox's is
             yield from message_items(message, where, content.layer, options, tally, options.limits.budget(), prefix)
         if depth >= MAX_DEPTH and folders:
@@ -115,6 +120,23 @@ def _entries(item: Any) -> dict[int, bytes]:
         if data is not None:
             values[tag(entry.get_entry_type(), entry.get_value_type())] = bytes(data)
     return values
+
+
+def _cut_short(stream: BinaryIO) -> str | None:
+    """What the header says of a file cut short: its ibFileEof (MS-PST §2.2.2.6: at byte 184 of a
+    Unicode header, 168 of an ANSI one) past the bytes there are; None for a whole file."""
+    start = stream.tell()
+    head = stream.read(512)
+    end = stream.seek(0, io.SEEK_END) - start
+    stream.seek(start)
+    if len(head) < 200 or not head.startswith(b"!BDN"):
+        return None
+    (version,) = struct.unpack_from("<H", head, 10)
+    (claimed,) = struct.unpack_from("<Q", head, 184) if version >= 23 else struct.unpack_from("<I", head, 168)
+    if claimed <= end:
+        return None
+    return (f"the PST is cut short: its header says it is {claimed} bytes, and {end} are there (MS-PST §2.2.2.6); "
+            "what is there is read")
 
 
 def _seekable(content: Content) -> BinaryIO:

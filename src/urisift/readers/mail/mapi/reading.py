@@ -89,6 +89,8 @@ def read_msg(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     try:
         message = read_msg_file(data)
     except NotAMessage as exc:
+        for damage in exc.damage:
+            yield Defect(DefectKind.BROKEN_DOCUMENT, damage, origin, None)
         yield Defect(DefectKind.UNSUPPORTED_KIND, f"a Compound File that is no Outlook message ({exc}): not read",
                      origin, None)
         return
@@ -96,7 +98,13 @@ def read_msg(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"the Outlook message's Compound File cannot be read "
                      f"({type(exc).__name__}: {exc})", origin, None)
         return
-    yield from message_items(message, origin, content.layer, options, tally, content.budget)
+    yield from message_items(message, origin, content.layer, options, tally, content.budget, inside(origin))
+
+
+def inside(origin: Origin) -> str:
+    """The prefix of the part paths of a message that is itself a part (a MIME attachment, an archive's
+    member): that part's path and ``!/``, as an archive's members are named."""
+    return "" if origin.part is None else f"{origin.part}!/"
 
 
 def read_tnef_stream(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
@@ -107,7 +115,8 @@ def read_tnef_stream(content: Content, options: ScanOptions, tally: Tally) -> It
     except NotTnef as exc:
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a TNEF stream: {exc}; not read", content.origin, 0)
         return
-    yield from message_items(message, content.origin, content.layer, options, tally, content.budget)
+    yield from message_items(message, content.origin, content.layer, options, tally, content.budget,
+                             inside(content.origin))
 
 
 def _bytes(content: Content) -> bytes:
@@ -128,7 +137,8 @@ def message_items(message: MapiMessage, origin: Origin, layer: BaseLayer, option
     heading = _heading(properties.text(PID_TRANSPORT_MESSAGE_HEADERS))
     message_id = None if heading is None else heading.get("Message-ID")
     message_id = str(message_id).strip() if message_id is not None else properties.text(PID_INTERNET_MESSAGE_ID)
-    top = origin_with(origin, message_id=message_id or origin.message_id, part=prefix.rstrip("/") or None)
+    top = origin_with(origin, message_id=message_id or origin.message_id,
+                      part=prefix.removesuffix("/").removesuffix("!") or None)
     layer = yield from _bases(heading, properties.text(PID_BODY_CONTENT_LOCATION), layer, top)
     points_to = _pointer(message, prefix) if POINTS_TO in options.needs else _not_asked
     if heading is not None:
