@@ -49,6 +49,13 @@ PID_ATTACH_CONTENT_ID = 0x3712
 PID_ATTACH_CONTENT_LOCATION = 0x3713
 PID_DISPLAY_NAME = 0x3001
 
+#: the properties the reader of the model uses: the only ones a file's readers take out of it (a message
+#: holds hundreds; reading each of a .msg's streams cost more than reading its bodies)
+WANTED = frozenset({PID_MESSAGE_CLASS, PID_TRANSPORT_MESSAGE_HEADERS, PID_BODY, PID_RTF_COMPRESSED, PID_HTML,
+                    PID_BODY_CONTENT_LOCATION, PID_INTERNET_MESSAGE_ID, PID_INTERNET_CODEPAGE, PID_MESSAGE_CODEPAGE,
+                    PID_ATTACH_DATA, PID_ATTACH_FILENAME, PID_ATTACH_METHOD, PID_ATTACH_LONG_FILENAME,
+                    PID_ATTACH_MIME_TAG, PID_ATTACH_CONTENT_ID, PID_ATTACH_CONTENT_LOCATION, PID_DISPLAY_NAME})
+
 # PidTagAttachMethod's values (MS-OXCMSG §2.2.2.9)
 ATTACH_BY_VALUE = 1
 ATTACH_EMBEDDED_MSG = 5
@@ -158,6 +165,9 @@ class MapiMessage:
     properties: Properties
     attachments: tuple[MapiAttachment, ...] = ()
     problems: tuple[str, ...] = ()
+    # the RTF body already decompressed, where the file's reader did it (libpff, in C); else None, and the
+    # reader of the model decompresses PidTagRtfCompressed
+    rtf: bytes | None = None
 
     @property
     def message_class(self) -> str | None:

@@ -32,6 +32,7 @@ from .model import (
     PT_OBJECT,
     PT_STRING8,
     PT_UNICODE,
+    WANTED,
     MapiAttachment,
     MapiMessage,
     Properties,
@@ -176,7 +177,7 @@ def _properties(ole: Any, tree: _Tree, where: tuple[str, ...], header: int, prob
         if match is None:
             continue
         property_tag = int(match.group(1), 16)
-        if property_tag & 0xFFFF in (PT_STRING8, PT_UNICODE, PT_BINARY):
+        if property_tag & 0xFFFF in (PT_STRING8, PT_UNICODE, PT_BINARY) and property_tag >> 16 in WANTED:
             value = _stream(ole, (*where, name), problems)
             if value is not None:
                 values[property_tag] = value

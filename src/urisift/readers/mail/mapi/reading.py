@@ -159,9 +159,9 @@ def message_items(message: MapiMessage, origin: Origin, layer: BaseLayer, option
         else:
             yield Content(html, Kind.HTML, part("html"), layer, decoding=_UTF16, points_to=points_to, budget=budget)
     compressed = properties.binary(PID_RTF_COMPRESSED)
-    if compressed is not None:
+    if compressed is not None or message.rtf is not None:
         try:
-            rtf = rtf_content(decompressed(compressed))
+            rtf = rtf_content(message.rtf if message.rtf is not None else decompressed(compressed or b""))
         except ValueError as exc:
             yield Defect(DefectKind.BROKEN_DOCUMENT, f"part {prefix}rtf: its compressed RTF (MS-OXRTFCP) cannot be "
                          f"read: {exc}; the other bodies are read", part("rtf"), None)

@@ -1,0 +1,112 @@
+"""Outlook's formats against their peers, one core, on the shared samples (issue 54's rows).
+
+- ``.msg``: urisift's whole scan of each message file (every rendition read, records made) against
+  python-oxmsg loading it and reading the same bodies (``body``, ``html_body``, the attachments'
+  bytes);
+- RTF de-encapsulation: :func:`urisift.readers.mail.mapi.rtf.rtf_content` against RTFDE's
+  ``DeEncapsulator`` on the same decompressed RTF bodies;
+- PST: urisift's whole scan of each PST against a bare pypff walk that reads each message's bodies
+  and attachments.
+
+Each row is the median of ``--repeat`` runs of the whole set; the ratio is the peer's time over
+urisift's (above 1: urisift is faster).
+
+    pip install python-oxmsg rtfde libpff-python
+    python bench/bench_outlook.py [--repeat 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+SAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "outlook-kept-mail"
+
+
+def _median(run: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--samples", type=Path, default=SAMPLES)
+    args = parser.parse_args(argv)
+    import compressed_rtf
+    import pypff  # type: ignore[import-not-found]
+    from oxmsg import Message  # type: ignore[import-not-found]
+    from RTFDE.deencapsulate import DeEncapsulator  # type: ignore[import-not-found]
+
+    from urisift import ScanOptions, iter_input
+    from urisift.readers.mail.mapi.msg_file import read_msg_file
+    from urisift.readers.mail.mapi.rtf import rtf_content
+
+    messages = [p for p in sorted(args.samples.rglob("*.msg")) if p.read_bytes()[:4] == b"\xd0\xcf\x11\xe0"]
+    psts = sorted(args.samples.rglob("*.pst"))
+    options = ScanOptions()
+
+    def ours(paths: list[Path]) -> Callable[[], object]:
+        return lambda: [list(iter_input(str(p), options)) for p in paths]
+
+    def oxmsg_bodies() -> None:
+        for path in messages:
+            message = Message.load(str(path))
+            _ = (message.body, message.html_body, [a.file_bytes for a in message.attachments])
+
+    rtfs = []
+    for path in messages:
+        compressed = read_msg_file(path.read_bytes()).properties.binary(0x1009)
+        if compressed:
+            rtfs.append(bytes(compressed_rtf.decompress(compressed)))
+
+    def rtfde() -> None:
+        for rtf in rtfs:
+            found = DeEncapsulator(rtf)
+            try:
+                found.deencapsulate()
+            except Exception:  # noqa: BLE001 - RTF that encapsulates nothing: RTFDE raises
+                pass
+
+    def pypff_walk() -> None:
+        for path in psts:
+            pst = pypff.file()
+            pst.open(str(path))
+            pending = [pst.get_root_folder()]
+            while pending:
+                folder = pending.pop()
+                for message in folder.sub_messages:
+                    _ = (message.plain_text_body, message.html_body, message.rtf_body)
+                    for attachment in message.attachments:
+                        attachment.read_buffer(attachment.get_size())
+                pending.extend(folder.sub_folders)
+            pst.close()
+
+    rows = [
+        (".msg: urisift scan vs python-oxmsg bodies", ours(messages), oxmsg_bodies, 2.0),
+        ("RTF de-encapsulation vs RTFDE", lambda: [rtf_content(r) for r in rtfs], rtfde, 10.0),
+        ("PST: urisift scan vs pypff walk reading bodies", ours(psts), pypff_walk, 0.5),
+    ]
+    print(f"{len(messages)} .msg files, {len(rtfs)} RTF bodies, {len(psts)} PSTs; median of {args.repeat}")
+    failed = False
+    for name, mine, peer, target in rows:
+        peer()  # (each warmed once: imports, caches)
+        mine()
+        theirs, us = _median(peer, args.repeat), _median(mine, args.repeat)
+        ratio = theirs / us
+        failed = failed or ratio < target
+        print(f"{name}: urisift {us * 1000:.1f} ms, peer {theirs * 1000:.1f} ms, ratio {ratio:.2f}x "
+              f"(target >= {target}x) {'ok' if ratio >= target else 'BELOW'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
