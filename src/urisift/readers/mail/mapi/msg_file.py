@@ -78,7 +78,7 @@ def read_msg_file(data: bytes) -> MapiMessage:
     # (a file object: bytes shorter than 1,536 olefile would take for a file's name)
     ole = olefile.OleFileIO(io.BytesIO(data))
     try:
-        tree = _Tree(ole.listdir(streams=True, storages=True))
+        tree = _Tree(ole.listdir(streams=True, storages=True), len(data))
         # what olefile repaired or passed over as it opened the file (a directory entry met twice: a cycle)
         damage = tuple(f"the Compound File is damaged: {message}; read as far as it goes"
                        for _, message in getattr(ole, "parsing_issues", ()))
@@ -126,8 +126,9 @@ def _what(paths: Sequence[Sequence[str]]) -> str:
 class _Tree:
     """The entries of a Compound File, by the storage they stand in."""
 
-    def __init__(self, paths: list[list[str]]) -> None:
+    def __init__(self, paths: list[list[str]], size: int) -> None:
         self.paths = paths
+        self.size = size  # the file's: no stream holds more (one that says so loops, and olefile reads it round)
         self.children: dict[tuple[str, ...], list[str]] = {}
         for path in paths:
             self.children.setdefault(tuple(path[:-1]), []).append(path[-1])
@@ -165,7 +166,7 @@ def _properties(ole: Any, tree: _Tree, where: tuple[str, ...], header: int, prob
     values: dict[int, bytes] = {}
     names = tree.children.get(where, ())
     if PROPERTIES in names:
-        stream = _stream(ole, (*where, PROPERTIES), problems)
+        stream = _stream(ole, tree, (*where, PROPERTIES), problems)
         if stream is not None:
             end = len(stream) - (len(stream) - header) % 16
             for at in range(header, end, 16):
@@ -178,15 +179,20 @@ def _properties(ole: Any, tree: _Tree, where: tuple[str, ...], header: int, prob
             continue
         property_tag = int(match.group(1), 16)
         if property_tag & 0xFFFF in (PT_STRING8, PT_UNICODE, PT_BINARY) and property_tag >> 16 in WANTED:
-            value = _stream(ole, (*where, name), problems)
+            value = _stream(ole, tree, (*where, name), problems)
             if value is not None:
                 values[property_tag] = value
     return values
 
 
-def _stream(ole: Any, path: tuple[str, ...], problems: list[str]) -> bytes | None:
+def _stream(ole: Any, tree: _Tree, path: tuple[str, ...], problems: list[str]) -> bytes | None:
     """A stream's bytes; None, and the problem said, when the Compound File cannot give them."""
     try:
+        size = ole.get_size(list(path))
+        if size > tree.size:
+            problems.append(f"its stream {'/'.join(path)} says it holds {size} bytes, more than the whole file's "
+                            f"{tree.size} (its chain of sectors loops): passed over")
+            return None
         return bytes(ole.openstream(list(path)).read())
     except (OSError, ValueError, IndexError, struct.error, RecursionError) as exc:
         problems.append(f"its stream {'/'.join(path)} cannot be read ({exc}): passed over")
