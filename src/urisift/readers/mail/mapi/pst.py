@@ -121,7 +121,7 @@ def _message(item: Any) -> MapiMessage:
             problems.append(f"attachment {index + 1} cannot be read ({exc}): passed over")
     rtf = None
     if tag(PID_RTF_COMPRESSED, PT_BINARY) in values:
-        try:  # decompressed by libpff (C), which checks its CRC: a tenth of the time of compressed-rtf's
+        try:  # decompressed by libpff (C), which checks its CRC: in a fraction of the time Python takes
             rtf = item.get_rtf_body()
         except _PFF_ERRORS as exc:
             problems.append(f"its compressed RTF (MS-OXRTFCP) cannot be read ({exc}): the other bodies are read")

@@ -20,7 +20,6 @@ A message's pieces, each with its part path:
 from __future__ import annotations
 
 import io
-import struct
 from collections.abc import Callable, Iterator
 from email.message import Message
 from email.parser import HeaderParser
@@ -62,16 +61,13 @@ from .model import (
     MapiMessage,
     tag,
 )
-from .msg_file import NotAMessage, read_msg_file
+from .msg_file import NotAMessage, NotCompoundFile, read_msg_file
 from .rtf import decompressed, rtf_content
 from .tnef import NotTnef, read_tnef
 
 #: the media types that say nothing of an attachment's content, so that its name says it (RFC 2046 §4.5.1)
 _UNTYPED = frozenset({"application/octet-stream", "binary/octet-stream", "application/x-download",
                       "application/force-download"})
-#: what olefile raises on a Compound File it cannot read, besides its OSError (a truncated file, a FAT
-#: that loops, a directory entry met twice: its checks), and what a hostile one drives it into
-_CFB_ERRORS = (OSError, ValueError, IndexError, KeyError, struct.error, RecursionError, MemoryError, TypeError)
 #: signatures of what a file named .msg may be instead, and how to say it
 _OTHERWISE = ((b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
               (b"%PDF-", "a PDF"), (b"PK\x03\x04", "a ZIP archive"))
@@ -94,9 +90,9 @@ def read_msg(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
         yield Defect(DefectKind.UNSUPPORTED_KIND, f"a Compound File that is no Outlook message ({exc}): not read",
                      origin, None)
         return
-    except _CFB_ERRORS as exc:
-        yield Defect(DefectKind.BROKEN_DOCUMENT, f"the Outlook message's Compound File cannot be read "
-                     f"({type(exc).__name__}: {exc})", origin, None)
+    except NotCompoundFile as exc:
+        yield Defect(DefectKind.BROKEN_DOCUMENT, f"the Outlook message's Compound File cannot be read ({exc})",
+                     origin, None)
         return
     yield from message_items(message, origin, content.layer, options, tally, content.budget, inside(origin))
 

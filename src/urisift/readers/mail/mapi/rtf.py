@@ -2,8 +2,10 @@
 
 Outlook keeps a message's body as compressed RTF (PidTagRtfCompressed, MS-OXRTFCP §2.1.3): a
 16-byte header (its size, the RTF's size, ``LZFu`` or ``MELA``, a CRC-32) before the LZ77 of the
-RTF.  It is decompressed by compressed-rtf, which checks the CRC; a header that lies, or a CRC
-that does not match, is a problem said and the body is not read (the other renditions are).
+RTF.  It is decompressed here, checked against its CRC first (compressed-rtf, the one library, took
+a third of a ``.msg``'s whole scan, twice this one's time, and raised bare ``Exception``); a header
+that lies, or a CRC that does not match, is a problem said and the body is not read (the other
+renditions are).
 
 An RTF body written from HTML (``\\fromhtml1`` in its header, MS-OXRTFEX §2.1.3.1.1) holds the
 HTML whole: the tags in ``{\\*\\htmltagN …}`` groups, the text between them, and RTF of its own
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import re
 import struct
+import zlib
 from dataclasses import dataclass
 
 #: the two compression types of MS-OXRTFCP §2.1.3.1.1
@@ -65,12 +68,56 @@ def decompressed(data: bytes) -> bytes:
         raise ValueError(f"its header says {size - 12} bytes of compressed RTF follow, and {len(data) - 16} do")
     if kind == _UNCOMPRESSED:
         return data[16:16 + min(raw_size, size - 12)]
-    import compressed_rtf  # (a core dependency, imported where it serves)
+    body = data[16:16 + size - 12]
+    crc = zlib.crc32(body, 0xFFFFFFFF) ^ 0xFFFFFFFF  # §2.1.3.2: CRC-32 from 0, no final XOR (zlib's, undone)
+    if crc != _crc:
+        raise ValueError(f"its CRC is 0x{_crc:08X}, and its bytes' is 0x{crc:08X} (MS-OXRTFCP §2.1.3.2)")
+    return _lzfu(body)
 
-    try:
-        return bytes(compressed_rtf.decompress(data))
-    except Exception as exc:  # noqa: BLE001 - compressed-rtf raises plain Exception (a bad CRC), IndexError ...
-        raise ValueError(str(exc) or type(exc).__name__) from exc
+
+#: the dictionary's first 207 bytes (MS-OXRTFCP §2.1.2.1): the RTF every compressed body is likely to start with
+_PREBUF = (b"{\\rtf1\\ansi\\mac\\deff0\\deftab720{\\fonttbl;}{\\f0\\fnil \\froman \\fswiss \\fmodern \\fscript "
+           b"\\fdecor MS Sans SerifSymbolArialTimes New RomanCourier{\\colortbl\\red0\\green0\\blue0\r\n\\par "
+           b"\\pard\\plain\\f0\\fs20\\b\\i\\u\\tab\\tx")
+
+
+def _lzfu(body: bytes) -> bytes:
+    """LZFu decompression (MS-OXRTFCP §2.1.3.1.2): each control byte says, bit by bit from the lowest,
+    whether a literal byte or a 2-byte reference (a 12-bit offset into the 4,096-byte dictionary, a 4-bit
+    length less 2) follows; the reference to where the next byte would be written ends the stream.  The
+    output is at most what 17 bytes a reference give (a header that lies about the size cannot make more)."""
+    window = bytearray(4096)
+    window[:len(_PREBUF)] = _PREBUF
+    write = len(_PREBUF)
+    out = bytearray()
+    at, end = 0, len(body)
+    while at < end:
+        control = body[at]
+        at += 1
+        for bit in range(8):
+            if at >= end:
+                break
+            if not control >> bit & 1:
+                byte = body[at]
+                at += 1
+                out.append(byte)
+                window[write] = byte
+                write = (write + 1) & 0xFFF
+                continue
+            if at + 1 >= end:
+                at = end
+                break
+            token = body[at] << 8 | body[at + 1]
+            at += 2
+            offset, length = token >> 4, (token & 0xF) + 2
+            if offset == write:
+                return bytes(out)
+            for step in range(length):
+                byte = window[(offset + step) & 0xFFF]
+                out.append(byte)
+                window[write] = byte
+                write = (write + 1) & 0xFFF
+    return bytes(out)
 
 
 class _Group:
