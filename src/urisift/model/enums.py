@@ -167,6 +167,7 @@ class Kind(_Enum):
     CALENDAR = "calendar"  # iCalendar (RFC 5545: .ics, text/calendar): an invite's URLs, attendees, descriptions
     VCARD = "vcard"  # vCard (RFC 6350: .vcf, text/vcard): a contact's URLs, photos, addresses
     ARCHIVE = "archive"  # a ZIP or tar archive (.zip, .tar, and .tar.gz, .tgz ... once inflated): its members
+    EPUB = "epub"  # an EPUB book (.epub): its files, each with the retrieval URI of its path in the book
 
 
 class Region(_Enum):

@@ -200,7 +200,7 @@ READERS: dict[Kind, Reader] = {  # the one table (ARCHITECTURE.md, Adding a read
     Kind.LATEX: _reader("..readers.markup", "read_latex"),
     Kind.BIBTEX: _reader("..readers.markup", "read_bibtex"),
     Kind.WIKITEXT: _reader("..readers.markup", "read_wikitext"),
-    Kind.ARCHIVE: _reader("..readers.archive", "read_archive"),
+    Kind.ARCHIVE: _reader("..readers.archive", "read_archive"), Kind.EPUB: _reader("..readers.archive", "read_epub"),
     Kind.EMLX: _reader("..readers.mail.emlx", "read_emlx"),
     Kind.CALENDAR: _reader("..readers.calendar", "read_calendar"),
     Kind.VCARD: _reader("..readers.calendar", "read_calendar"),
@@ -209,7 +209,7 @@ READERS: dict[Kind, Reader] = {  # the one table (ARCHITECTURE.md, Adding a read
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
-ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE, Kind.PST})
+ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE, Kind.PST, Kind.EPUB})
 #: the kinds whose readers hold a document's bytes whole, and can use a part of one (the others stream
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole

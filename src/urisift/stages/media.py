@@ -29,7 +29,7 @@ KINDS: dict[str, Kind] = {
     "text/vcard": Kind.VCARD, "text/x-vcard": Kind.VCARD, "text/directory": Kind.VCARD,
     # archives (a zip attached to a report, a tarball of a Maildir): each member read as its kind
     "application/zip": Kind.ARCHIVE, "application/x-zip-compressed": Kind.ARCHIVE, "application/x-zip": Kind.ARCHIVE,
-    "application/x-tar": Kind.ARCHIVE, "application/x-gtar": Kind.ARCHIVE,
+    "application/x-tar": Kind.ARCHIVE, "application/x-gtar": Kind.ARCHIVE, "application/epub+zip": Kind.EPUB,
     # Outlook's: a message file, a TNEF stream (winmail.dat), a data file (MS-OXMSG, MS-OXTNEF, MS-PST)
     "application/vnd.ms-outlook": Kind.MSG, "application/x-msg": Kind.MSG, "application/x-ms-msg": Kind.MSG,
     "application/ms-tnef": Kind.TNEF, "application/vnd.ms-tnef": Kind.TNEF,

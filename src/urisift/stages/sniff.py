@@ -97,6 +97,7 @@ _EXTENSIONS.update(dict.fromkeys((".ics", ".ical", ".icalendar", ".ifb", ".vcs")
 _EXTENSIONS.update(dict.fromkeys((".vcf", ".vcard"), Kind.VCARD))
 _EXTENSIONS[".tnef"] = Kind.TNEF  # (and winmail.dat, by its whole name)
 _EXTENSIONS.update(dict.fromkeys((".pst", ".ost"), Kind.PST))
+_EXTENSIONS[".epub"] = Kind.EPUB
 _EXTENSIONS.update(dict.fromkeys((".zip", ".tar", ".tgz", ".tbz", ".tbz2", ".txz"), Kind.ARCHIVE))
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
@@ -241,6 +242,8 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
         return Kind.CALENDAR
     if opening.startswith(b"BEGIN:VCARD"):  # RFC 6350 §6.1.1
         return Kind.VCARD
+    if head.startswith(b"PK\x03\x04") and head[30:38] == b"mimetype" and b"application/epub+zip" in head[38:90]:
+        return Kind.EPUB  # OCF 3.3 §4.2.6: its first member, stored, is "mimetype", holding the media type
     if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"mimetypeapplication/vnd.oasis."
                                              in head):
         return Kind.OFFICE  # an OPC package (its content types part), an ODF one (its mimetype member first)
