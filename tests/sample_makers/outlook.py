@@ -5,13 +5,16 @@
   (every node black, in the order §2.6.4 compares names);
 - :func:`msg`: an Outlook message file (MS-OXMSG §2.1) of given properties and attachments;
 - :func:`tnef`: a TNEF stream (MS-OXTNEF §2.1.3) of given attributes, its checksums right unless asked;
-- :func:`property_list`: MS-OXTNEF §2.1.3.4's encoding of MAPI properties.
+- :func:`property_list`: MS-OXTNEF §2.1.3.4's encoding of MAPI properties;
+- :func:`encapsulated`: HTML encapsulated in RTF (MS-OXRTFEX);
+- run as a script, the corpus's samples: ``corpora/mail/report.msg`` and ``corpora/mail/winmail.dat``.
 """
 
 from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from pathlib import Path
 
 _SECTOR, _MINI, _CUTOFF = 512, 64, 4096
 _FREE, _END, _FATSECT, _NOSTREAM = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFF
@@ -205,3 +208,96 @@ def tnef(*attributes: bytes) -> bytes:
 
 MSG_PROPS, ATTACHMENT, REND_DATA, ATTACH_DATA, ATTACH_TITLE, BODY = (
     0x00069003, 0x00069005, 0x00069002, 0x0006800F, 0x00018010, 0x0002800C)
+
+
+# -- the corpus's samples (corpora/mail/report.msg, corpora/mail/winmail.dat) --------------
+
+def encapsulated(html: str) -> bytes:
+    """HTML encapsulated in RTF as Outlook writes it (MS-OXRTFEX §2.1.3.1): each tag in an
+    ``htmltag`` group, the text between them as RTF text, RTF of its own in ``\\htmlrtf``."""
+    import re
+
+    out = [rb"{\rtf1\ansi\ansicpg1252\fromhtml1 \fbidis \deff0{\fonttbl{\f0\fswiss Arial;}}" b"\r\n"
+           rb"{\colortbl\red0\green0\blue0;}" b"\r\n" rb"\uc1\pard\plain\deftab360 \f0\fs24 "]
+    for piece in re.split(r"(<[^>]*>)", html):
+        if not piece:
+            continue
+        escaped = piece.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}").replace("\n", "\\par\r\n")
+        data = "".join(c if ord(c) < 128 else f"\\u{ord(c)}?" for c in escaped).encode("ascii")
+        if piece.startswith("<"):
+            out.append(rb"{\*\htmltag84 " + data + b"}")
+        else:
+            out.append(rb"\htmlrtf {\htmlrtf0 " + data + rb"}\htmlrtf0 ")
+    out.append(b"}")
+    return b"".join(out)
+
+
+def _compressed(rtf: bytes) -> bytes:
+    import compressed_rtf  # (a test dependency: the writer of compressed RTF the field uses)
+
+    return bytes(compressed_rtf.compress(rtf, compressed=True))
+
+
+REPORT_HTML = (
+    '<html><head><base href="https://portal.example.com/account/"></head><body>\n'
+    '<p>Dear customer, your mailbox is <b>full</b>. <a href="verify?id=83412&amp;step=1">Verify now</a>\n'
+    'or it will be closed. <img src="cid:logo@portal.example.com" alt="Portal"></p>\n'
+    '<p>Support: <a href="mailto:help@portal.example.com">help@portal.example.com</a> \u00b7 '
+    '<a href="https://portal.example.com/privacy">Privacy</a></p>\n</body></html>\n')
+REPORT_HEADERS = (
+    "Received: from mx.portal.example.com (mx.portal.example.com [192.0.2.25])\r\n"
+    "\tby mail.example.org; Tue, 1 Dec 2026 09:12:44 +0000\r\n"
+    "From: Portal Support <support@portal.example.com>\r\nTo: ann@example.org\r\n"
+    "Subject: Your mailbox is full\r\nDate: Tue, 1 Dec 2026 09:12:40 +0000\r\n"
+    "Message-ID: <4f1c.9e2@portal.example.com>\r\n"
+    "List-Unsubscribe: <https://portal.example.com/unsubscribe?u=ann%40example.org>\r\n"
+    "MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"b1\"\r\n")
+
+
+def report() -> Message:
+    """A reported phishing message as Outlook keeps it: its HTML, its RTF (which encapsulates the same
+    HTML) and its plain text, the headers it came with, an attached page, an inline logo and the
+    message it forwarded."""
+    forwarded = Message({
+        (0x001A, PT_UNICODE): "IPM.Note", (0x0037, PT_UNICODE): "Re: invoice",
+        (0x1035, PT_UNICODE): "<a71.2@billing.example.net>",
+        (0x1000, PT_UNICODE): "Please pay the invoice at https://billing.example.net/pay/2026-114 today.\r\n"})
+    return Message(
+        {(0x001A, PT_UNICODE): "IPM.Note", (0x0037, PT_UNICODE): "Your mailbox is full",
+         (0x007D, PT_UNICODE): REPORT_HEADERS, (0x3FDE, PT_LONG): 65001, (0x3FFD, PT_LONG): 1252,
+         (0x1013, PT_BINARY): REPORT_HTML.encode("utf-8"), (0x1009, PT_BINARY): _compressed(encapsulated(REPORT_HTML)),
+         (0x1000, PT_UNICODE): "Dear customer, your mailbox is full. Verify now\r\n"
+                               "<https://portal.example.com/account/verify?id=83412&step=1>\r\n"},
+        [Attachment({(0x3707, PT_UNICODE): "invoice.html", (0x370E, PT_UNICODE): "text/html",
+                     (0x3705, PT_LONG): 1,
+                     (0x3701, PT_BINARY): b'<html><body><form action="https://collect.example.net/post">'
+                                          b'<a href="https://portal.example.com.verify.example.net/">Open</a>'
+                                          b"</form></body></html>\n"}),
+         Attachment({(0x3707, PT_UNICODE): "logo.png", (0x370E, PT_UNICODE): "image/png", (0x3705, PT_LONG): 1,
+                     (0x3712, PT_UNICODE): "logo@portal.example.com",
+                     (0x3701, PT_BINARY): b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01"
+                                          b"\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0bIDATx\x9cc\x00\x01"
+                                          b"\x00\x00\x05\x00\x01\r\n-\xb4\x00\x00\x00\x00IEND\xaeB`\x82"}),
+         Attachment(embedded=forwarded)])
+
+
+def winmail() -> bytes:
+    """A winmail.dat as Exchange sends it: the HTML body in the message's properties, an attachment."""
+    html = (b'<html><body><p>The agenda is <a href="https://intranet.example.org/agenda?d=2026-12-03&amp;'
+            b'r=4">here</a>.</p></body></html>')
+    return tnef(
+        attribute(1, 0x00078008, b"IPM.Microsoft Mail.Note\x00"),
+        attribute(1, MSG_PROPS, property_list({(0x1013, PT_BINARY): html, (0x3FDE, PT_LONG): 65001,
+                                               (0x1035, PT_STRING8): "<c81@exchange.example.org>"})),
+        attribute(2, REND_DATA, b"\x01\x00\xff\xff\xff\xff\x00\x00\x00\x00\x00\x00\x00\x00"),
+        attribute(2, ATTACH_TITLE, b"notes.txt\x00"),
+        attribute(2, ATTACH_DATA, b"Minutes: https://intranet.example.org/minutes/2026-11\r\n"))
+
+
+def write(folder: Path) -> None:
+    (folder / "report.msg").write_bytes(msg(report()))
+    (folder / "winmail.dat").write_bytes(winmail())
+
+
+if __name__ == "__main__":
+    write(Path(__file__).resolve().parents[2] / "corpora" / "mail")
