@@ -48,7 +48,7 @@ from ..stages.base import directory_base, retrieval_layers
 from ..stages.containment import Budget
 from ..stages.options import ScanOptions
 from ..stages.sniff import SAMPLE, binary, sniff
-from ..stages.zip_members import Inflating, seekable, unread_member
+from ..stages.zip_members import Inflating, opened, unread_member
 from ..uri.errors import UriError
 
 #: how many archives deep a member may stand (42.zip is six)
@@ -109,7 +109,7 @@ def read_archive(content: Content, options: ScanOptions, tally: Tally) -> Iterat
         stream = io.BufferedReader(stream)  # type: ignore[arg-type]
     head = stream.peek(SAMPLE)[:SAMPLE]  # type: ignore[attr-defined]
     read = _zip if head.startswith(b"PK") else _tar
-    yield from read(stream, content, depth, root)
+    yield from read(stream, content, depth, root, options.limits.whole)
 
 
 def read_epub(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
@@ -172,18 +172,13 @@ def _part(origin: Origin, name: str) -> str:
     return name if origin.part is None else f"{origin.part}{NESTED}{name}"
 
 
-def _zip(stream: BinaryIO, content: Content, depth: int, root: Budget) -> Iterator[Defect | Content]:
+def _zip(stream: BinaryIO, content: Content, depth: int, root: Budget, limit: int
+         ) -> Iterator[Defect | Content]:
     origin = content.origin
-    try:
-        package = zipfile.ZipFile(seekable(stream))
-        members = [m for m in package.infolist() if not m.is_dir()]
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
-        yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a ZIP archive that can be read: {exc}", origin, None)
+    found = yield from opened(stream, origin, what="archive", max_members=MAX_MEMBERS, limit=limit)
+    if found is None:
         return
-    if len(members) > MAX_MEMBERS:
-        yield Defect(DefectKind.BOMB, f"the archive claims {len(members)} members (bound: {MAX_MEMBERS}): the first "
-                     f"{MAX_MEMBERS} are read", origin, None)
-        members = members[:MAX_MEMBERS]
+    package, members = found
     overlapping = _overlapping(members)
     for member in members:
         name = member.filename
@@ -256,7 +251,7 @@ class _TarMember(io.RawIOBase):
         return filled
 
 
-def _tar(stream: BinaryIO, content: Content, depth: int, root: Budget) -> Iterator[Defect | Content]:
+def _tar(stream: BinaryIO, content: Content, depth: int, root: Budget, limit: int) -> Iterator[Defect | Content]:
     origin = content.origin
     try:
         # a stream: each member read once, in order; a compressed tar (a .tgz attached) inflated as it goes

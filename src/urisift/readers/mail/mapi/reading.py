@@ -19,12 +19,11 @@ A message's pieces, each with its part path:
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterator
 from email.message import Message
 from email.parser import HeaderParser
 from email.policy import compat32
-from typing import BinaryIO, Literal
+from typing import Literal
 from urllib.parse import unquote
 
 from ....model import (
