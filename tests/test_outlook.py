@@ -310,3 +310,26 @@ def test_the_fuzzers_findings_stay_fast_and_said(tmp_path: Path) -> None:
     assert time.perf_counter() - started < 2
     assert _defects(items)[0] == (DefectKind.BROKEN_DOCUMENT, "the Compound File is damaged: the chain of sectors "
                                   "of the directory loops back to sector 0 (MS-CFB §2.3)")
+
+
+def test_a_large_pst_is_planned_in_shares_of_its_messages_and_each_share_reads_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pypff")
+    import urisift.pipeline.plan as plan
+    from urisift.pipeline.scan import scan_unit
+    from urisift.pipeline.sources import Input
+    from urisift.pipeline.units import WorkUnit
+
+    path = str(shared_path("corpora", "outlook-kept-mail", "ruby-msg", "pst", "attachAndInline.pst"))
+    # (the samples are 271 KB of one message each: the bounds made small enough to cut them)
+    monkeypatch.setattr(plan, "PST_RANGE_SIZE", 50_000)
+    monkeypatch.setattr(plan, "WARC_RANGE_SIZE", 50_000)
+    units = list(plan.plan([Input(path)]))
+    assert units == [WorkUnit(Input(path), kind=Kind.PST, items=(0, 1, 1))]
+    whole = [i for i in scan_unit(WorkUnit(Input(path)), ScanOptions()) if isinstance(i, Record)]
+    share = [i for i in scan_unit(units[0], ScanOptions()) if isinstance(i, Record)]
+    assert share == whole and len(whole) == 5
+    # a share past the file's messages reads none of them, and does not count the input again
+    after = list(scan_unit(WorkUnit(Input(path), kind=Kind.PST, items=(1, 1, 1)), ScanOptions()))
+    assert not [i for i in after if isinstance(i, Record)]
+    assert [i.inputs for i in after if not isinstance(i, (Record, Defect))] == [0]

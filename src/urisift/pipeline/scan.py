@@ -253,7 +253,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     configure(options.timeout)  # (a worker's or a Spark task's process too)
     source = unit.source
     origin = Origin(file=source.name)
-    tally = Tally(inputs=1 if not unit.start else 0, size=unit.size)
+    tally = Tally(inputs=1 if unit.opens_input else 0, size=unit.size)
     opened: Opened | None = None
     counted: Counted | None = None
     fetched: str | None = None  # the URL the bytes come from (RFC 3986 §5.1.3)
@@ -284,7 +284,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         page = layer.current.uri if options.published_as is None or not is_source(source.path) else published_uri(
             layer.current.uri, options.published_as)
         origin = origin_with(origin, retrieval=page)
-    if not unit.start:
+    if unit.opens_input:
         yield from defects
     if opened is not None and opened.doubt is not None:
         yield Defect(DefectKind.UNCERTAIN_KIND, opened.doubt, origin)
@@ -317,7 +317,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
             if opened is not None and kind in _READ_AT_ONCE and opened.compression is None and not opened.live:
                 body = read_small(stream, options.limits.whole)  # (a small document its reader holds whole)
             content = Content(body, kind, where, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
-                              live=opened is not None and opened.live,
+                              live=opened is not None and opened.live, documents=unit.documents,
                               inflated=opened is not None and opened.compression is not None)
             yield from scan_content(content, options, tally)
     except OSError as exc:

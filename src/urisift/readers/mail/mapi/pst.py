@@ -62,23 +62,23 @@ def read_pst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     except _PFF_ERRORS as exc:
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"the PST cannot be opened ({exc}): not read", origin, None)
         return
+    documents = content.documents
     count = 0
-    # (folder, its path, depth): the first folder is the file's root, whose name is no folder's
-    pending: list[tuple[Any, str, int]] = [(root, "", 0)]
-    while pending:
-        folder, path, depth = pending.pop()
-        try:
-            messages = folder.get_number_of_sub_messages()
-            folders = folder.get_number_of_sub_folders()
-        except _PFF_ERRORS as exc:
-            yield Defect(DefectKind.BROKEN_DOCUMENT, f"folder {path or '/'} cannot be read ({exc}): passed over",
-                         origin, None)
+    for folder in _folders(root):
+        if isinstance(folder, str):
+            yield Defect(DefectKind.BROKEN_DOCUMENT, folder, origin, None)
+            continue
+        handle, path, messages = folder
+        if documents is not None and (count + messages <= documents[0] or count >= documents[1]):
+            count += messages  # another unit's share (ARCHITECTURE.md: a PST is cut into shares of messages)
             continue
         for index in range(messages):
             count += 1
+            if documents is not None and not documents[0] < count <= documents[1]:
+                continue
             where = origin_with(origin, message=count)
             try:
-                item = folder.get_sub_message(index)
+                item = handle.get_sub_message(index)
                 identifier = item.get_identifier()
                 message = _message(item)
             except _PFF_ERRORS as exc:
@@ -88,9 +88,25 @@ def read_pst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
             prefix = inside(origin) + f"{path}/{identifier}/".lstrip("/")
             # each message a document of its own (ARCHITECTURE.md, Budgets), as an mbox's is
             yield from message_items(message, where, content.layer, options, tally, options.limits.budget(), prefix)
+    pst.close()
+
+
+def _folders(root: Any) -> Iterator[tuple[Any, str, int] | str]:
+    """Each folder of the tree under ``root``, depth first, as (the folder, its path, how many messages it
+    holds), and what cannot be read as a problem said; the same walk for the reader and the planner."""
+    # (folder, its path, depth): the first folder is the file's root, whose name is no folder's
+    pending: list[tuple[Any, str, int]] = [(root, "", 0)]
+    while pending:
+        folder, path, depth = pending.pop()
+        try:
+            messages = folder.get_number_of_sub_messages()
+            folders = folder.get_number_of_sub_folders()
+        except _PFF_ERRORS as exc:
+            yield f"folder {path or '/'} cannot be read ({exc}): passed over"
+            continue
+        yield folder, path, messages
         if depth >= MAX_DEPTH and folders:
-            yield Defect(DefectKind.BROKEN_DOCUMENT, f"folder {path} is nested {depth} deep (bound: {MAX_DEPTH}): its "
-                         "folders are not walked", origin, None)
+            yield f"folder {path} is nested {depth} deep (bound: {MAX_DEPTH}): its folders are not walked"
             continue
         inner = []
         for index in range(folders):
@@ -98,12 +114,30 @@ def read_pst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
                 sub = folder.get_sub_folder(index)
                 name = (sub.get_name() or "").replace("/", "%2F")
             except _PFF_ERRORS as exc:
-                yield Defect(DefectKind.BROKEN_DOCUMENT, f"folder {index + 1} of {path or '/'} cannot be read ({exc}): "
-                             "passed over", origin, None)
+                yield f"folder {index + 1} of {path or '/'} cannot be read ({exc}): passed over"
                 continue
             inner.append((sub, f"{path}/{name}" if depth else name, depth + 1))
         pending.extend(reversed(inner))  # the first folder is walked next
-    pst.close()
+
+
+def message_count(path: str) -> int | None:
+    """How many messages the PST at ``path`` holds, by the reader's own walk (what its planner cuts into
+    shares); None without the extra or for a file libpff cannot open."""
+    try:
+        import pypff
+    except ImportError:
+        return None
+    pst = pypff.file()
+    try:
+        pst.open(path)
+        return sum(folder[2] for folder in _folders(pst.get_root_folder()) if not isinstance(folder, str))
+    except _PFF_ERRORS:
+        return None
+    finally:
+        try:
+            pst.close()
+        except _PFF_ERRORS:
+            pass
 
 
 def _message(item: Any) -> MapiMessage:
@@ -174,4 +208,4 @@ def _seekable(content: Content) -> BinaryIO:
         return io.BytesIO(body.read())
 
 
-__all__ = ["read_pst"]
+__all__ = ["message_count", "read_pst"]
