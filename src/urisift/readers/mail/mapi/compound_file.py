@@ -1,8 +1,8 @@
 """A Compound File (MS-CFB), read for its streams: the container an Outlook ``.msg`` is.
 
 A linear reader of the specification rather than olefile, measured first: olefile opened each of the
-shared samples' messages in more time than python-oxmsg takes to read their bodies (issue 54 asks
-twice its speed), it took bytes under 1,536 for a file's name, it followed a sector chain that loops
+shared samples' messages in more time than python-oxmsg takes to read their bodies (the target is
+twice its speed: bench/bench_outlook.py), it took bytes under 1,536 for a file's name, it followed a sector chain that loops
 round and round as far as the stream's size said (a 512 MB read from an 8 KB file, found by the
 fuzzer), and it said nothing of either.  Here every chain is followed once with the sectors it has
 visited, and each damage is said (:attr:`CompoundFile.damage`) while the rest is read:

@@ -70,7 +70,7 @@ def read_pst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
             continue
         handle, path, messages = folder
         if documents is not None and (count + messages <= documents[0] or count >= documents[1]):
-            count += messages  # another unit's share (ARCHITECTURE.md: a PST is cut into shares of messages)
+            count += messages  # another unit's share (the planner cuts a large PST into shares of messages)
             continue
         for index in range(messages):
             count += 1
