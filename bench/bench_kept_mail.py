@@ -1,4 +1,4 @@
-"""Outlook's formats against their peers, one core, on the shared samples (issue 54's rows).
+"""Mail as it is kept, against the peers its users would reach for, one core.
 
 - ``.msg``: urisift's whole scan of each message file (every rendition read, records made) against
   python-oxmsg loading it and reading the same bodies (``body``, ``html_body``, the attachments'
@@ -6,13 +6,18 @@
 - RTF de-encapsulation: :func:`urisift.readers.mail.mapi.rtf.rtf_content` against RTFDE's
   ``DeEncapsulator`` on the same decompressed RTF bodies;
 - PST: urisift's whole scan of each PST against a bare pypff walk that reads each message's bodies
-  and attachments.
+  and attachments;
+- a ZIP and a tar.gz of the shared readability pages (HTML): urisift's scan of the archive against
+  the standard library's iteration over it plus urisift's reading of each member's bytes as HTML
+  (what a script of zipfile or tarfile and urisift's API does);
+- an iCalendar file of 2,000 events (folded URLs, descriptions, attendees): urisift's scan against
+  the ``icalendar`` library's parse alone.
 
 Each row is the median of ``--repeat`` runs of the whole set; the ratio is the peer's time over
 urisift's (above 1: urisift is faster).
 
-    pip install python-oxmsg rtfde libpff-python
-    python bench/bench_outlook.py [--repeat 9]
+    pip install python-oxmsg rtfde libpff-python icalendar
+    python bench/bench_kept_mail.py [--repeat 9]
 """
 
 from __future__ import annotations
@@ -90,10 +95,55 @@ def main(argv: list[str] | None = None) -> int:
                 pending.extend(folder.sub_folders)
             pst.close()
 
+    import tarfile
+    import tempfile
+    import zipfile
+
+    import icalendar  # type: ignore[import-not-found]
+
+    from urisift import scan_html
+
+    pages = sorted((args.samples.parent / "html-readability-pages").glob("*/source.html"))[:120]
+    folder = Path(tempfile.mkdtemp(prefix="urisift-bench-kept-"))
+    zipped, tarred = folder / "pages.zip", folder / "pages.tar.gz"
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as package:
+        for page in pages:
+            package.write(page, f"{page.parent.name}.html")
+    with tarfile.open(tarred, "w:gz") as package:
+        for page in pages:
+            package.add(page, f"{page.parent.name}.html")
+
+    def zip_peer() -> None:
+        with zipfile.ZipFile(zipped) as package:
+            for member in package.infolist():
+                list(scan_html(package.read(member), file=member.filename))
+
+    def tar_peer() -> None:
+        with tarfile.open(tarred, "r:gz") as package:
+            for member in package:
+                extracted = package.extractfile(member)
+                if extracted is not None:
+                    list(scan_html(extracted.read(), file=member.name))
+
+    events = "".join(
+        f"BEGIN:VEVENT\r\nUID:{n}@bench.example\r\nSUMMARY:Meeting {n}\r\nDTSTART:20261201T0900{n % 60:02d}Z\r\n"
+        f"ORGANIZER;CN=Ann:mailto:ann{n}@example.org\r\nATTENDEE;CN=Bo:mailto:bo{n}@example.org\r\n"
+        f"URL:https://calendar.example.org/events/{n}/a/long/path/that/is/folded/at/seventy-five/oc\r\n tets\r\n"
+        f"DESCRIPTION:Join at https://meet.example.org/j/{n}?pwd=abc\\, agenda at\\n https://wiki.exampl\r\n"
+        f" e.org/agenda/{n}\r\nEND:VEVENT\r\n" for n in range(2000))
+    calendar = folder / "events.ics"
+    calendar.write_text(f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n{events}END:VCALENDAR\r\n")
+    ics = calendar.read_bytes()
+
     rows = [
         (".msg: urisift scan vs python-oxmsg bodies", ours(messages), oxmsg_bodies, 2.0),
         ("RTF de-encapsulation vs RTFDE", lambda: [rtf_content(r) for r in rtfs], rtfde, 10.0),
         ("PST: urisift scan vs pypff walk reading bodies", ours(psts), pypff_walk, 0.5),
+        (f"ZIP of {len(pages)} pages: urisift scan vs zipfile + scan_html a member", ours([zipped]), zip_peer, 0.8),
+        (f"tar.gz of {len(pages)} pages: urisift scan vs tarfile + scan_html a member", ours([tarred]), tar_peer,
+         0.8),
+        (f".ics of 2,000 events ({len(ics) // 1000} KB): urisift scan vs icalendar's parse", ours([calendar]),
+         lambda: icalendar.Calendar.from_ical(ics), 5.0),
     ]
     print(f"{len(messages)} .msg files, {len(rtfs)} RTF bodies, {len(psts)} PSTs; median of {args.repeat}")
     failed = False
