@@ -333,3 +333,11 @@ def test_a_large_pst_is_planned_in_shares_of_its_messages_and_each_share_reads_i
     after = list(scan_unit(WorkUnit(Input(path), kind=Kind.PST, items=(1, 1, 1)), ScanOptions()))
     assert not [i for i in after if isinstance(i, Record)]
     assert [i.inputs for i in after if not isinstance(i, (Record, Defect))] == [0]
+
+
+def test_a_msg_file_that_holds_an_rfc_5322_message_is_read_as_one(tmp_path: Path) -> None:
+    # (some clients save a message as text under the .msg name: its bytes say what it is)
+    path = tmp_path / "saved.msg"
+    path.write_bytes(b"From: a@example.org\r\nTo: b@example.org\r\nDate: Tue, 1 Dec 2026 09:00:00 +0000\r\n"
+                     b"Subject: s\r\n\r\nsee https://text.example/\r\n")
+    assert _seen(_items(path)) == [("1", "https://text.example/", "https://text.example/")]
