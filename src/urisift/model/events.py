@@ -73,6 +73,8 @@ class Content:
     # and columns are not the file's; its records are given this line, and no column or span
     held: int | None = None
     inflated: bool = False
+    # a PDF page's image: the 1-based page it is drawn on (its records' ``page``)
+    page: int | None = None
 
     def stream(self) -> BinaryIO:
         """The body as a byte stream (mail and archives are bytes: a body

@@ -15,7 +15,8 @@ shape of a zip bomb of overlapping entries) is not read, nor is one encrypted,
 compressed with a method zipfile lacks, or claiming a ratio no real file has
 (:mod:`urisift.stages.zip_members`).  A tar whose member's header claims more bytes
 than follow is a defect where it ends.  Binary members (images, fonts, programs)
-are passed over, as a directory walk passes over them; a 7z or RAR member, which
+are passed over, as a directory walk passes over them (an image is read for the codes drawn in it with
+``--qr``, :mod:`urisift.readers.image`); a 7z or RAR member, which
 this reader cannot open, is an ``unsupported-kind`` defect that names it.
 """
 
@@ -37,7 +38,7 @@ from ..model.build import origin_with
 from ..model.events import is_message
 from ..stages.containment import Budget
 from ..stages.options import ScanOptions
-from ..stages.sniff import SAMPLE, binary, sniff
+from ..stages.sniff import SAMPLE, binary, is_image, kind_by_name, sniff
 from ..stages.zip_members import Inflating, seekable, unread_member
 
 #: how many archives deep a member may stand (42.zip is six)
@@ -120,8 +121,10 @@ def _member(name: str, stream: io.BufferedReader, content: Content, depth: int, 
             return
     if head.startswith(b"PK\x03\x04") or is_tar(head) or opener is not None and _TARRED.search(name.lower()):
         kind = Kind.OFFICE if sniff(head, name).kind is Kind.OFFICE else Kind.ARCHIVE
+    elif is_image(head) or kind_by_name(name) is Kind.IMAGE:
+        kind = Kind.IMAGE  # for the codes drawn in it (--qr); the scan passes it over without
     elif binary(head, name):
-        return  # an image, a font, a program: nothing a text scanner can read (as a walk passes it over)
+        return  # a font, a program: nothing a text scanner can read (as a walk passes it over)
     else:
         kind = sniff(head, name).kind
     nested = _Nested(root, depth + 1) if kind is Kind.ARCHIVE else None

@@ -30,6 +30,10 @@ KINDS: dict[str, Kind] = {
     # archives (a zip attached to a report, a tarball of a Maildir): each member read as its kind
     "application/zip": Kind.ARCHIVE, "application/x-zip-compressed": Kind.ARCHIVE, "application/x-zip": Kind.ARCHIVE,
     "application/x-tar": Kind.ARCHIVE, "application/x-gtar": Kind.ARCHIVE,
+    # images: read for the codes drawn in them with --qr, passed over without it (stages.options.ScanOptions.qr)
+    "image/png": Kind.IMAGE, "image/apng": Kind.IMAGE, "image/jpeg": Kind.IMAGE, "image/jpg": Kind.IMAGE,
+    "image/pjpeg": Kind.IMAGE, "image/gif": Kind.IMAGE, "image/bmp": Kind.IMAGE, "image/x-bmp": Kind.IMAGE,
+    "image/x-ms-bmp": Kind.IMAGE, "image/tiff": Kind.IMAGE, "image/webp": Kind.IMAGE,
     "text/css": Kind.CSS,
     "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,
     "application/rss+xml": Kind.XML, "application/rdf+xml": Kind.XML, "image/svg+xml": Kind.XML,

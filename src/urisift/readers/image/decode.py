@@ -1,0 +1,170 @@
+"""An image's bytes → the two-dimensional codes drawn in it, decoded by zxing-cpp (the ``qr`` extra).
+
+The symbologies read are those a link is put in: QR Code (ISO/IEC 18004:2015, Model 2 and Model 1), Micro QR
+(ISO/IEC 18004 §6), rMQR (ISO/IEC 23941:2022), Aztec (ISO/IEC 24778:2008), Data Matrix (ISO/IEC 16022:2006,
+ECC 200) and PDF417 (ISO/IEC 15438:2015).  Linear barcodes (EAN, Code 128 ...) carry no links, and are not
+looked for: each format looked for is time spent on every image.
+
+- Pillow decodes the image; zxing-cpp finds every code in it, in both polarities (dark on light and light on
+  dark: ``try_invert``), rotated, and at the scales it tries itself.  Its first binarizer (a local average,
+  which copes with uneven light and blur) finds most codes; where it finds none, a second (a global histogram,
+  which copes with codes drawn thin on a flat ground) is tried.
+- Budgets: an image whose header claims more than :data:`MAX_PIXELS` pixels is not decoded (Pillow reads the
+  header alone to know: a 20,000 × 20,000 PNG bomb costs its header); an animated or multi-page image is read
+  for its first :data:`MAX_FRAMES` frames; an image is given :data:`SECONDS` between frames and binarizers,
+  and at most :data:`MAX_CODES` codes are taken from it.
+- What cannot be decoded (a truncated file, bytes that are no image, a format Pillow lacks) is a problem
+  named in words, for the reader to make a defect of.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+#: the most pixels an image may claim to be decoded (a 6,000 × 6,000 scan; a page of A4 at 600 dpi is 35 M)
+MAX_PIXELS = 40_000_000
+#: the frames of an animated (GIF, APNG, WebP) or multi-page (TIFF) image looked at
+MAX_FRAMES = 8
+#: seconds one image may take, looked at between its frames and binarizers
+SECONDS = 2.0
+#: the codes taken from one image (a sheet of labels holds dozens; more is a bomb of codes)
+MAX_CODES = 64
+#: the names records give the symbologies (the ``element`` key)
+NAMES = {"QRCode": "qr-code", "QRCodeModel1": "qr-code", "QRCodeModel2": "qr-code", "MicroQRCode": "micro-qr-code",
+         "RMQRCode": "rmqr-code", "Aztec": "aztec", "AztecCode": "aztec", "DataMatrix": "data-matrix",
+         "PDF417": "pdf417", "CompactPDF417": "pdf417"}
+
+
+class Code(NamedTuple):
+    """One code found in an image: its symbology's name (:data:`NAMES`), its payload as text, its corners
+    in the image's pixels (top left, top right, bottom right, bottom left, as the code is read: a code drawn
+    upside down has its top left at the image's bottom right), and the frame it is in (1-based)."""
+
+    symbology: str
+    text: str
+    corners: tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]
+    frame: int
+
+
+class Decoded(NamedTuple):
+    """What an image gave: its codes, and the problems met (a sentence each), in order."""
+
+    codes: list[Code]
+    problems: list[tuple[str, str]]  # (the defect kind's value, the sentence)
+
+
+def _formats(zxingcpp: Any) -> Any:
+    format_ = zxingcpp.BarcodeFormat
+    wanted = (format_.QRCode, format_.MicroQRCode, format_.RMQRCode, format_.Aztec, format_.DataMatrix,
+              format_.PDF417)
+    try:
+        return zxingcpp.BarcodeFormats(list(wanted))
+    except (TypeError, AttributeError):  # (before 3.0: formats are or-ed)
+        combined = wanted[0]
+        for one in wanted[1:]:
+            combined = combined | one
+        return combined
+
+
+def decode_image(data: bytes, *, seconds: float = SECONDS, max_pixels: int = MAX_PIXELS) -> Decoded:
+    """The codes in the image ``data`` (see the module doc).  Raises ImportError without the ``qr`` extra."""
+    import zxingcpp
+    from PIL import Image, UnidentifiedImageError
+
+    codes: list[Code] = []
+    problems: list[tuple[str, str]] = []
+    start = time.monotonic()
+    with warnings.catch_warnings():
+        # (Pillow warns of a large image before it refuses one; the bound here is ours, said as a defect)
+        warnings.simplefilter("ignore")
+        try:
+            image = Image.open(io.BytesIO(data))
+        except Image.DecompressionBombError as exc:
+            return Decoded(codes, [("bomb", f"the image is past Pillow's decompression-bomb guard ({_said(exc)}): "
+                                    "not decoded")])
+        except UnidentifiedImageError:
+            return Decoded(codes, [("broken-document", "not an image: its bytes are of no image format Pillow "
+                                    "decodes")])
+        except (OSError, ValueError, SyntaxError) as exc:
+            return Decoded(codes, [("broken-document", f"not an image that can be decoded ({_said(exc)})")])
+        with image:
+            width, height = image.size
+            if width * height > max_pixels:
+                return Decoded(codes, [("bomb", f"the image claims {width} × {height} pixels (bound: {max_pixels}"
+                                        "): not decoded")])
+            frames = getattr(image, "n_frames", 1) or 1
+            if frames > MAX_FRAMES:
+                problems.append(("bomb", f"the image has {frames} frames: the first {MAX_FRAMES} are read"))
+            seen: set[tuple[str, str]] = set()
+            formats = _formats(zxingcpp)
+            for frame in range(min(frames, MAX_FRAMES)):
+                if time.monotonic() - start > seconds:
+                    problems.append(("bomb", f"the image took over {seconds:g} s: frames {frame + 1} to "
+                                     f"{min(frames, MAX_FRAMES)} not read"))
+                    break
+                try:
+                    if frame:
+                        image.seek(frame)
+                    gray = _gray(image, Image)
+                except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError) as exc:
+                    problems.append(("broken-document", f"the image cannot be decoded ({_said(exc)})"
+                                     + (f" after frame {frame}" if frame else "")))
+                    break
+                for found in _read(zxingcpp, gray, formats, start, seconds):
+                    key = (found.symbology, found.text)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    if len(codes) >= MAX_CODES:
+                        problems.append(("bomb", f"the image holds more than {MAX_CODES} codes: the first "
+                                         f"{MAX_CODES} are read"))
+                        return Decoded(codes, problems)
+                    codes.append(found._replace(frame=frame + 1))
+    return Decoded(codes, problems)
+
+
+def _read(zxingcpp: Any, gray: Any, formats: Any, start: float, seconds: float) -> Iterator[Code]:
+    """The codes of one frame: the first binarizer, and the second where the first finds nothing."""
+    binarizer = zxingcpp.Binarizer
+    for which in (binarizer.LocalAverage, binarizer.GlobalHistogram):
+        barcodes = zxingcpp.read_barcodes(gray, formats=formats, try_rotate=True, try_downscale=True,
+                                          try_invert=True, binarizer=which)
+        if barcodes:
+            for barcode in barcodes:
+                yield _code(barcode)
+            return
+        if time.monotonic() - start > seconds:
+            return
+
+
+def _code(barcode: Any) -> Code:
+    position = barcode.position
+    corners = tuple((int(p.x), int(p.y)) for p in (position.top_left, position.top_right, position.bottom_right,
+                                                   position.bottom_left))
+    name = getattr(barcode.format, "name", None) or str(barcode.format).rpartition(".")[2]
+    return Code(NAMES.get(name, name.lower()), barcode.text, corners, 1)  # type: ignore[arg-type]
+
+
+def _gray(image: Any, module: Any) -> Any:
+    """The frame as 8-bit gray, transparency laid on white (a code drawn in black on a transparent ground
+    would be black on black: transparent pixels' colour is often black)."""
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        ground = module.new("RGBA", rgba.size, (255, 255, 255, 255))
+        ground.alpha_composite(rgba)
+        return ground.convert("L")
+    if image.mode in ("I;16", "I;16B", "I;16L", "I", "F"):
+        return image.point(lambda v: v / 256).convert("L") if image.mode != "F" else image.convert("L")
+    return image.convert("L")
+
+
+def _said(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 200 else text[:200] + "…"
+
+
+__all__ = ["MAX_CODES", "MAX_FRAMES", "MAX_PIXELS", "NAMES", "SECONDS", "Code", "Decoded", "decode_image"]
