@@ -206,3 +206,24 @@ def test_without_the_extra_qr_is_a_missing_extra_defect(tmp_path: Path) -> None:
     assert (run.returncode, run.stdout, run.stderr) == (
         2, "", "urisift: missing-extra: reading codes in images (--qr) needs zxing-cpp and Pillow: pip install "
                "'urisift[qr]'\n")
+
+
+def test_html_data_images_and_pdf_page_images(tmp_path: Path) -> None:
+    import base64
+
+    png = _png("https://data.example/pay")
+    (tmp_path / "a.html").write_text(f'<p>Pay</p>\n<img alt="scan" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+                                     '<img src="data:image/png;base64,bm90IGFuIGltYWdl">')
+    (tmp_path / "b.pdf").write_bytes(samples.pdf([
+        samples.page([samples.code_image("https://pdf.example/one"), samples.code_image("https://pdf.example/two",
+                                                                                        "aztec")]),
+        samples.page([samples.code_image("https://pdf.example/p2", "data-matrix")])]))
+    found = [(r.uri, r.element, r.part, r.found.place.page) if isinstance(r, Record) else (r.kind.value, r.detail, r.origin.part)
+             for r in _scan(tmp_path) if not isinstance(r, Record) or r.style.value == "qr"]
+    assert found == [
+        ("https://data.example/pay", "qr-code", "data:image/png@2:22", None),
+        ("broken-document", "not an image: its bytes are of no image format Pillow decodes", "data:image/png@2:"
+                            "984"),
+        ("https://pdf.example/one", "qr-code", "image", 1), ("https://pdf.example/two", "aztec", "image", 1),
+        ("https://pdf.example/p2", "data-matrix", "image", 2)]
+    assert [r.uri for r in _scan(tmp_path, ScanOptions()) if isinstance(r, Record) and r.style.value == "qr"] == []

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..model import Charset, Content, Defect, DefectKind, Record, Tally
+from ..model import Charset, Content, Defect, DefectKind, Kind, Record, Tally, origin_with
 from ..model.events import is_message
 from ..stages.charset import decode
+from ..stages.data_images import data_image
 from ..stages.options import ScanOptions
 
-Items = Iterator[Record | Defect]
+Items = Iterator[Record | Defect | Content]
 
 
 def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
@@ -61,9 +62,25 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
         walk = DocumentWalk(tree, content.layer, content.origin, decoding, locator=locator, source=text,
                             abbreviated=options.abbreviated, comments=options.comments, based=based,
                             needs=options.needs, page_base=page_base, code=options.code)
-        yield from (_with_context(walk, text, options.context) if options.context else walk)
+        items = _with_context(walk, text, options.context) if options.context else walk
+        yield from (_with_images(items, content) if options.qr else items)
         based = walk.based
         del tree, walk  # the piece's tree goes before the next is built
+
+
+def _with_images(items: Items, content: Content) -> Items:
+    """The walk's items, each ``data:`` image after its record as nested content for the image reader
+    (``--qr``), named by where it stands: ``data:image/png@LINE:COLUMN`` after the page's own part."""
+    for item in items:
+        yield item
+        if type(item) is Record and item.found.reference[:11].lower() == "data:image/":  # type: ignore[union-attr]
+            image = data_image(item.found.reference)  # type: ignore[union-attr]
+            if image is not None:
+                at = "" if not item.line else f"@{item.line}:{item.column}"  # type: ignore[union-attr]
+                name = f"data:{image[0]}{at}"
+                part = name if content.origin.part is None else f"{content.origin.part}!/{name}"
+                yield Content(image[1], Kind.IMAGE, origin_with(content.origin, part=part), content.layer,
+                              budget=content.budget)
 
 
 def _page_base(tag: str | bytes | None) -> Any:

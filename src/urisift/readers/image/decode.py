@@ -114,7 +114,9 @@ def decode_image(data: bytes, *, seconds: float = SECONDS, max_pixels: int = MAX
                     problems.append(("broken-document", f"the image cannot be decoded ({_said(exc)})"
                                      + (f" after frame {frame}" if frame else "")))
                     break
-                for found in _read(zxingcpp, gray, formats, start, seconds):
+                # (in reading order, top to bottom and left to right: zxing gives them by symbology)
+                for found in sorted(_read(zxingcpp, gray, formats, start, seconds),
+                                    key=lambda c: (min(y for _, y in c.corners), min(x for x, _ in c.corners))):
                     key = (found.symbology, found.text)
                     if key in seen:
                         continue
