@@ -224,6 +224,7 @@ def test_html_data_images_and_pdf_page_images(tmp_path: Path) -> None:
         ("https://data.example/pay", "qr-code", "data:image/png@2:22", None),
         ("broken-document", "not an image: its bytes are of no image format Pillow decodes", "data:image/png@2:"
                             "984"),
-        ("https://pdf.example/one", "qr-code", "image", 1), ("https://pdf.example/two", "aztec", "image", 1),
+        # (in reading order: the Aztec code's top, without a quiet zone, is above the QR code's)
+        ("https://pdf.example/two", "aztec", "image", 1), ("https://pdf.example/one", "qr-code", "image", 1),
         ("https://pdf.example/p2", "data-matrix", "image", 2)]
     assert [r.uri for r in _scan(tmp_path, ScanOptions()) if isinstance(r, Record) and r.style.value == "qr"] == []
