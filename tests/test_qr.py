@@ -228,3 +228,33 @@ def test_html_data_images_and_pdf_page_images(tmp_path: Path) -> None:
         ("https://pdf.example/two", "aztec", "image", 1), ("https://pdf.example/one", "qr-code", "image", 1),
         ("https://pdf.example/p2", "data-matrix", "image", 2)]
     assert [r.uri for r in _scan(tmp_path, ScanOptions()) if isinstance(r, Record) and r.style.value == "qr"] == []
+
+
+def test_codes_drawn_with_block_characters_and_as_tables(tmp_path: Path) -> None:
+    half = samples.half_blocks(samples.modules("https://half.example/a"))
+    (tmp_path / "a.txt").write_text(f"Scan this:\n\n{half}\n\nthanks\n")
+    inverted = samples.half_blocks(samples.modules("https://inverted.example/"), invert=True)
+    quoted = samples.full_blocks(samples.modules("https://quoted.example/")).replace("\n", "\n> ")
+    (tmp_path / "b.eml").write_bytes(samples.message(subject="drawn") .replace(
+        b"Scan the code to pay.\n", (inverted + "\n\n> " + quoted + "\n").encode()))
+    tables = samples.html_table(samples.modules("https://bgcolor.example/")) + samples.html_table(
+        samples.modules("https://style.example/"), how="style")
+    (tmp_path / "c.html").write_text(f"<p>Scan</p>\n{tables}")
+    found = [(r.uri, r.part) for r in _scan(tmp_path) if isinstance(r, Record) and r.style.value == "qr"]
+    assert found == [("https://half.example/a", "drawn:text@4:1"), ("https://inverted.example/", "1!/drawn:text@1:1"),
+                     ("https://quoted.example/", "1!/drawn:text@18:3"), ("https://bgcolor.example/", "drawn:table@2:1"),
+                     ("https://style.example/", "drawn:table@32:9")]
+    assert [r for r in _scan(tmp_path, ScanOptions()) if isinstance(r, Record) and r.style.value == "qr"] == []
+
+
+def test_the_rebuild_is_linear_and_bounded() -> None:
+    import time
+
+    from urisift.stages.drawn import MAX_DRAWINGS, table_drawings, text_drawings
+
+    start = time.perf_counter()
+    assert list(text_drawings(("█" * 100_000 + "\n") * 20)) == []  # lines too long to be a code
+    assert len(list(text_drawings((("█ " * 20 + "\n") * 12 + "\nx\n") * 100))) == MAX_DRAWINGS
+    assert list(table_drawings("<table>" + "<tr>" + '<td bgcolor="#000">' * 300_000)) == []
+    assert list(table_drawings("<table bgcolor=black><tr><td>" * 50_000)) == []
+    assert time.perf_counter() - start < 5

@@ -87,3 +87,46 @@ def pdf(images: list[Image.Image]) -> bytes:
     first, *rest = [image.convert("RGB") for image in images]
     first.save(out, "PDF", save_all=True, append_images=rest, resolution=100)
     return out.getvalue()
+
+
+def modules(text: str, symbology: str = "qr-code") -> list[list[int]]:
+    """A code's modules, 1 dark, without its quiet zone."""
+    barcode = zxingcpp.create_barcode(text, getattr(zxingcpp.BarcodeFormat, FORMATS[symbology]))
+    drawn = zxingcpp.write_barcode_to_image(barcode, scale=1, add_quiet_zones=False)
+    data = bytes(drawn)
+    width = drawn.shape[1]
+    return [[1 if data[y * width + x] < 128 else 0 for x in range(width)] for y in range(drawn.shape[0])]
+
+
+def _quiet(grid: list[list[int]], zone: int) -> list[list[int]]:
+    width = len(grid[0]) + 2 * zone
+    return [[0] * width] * zone + [[0] * zone + r + [0] * zone for r in grid] + [[0] * width] * zone
+
+
+def half_blocks(grid: list[list[int]], *, invert: bool = False, zone: int = 2) -> str:
+    """The code drawn with half blocks, two modules a character (qrencode -t UTF8's form; ``invert``: light
+    characters on a dark terminal, as qrencode draws it)."""
+    grid = _quiet(grid, zone)
+    if invert:
+        grid = [[1 - v for v in r] for r in grid]
+    if len(grid) % 2:
+        grid.append([1 if invert else 0] * len(grid[0]))
+    chars = {(1, 1): "█", (1, 0): "▀", (0, 1): "▄", (0, 0): " "}
+    return "\n".join("".join(chars[grid[y][x], grid[y + 1][x]] for x in range(len(grid[0])))
+                     for y in range(0, len(grid), 2))
+
+
+def full_blocks(grid: list[list[int]], *, doubled: bool = True, zone: int = 1) -> str:
+    """The code drawn with full blocks and spaces, a line a row, two characters a module when ``doubled``."""
+    wide = 2 if doubled else 1
+    return "\n".join("".join(("█" if v else " ") * wide for v in r) for r in _quiet(grid, zone))
+
+
+def html_table(grid: list[list[int]], *, how: str = "bgcolor") -> str:
+    """The code drawn as a table of black and white cells, by ``bgcolor`` or by a ``style`` background."""
+    def cell(v: int) -> str:
+        colour = "#000000" if v else "#ffffff"
+        return f'<td bgcolor="{colour}"></td>' if how == "bgcolor" else \
+            f'<td style="width:4px;height:4px;background-color:{"black" if v else "white"}"></td>'
+    rows = "".join("<tr>" + "".join(cell(v) for v in r) + "</tr>\n" for r in _quiet(grid, 2))
+    return f'<table cellpadding="0" cellspacing="0" border="0">\n{rows}</table>'

@@ -13,6 +13,7 @@ from ..model import Charset, Content, Defect, DefectKind, Kind, Record, Tally, o
 from ..model.events import is_message
 from ..stages.charset import decode
 from ..stages.data_images import data_image
+from ..stages.drawn import Drawing, as_images, may_hold_drawing, table_drawings, text_drawings
 from ..stages.options import ScanOptions
 
 Items = Iterator[Record | Defect | Content]
@@ -66,6 +67,17 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
         yield from (_with_images(items, content) if options.qr else items)
         based = walk.based
         del tree, walk  # the piece's tree goes before the next is built
+    if options.qr:  # codes drawn as a table of coloured cells, or with block characters in the page's text
+        yield from as_images(_drawings(text), content)
+
+
+def _drawings(text: str) -> Iterator[Drawing]:
+    """The codes drawn without an image in a page's source (:mod:`urisift.stages.drawn`)."""
+    lowered = text.lower()
+    if "<table" in lowered and ("bgcolor" in lowered or "background" in lowered):
+        yield from table_drawings(text)
+    if may_hold_drawing(text):
+        yield from text_drawings(text)
 
 
 def _with_images(items: Items, content: Content) -> Items:
