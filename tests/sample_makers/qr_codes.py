@@ -42,6 +42,9 @@ def page(images: list[Image.Image], size: tuple[int, int] = (1000, 1400)) -> Ima
     x = y = 20
     row = 0
     for image in images:
+        if image.width > size[0] - 40:  # (an image wider than the page is made to fit it)
+            image = image.resize((size[0] - 40, max(1, image.height * (size[0] - 40) // image.width)),
+                                 Image.Resampling.BILINEAR)
         if x + image.width > size[0] - 20:
             x, y = 20, y + row + 20
             row = 0
@@ -130,3 +133,80 @@ def html_table(grid: list[list[int]], *, how: str = "bgcolor") -> str:
             f'<td style="width:4px;height:4px;background-color:{"black" if v else "white"}"></td>'
     rows = "".join("<tr>" + "".join(cell(v) for v in r) + "</tr>\n" for r in _quiet(grid, 2))
     return f'<table cellpadding="0" cellspacing="0" border="0">\n{rows}</table>'
+
+
+#: the transforms of the generated set, cycled through, each on every symbology: one change at a time
+#: (rotation in degrees, scale, blur radius, JPEG quality or None for PNG, inverted), then two together
+TRANSFORMS = [
+    dict(rotate=0, scale=1.0, blur=0, quality=None, invert=False),
+    dict(rotate=10, scale=1.0, blur=0, quality=None, invert=False),
+    dict(rotate=25, scale=1.0, blur=0, quality=None, invert=False),
+    dict(rotate=45, scale=1.0, blur=0, quality=None, invert=False),
+    dict(rotate=0, scale=0.6, blur=0, quality=None, invert=False),
+    dict(rotate=0, scale=0.3, blur=0, quality=None, invert=False),
+    dict(rotate=0, scale=1.0, blur=1.0, quality=None, invert=False),
+    dict(rotate=0, scale=1.0, blur=2.0, quality=None, invert=False),
+    dict(rotate=0, scale=1.0, blur=0, quality=50, invert=False),
+    dict(rotate=0, scale=1.0, blur=0, quality=20, invert=False),
+    dict(rotate=0, scale=1.0, blur=0, quality=None, invert=True),
+    dict(rotate=0, scale=0.5, blur=0, quality=30, invert=False),
+    dict(rotate=15, scale=1.0, blur=0, quality=None, invert=True),
+]
+SYMBOLOGIES = list(FORMATS)
+#: how big a module is drawn before the transforms (a scale of 0.3 leaves 2.4 pixels a module)
+MODULE = 8
+
+
+def generated(count: int, *, per_page: int = 1, start: int = 0) -> list[tuple[bytes, list[str], str]]:
+    """``count`` codes, cycling through the symbologies and :data:`TRANSFORMS`, ``per_page`` to an image: each
+    image's bytes, the URLs its codes hold, and what was done to it."""
+    out: list[tuple[bytes, list[str], str]] = []
+    for first in range(start, start + count, per_page):
+        images, urls, how = [], [], ""
+        for i in range(first, min(first + per_page, start + count)):
+            symbology = SYMBOLOGIES[i % len(SYMBOLOGIES)]
+            t = TRANSFORMS[(i // len(SYMBOLOGIES)) % len(TRANSFORMS)]
+            url = f"https://set.example/c/{i}" if symbology != "micro-qr-code" else f"m{i}.example"
+            image = code_image(url, symbology, MODULE)
+            images.append(transformed(image, rotate=t["rotate"], scale=t["scale"], blur=t["blur"]))
+            urls.append(url)
+            how = (f"{symbology} rotate {t['rotate']} scale {t['scale']} blur {t['blur']} "
+                   f"{'jpeg ' + str(t['quality']) if t['quality'] else 'png'}{' inverted' if t['invert'] else ''}")
+        image = images[0] if per_page == 1 else page(images, (1000, 1400))
+        if t["invert"]:
+            image = ImageOps.invert(image)
+        data = encoded(image, "JPEG", t["quality"]) if t["quality"] else encoded(image)
+        out.append((data, urls, how if per_page == 1 else f"{len(images)} codes on a page"))
+    return out
+
+
+def without_codes(count: int) -> list[bytes]:
+    """Images with no code in them: noise, gradients, stripes, text-like blocks, a checkerboard."""
+    import random
+
+    rng = random.Random(55)
+    out = []
+    for i in range(count):
+        kind = i % 5
+        size = (200 + 37 * i % 400, 200 + 53 * i % 400)
+        if kind == 0:
+            image = Image.frombytes("L", size, bytes(rng.randrange(256) for _ in range(size[0] * size[1])))
+        elif kind == 1:
+            image = Image.linear_gradient("L").resize(size)
+        elif kind == 2:
+            image = Image.new("L", size, 255)
+            for x in range(0, size[0], 7 + i % 5):
+                image.paste(0, (x, 0, x + 3, size[1]))
+        elif kind == 3:
+            image = Image.new("L", size, 255)
+            for _ in range(300):
+                x, y = rng.randrange(size[0] - 12), rng.randrange(size[1] - 6)
+                image.paste(0, (x, y, x + rng.randrange(2, 12), y + rng.randrange(2, 6)))
+        else:
+            cell = 4 + i % 9
+            image = Image.new("L", size, 255)
+            for y in range(0, size[1], cell):
+                for x in range((y // cell % 2) * cell, size[0], 2 * cell):
+                    image.paste(0, (x, y, x + cell, y + cell))
+        out.append(encoded(image, "JPEG", 60) if i % 2 else encoded(image))
+    return out

@@ -20,6 +20,7 @@ looked for: each format looked for is time spent on every image.
 from __future__ import annotations
 
 import io
+import math
 import time
 import warnings
 from collections.abc import Iterator
@@ -33,6 +34,12 @@ MAX_FRAMES = 8
 SECONDS = 2.0
 #: the codes taken from one image (a sheet of labels holds dozens; more is a bomb of codes)
 MAX_CODES = 64
+#: a frame with a side under this many pixels is tried twice as large too, where nothing is found in it
+SMALL = 300
+#: a frame of at most this many pixels is tried inverted, enlarged and turned too, where nothing is found in it
+FALLBACK = 1000 * 1000
+#: the degrees (anticlockwise) a frame is turned by, in turn, where nothing is found in it
+TURNS = (45, -10, 10, -20, 20, -30, 30)
 #: the names records give the symbologies (the ``element`` key)
 NAMES = {"QRCode": "qr-code", "QRCodeModel1": "qr-code", "QRCodeModel2": "qr-code", "MicroQRCode": "micro-qr-code",
          "RMQRCode": "rmqr-code", "Aztec": "aztec", "AztecCode": "aztec", "DataMatrix": "data-matrix",
@@ -130,25 +137,75 @@ def decode_image(data: bytes, *, seconds: float = SECONDS, max_pixels: int = MAX
 
 
 def _read(zxingcpp: Any, gray: Any, formats: Any, start: float, seconds: float) -> Iterator[Code]:
-    """The codes of one frame: the first binarizer, and the second where the first finds nothing."""
-    binarizer = zxingcpp.Binarizer
-    for which in (binarizer.LocalAverage, binarizer.GlobalHistogram):
-        barcodes = zxingcpp.read_barcodes(gray, formats=formats, try_rotate=True, try_downscale=True,
-                                          try_invert=True, binarizer=which)
+    """The codes of one frame: the passes of :func:`_passes` in turn, up to the first that finds any."""
+    for image, binarizer, scale, turn in _passes(zxingcpp, gray):
+        barcodes = zxingcpp.read_barcodes(image, formats=formats, try_rotate=True, try_downscale=True,
+                                          try_invert=True, binarizer=binarizer)
         if barcodes:
             for barcode in barcodes:
-                yield _code(barcode)
+                yield _code(barcode, scale, turn, gray.size)
             return
         if time.monotonic() - start > seconds:
             return
 
 
-def _code(barcode: Any) -> Code:
+def _passes(zxingcpp: Any, gray: Any) -> Iterator[tuple[Any, Any, int, int]]:
+    """The images and binarizers tried, each only where those before found nothing: the frame with the first
+    binarizer, then with the second; then, for a frame of at most :data:`FALLBACK` pixels (a code alone, as
+    attachments are), the frame inverted (zxing's PDF417 reader looks at one polarity), twice as large where
+    a side is under :data:`SMALL` pixels (a code drawn at two pixels a module), and turned by each angle of
+    :data:`TURNS` (zxing's detectors of PDF417 and rMQR find a code at 90° steps and some 5° either side).
+    Each as (image, binarizer, its scale, the degrees it is turned by)."""
+    from PIL import Image, ImageOps
+
+    binarizer = zxingcpp.Binarizer
+    yield gray, binarizer.LocalAverage, 1, 0
+    yield gray, binarizer.GlobalHistogram, 1, 0
+    width, height = gray.size
+    if width * height > FALLBACK:
+        return
+    yield ImageOps.invert(gray), binarizer.LocalAverage, 1, 0
+    if min(width, height) < SMALL:
+        yield gray.resize((width * 2, height * 2), Image.Resampling.BICUBIC), binarizer.LocalAverage, 2, 0
+    # (turned dark on light: a code drawn light on a dark ground is inverted first)
+    upright = gray if _ground(gray) else ImageOps.invert(gray)
+    for turn in TURNS:
+        yield upright.rotate(turn, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=255), \
+            binarizer.LocalAverage, 1, turn
+
+
+def _ground(gray: Any) -> int:
+    """The frame's ground: the shade of most of its border (a code inverted keeps its polarity when turned)."""
+    width, height = gray.size
+    border = [gray.getpixel((x, y)) for x, y in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1),
+                                                 (width // 2, 0), (0, height // 2), (width - 1, height // 2),
+                                                 (width // 2, height - 1))]
+    return 255 if sum(1 for v in border if v >= 128) * 2 >= len(border) else 0
+
+
+def _code(barcode: Any, scale: int, turn: int, size: tuple[int, int]) -> Code:
+    """A code found, its corners in the frame's own pixels (found in a frame enlarged or turned, they are
+    mapped back)."""
     position = barcode.position
-    corners = tuple((int(p.x), int(p.y)) for p in (position.top_left, position.top_right, position.bottom_right,
-                                                   position.bottom_left))
+    points = [(p.x / scale, p.y / scale) for p in (position.top_left, position.top_right, position.bottom_right,
+                                                   position.bottom_left)]
+    if turn:
+        points = [_unturned(x, y, size, turn) for x, y in points]
+    corners = tuple((round(x), round(y)) for x, y in points)
     name = getattr(barcode.format, "name", None) or str(barcode.format).rpartition(".")[2]
     return Code(NAMES.get(name, name.lower()), barcode.text, corners, 1)  # type: ignore[arg-type]
+
+
+def _unturned(x: float, y: float, size: tuple[int, int], turn: int) -> tuple[float, float]:
+    """A point of the frame turned ``turn`` degrees anticlockwise (Pillow's rotate, expanded), in the frame
+    before it turned."""
+    width, height = size
+    angle = math.radians(turn)
+    cos, sin = abs(math.cos(angle)), abs(math.sin(angle))
+    turned_w, turned_h = width * cos + height * sin, width * sin + height * cos  # (as Pillow expands it)
+    dx, dy = x - turned_w / 2, y - turned_h / 2
+    cos, sin = math.cos(angle), math.sin(angle)
+    return cos * dx - sin * dy + width / 2, sin * dx + cos * dy + height / 2
 
 
 def _gray(image: Any, module: Any) -> Any:
