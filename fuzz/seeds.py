@@ -95,6 +95,17 @@ def _message_mbox(paths: list[Path], max_size: int) -> Iterator[bytes]:
         yield b"".join(group)[:max_size]
 
 
+#: a QR code (of https://fuzz.example/q) drawn with half blocks, two modules a character (qrencode -t UTF8's form)
+DRAWN = ' ▄▄▄▄▄▄▄ ▄▄   ▄    ▄▄▄▄▄▄▄ \n █ ▄▄▄ █ ██▀█▄█▀▄▀ █ ▄▄▄ █ \n █ ███ █ ▄▀ █▄█▄▀█ █ ███ █ \n █▄▄▄▄▄█ ▄ █ █ █ ▄ █▄▄▄▄▄█ \n ▄  ▄▄▄▄▄▄▀ ██▀█▄▄▄  ▄ ▄▄▄ \n █▀█▄▀█▄  █▄   ▀█ ▀▄▀▀█▀▀▄ \n ▀ ▄▄▀█▄▄ ▄█▀▀ █ ▀ ██ ▀▀▀█ \n ██ ▄ █▄▀▄▄█ ▀ ██▀▀  █▄▄█▄ \n █ █   ▄▄▄▄▄▄█▄ ▄▄▄▄█▄▀█▄▀ \n ▄▄▄▄▄▄▄ █▀▄▀▄▄█ █ ▄ █ ▀▀▄ \n █ ▄▄▄ █ ██▀█ █ ██▄▄▄█  ▄▄ \n █ ███ █ ▀ ▀▄▀█▀ ▄▀▀ ▄▄▄██ \n █▄▄▄▄▄█ ▄█ ███ ▄▄█ ▀▀▄▀▀█ \n                           '
+
+
+def _drawn_bitmap() -> bytes:
+    """The bitmap --qr rebuilds of :data:`DRAWN` (urisift.stages.drawn)."""
+    from urisift.stages.drawn import text_drawings
+
+    return next(iter(text_drawings(DRAWN))).bitmap
+
+
 def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
     """Every seed of ``target``, at most ``max_size`` bytes each; the
     project's own alone when ``shared`` is false (the same on every machine)."""
@@ -209,6 +220,26 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
                b"END:VEVENT\r\nEND:VCALENDAR\r\n")
         yield (b"BEGIN:VCARD\r\nVERSION:4.0\r\nitem1.URL:https://c.example/\r\nEMAIL:a@example.org\r\n"
                b"PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQ\r\nEND:VCARD\r\n")
+    elif target == "drawn":
+        # a QR code drawn with half blocks, with full blocks two characters a module after quote marks, and
+        # as a table of cells by bgcolor and by style (what --qr rebuilds); and the shapes at its bounds
+        yield DRAWN.encode()
+        rows = [line for line in DRAWN.splitlines()]
+        yield ("> " + "\n> ".join(row.replace("▀", "█ ").replace("▄", " █").replace("█", "██") for row in rows)).encode()
+        cells = "".join("<tr>" + "".join(f'<td bgcolor="{"#000" if c == "█" else "#fff"}"></td>' for c in row) + "</tr>"
+                        for row in rows)
+        yield f"<table>{cells}</table>".encode()
+        yield f"<table>{cells.replace('bgcolor=', 'style=background:').replace('#000', 'black')}</table>".encode()
+        yield ("█ " * 300 + "\n").encode() * 12
+        yield b"<table><tr>" + b'<td bgcolor="#000" colspan=999>' * 500
+    elif target == "image":
+        # the drawn code's bitmap (a PGM, as the rebuild hands it on), cut short, and with a byte flipped
+        bitmap = _drawn_bitmap()
+        yield bitmap[:max_size]
+        yield bitmap[: len(bitmap) // 2]
+        flipped = bytearray(bitmap[:max_size])
+        flipped[len(flipped) // 3] ^= 0x55
+        yield bytes(flipped)
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -288,7 +319,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
            "codings", "markdown", "notebook", "rst", "asciidoc", "org",
-           "latex", "bibtex", "wikitext", "archive", "emlx", "calendar")
+           "latex", "bibtex", "wikitext", "archive", "emlx", "calendar", "drawn", "image")
 
 
 def main(argv: list[str] | None = None) -> int:
