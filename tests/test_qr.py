@@ -221,9 +221,8 @@ def test_html_data_images_and_pdf_page_images(tmp_path: Path) -> None:
     found = [(r.uri, r.element, r.part, r.found.place.page) if isinstance(r, Record) else (r.kind.value, r.detail, r.origin.part)
              for r in _scan(tmp_path) if not isinstance(r, Record) or r.style.value == "qr"]
     assert found == [
-        ("https://data.example/pay", "qr-code", "data:image/png@2:22", None),
-        ("broken-document", "not an image: its bytes are of no image format Pillow decodes", "data:image/png@2:"
-                            "984"),
+        ("https://data.example/pay", "qr-code", "data:image/png#1", None),
+        ("broken-document", "not an image: its bytes are of no image format Pillow decodes", "data:image/png#2"),
         # (in reading order: the Aztec code's top, without a quiet zone, is above the QR code's)
         ("https://pdf.example/two", "aztec", "image", 1), ("https://pdf.example/one", "qr-code", "image", 1),
         ("https://pdf.example/p2", "data-matrix", "image", 2)]
@@ -258,3 +257,21 @@ def test_the_rebuild_is_linear_and_bounded() -> None:
     assert list(table_drawings("<table>" + "<tr>" + '<td bgcolor="#000">' * 300_000)) == []
     assert list(table_drawings("<table bgcolor=black><tr><td>" * 50_000)) == []
     assert time.perf_counter() - start < 5
+
+
+def test_an_animation_is_read_for_its_first_frames_without_a_word(tmp_path: Path) -> None:
+    from PIL import Image
+
+    frames = []
+    for i in range(20):  # (each frame its own: GIF writers merge the frames that are alike)
+        frame = Image.new("L", (200, 200), 255)
+        frame.paste(0, (i * 5, 190, i * 5 + 4, 194))
+        frames.append(frame)
+    frames[2] = samples.code_image("https://frame.example/3").resize((200, 200))
+    frames[12] = samples.code_image("https://frame.example/13").resize((200, 200))
+    out = io.BytesIO()
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=100, loop=0)
+    (tmp_path / "spinner.gif").write_bytes(out.getvalue())
+    items = _scan(tmp_path)
+    assert [(r.uri, r.attribute) if isinstance(r, Record) else r.detail for r in items] == [
+        ("https://frame.example/3", "frame 3: 24,24 176,24 175,175 24,176")]

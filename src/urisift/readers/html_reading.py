@@ -82,14 +82,16 @@ def _drawings(text: str) -> Iterator[Drawing]:
 
 def _with_images(items: Items, content: Content) -> Items:
     """The walk's items, each ``data:`` image after its record as nested content for the image reader
-    (``--qr``), named by where it stands: ``data:image/png@LINE:COLUMN`` after the page's own part."""
+    (``--qr``), named by its place among the page's: ``data:image/png#3`` (the third), after the page's own
+    part (not by its line, which is not computed when the output does not ask for it)."""
+    count = 0
     for item in items:
         yield item
         if type(item) is Record and item.found.reference[:11].lower() == "data:image/":  # type: ignore[union-attr]
             image = data_image(item.found.reference)  # type: ignore[union-attr]
             if image is not None:
-                at = "" if not item.line else f"@{item.line}:{item.column}"  # type: ignore[union-attr]
-                name = f"data:{image[0]}{at}"
+                count += 1
+                name = f"data:{image[0]}#{count}"
                 part = name if content.origin.part is None else f"{content.origin.part}!/{name}"
                 yield Content(image[1], Kind.IMAGE, origin_with(content.origin, part=part), content.layer,
                               budget=content.budget)

@@ -11,7 +11,8 @@ looked for: each format looked for is time spent on every image.
   which copes with codes drawn thin on a flat ground) is tried.
 - Budgets: an image whose header claims more than :data:`MAX_PIXELS` pixels is not decoded (Pillow reads the
   header alone to know: a 20,000 × 20,000 PNG bomb costs its header); an animated or multi-page image is read
-  for its first :data:`MAX_FRAMES` frames; an image is given :data:`SECONDS` between frames and binarizers,
+  for its first :data:`MAX_FRAMES` frames (an animation's later frames are passed over without a word: a
+  spinner of a hundred frames is no bomb); an image is given :data:`SECONDS` between frames and binarizers,
   and at most :data:`MAX_CODES` codes are taken from it.
 - What cannot be decoded (a truncated file, bytes that are no image, a format Pillow lacks) is a problem
   named in words, for the reader to make a defect of.
@@ -103,21 +104,21 @@ def decode_image(data: bytes, *, seconds: float = SECONDS, max_pixels: int = MAX
             if width * height > max_pixels:
                 return Decoded(codes, [("bomb", f"the image claims {width} × {height} pixels (bound: {max_pixels}"
                                         "): not decoded")])
-            frames = getattr(image, "n_frames", 1) or 1
-            if frames > MAX_FRAMES:
-                problems.append(("bomb", f"the image has {frames} frames: the first {MAX_FRAMES} are read"))
             seen: set[tuple[str, str]] = set()
             formats = _formats(zxingcpp)
-            for frame in range(min(frames, MAX_FRAMES)):
+            # (frame by frame up to the bound, never n_frames: Pillow counts a GIF's frames by reading them all)
+            for frame in range(MAX_FRAMES):
                 if time.monotonic() - start > seconds:
-                    problems.append(("bomb", f"the image took over {seconds:g} s: frames {frame + 1} to "
-                                     f"{min(frames, MAX_FRAMES)} not read"))
+                    problems.append(("bomb", f"the image took over {seconds:g} s: its frames from {frame + 1} on "
+                                     "are not read"))
                     break
                 try:
                     if frame:
                         image.seek(frame)
                     gray = _gray(image, Image)
-                except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError) as exc:
+                except EOFError:
+                    break  # its last frame was read
+                except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as exc:
                     problems.append(("broken-document", f"the image cannot be decoded ({_said(exc)})"
                                      + (f" after frame {frame}" if frame else "")))
                     break
