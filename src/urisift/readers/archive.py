@@ -38,7 +38,7 @@ from ..model.build import origin_with
 from ..model.events import is_message
 from ..stages.containment import Budget
 from ..stages.options import ScanOptions
-from ..stages.sniff import SAMPLE, binary, is_image, kind_by_name, sniff
+from ..stages.sniff import SAMPLE, binary, sniff
 from ..stages.zip_members import Inflating, seekable, unread_member
 
 #: how many archives deep a member may stand (42.zip is six)
@@ -121,7 +121,7 @@ def _member(name: str, stream: io.BufferedReader, content: Content, depth: int, 
             return
     if head.startswith(b"PK\x03\x04") or is_tar(head) or opener is not None and _TARRED.search(name.lower()):
         kind = Kind.OFFICE if sniff(head, name).kind is Kind.OFFICE else Kind.ARCHIVE
-    elif is_image(head) or kind_by_name(name) is Kind.IMAGE:
+    elif sniff(head, name).kind is Kind.IMAGE:
         kind = Kind.IMAGE  # for the codes drawn in it (--qr); the scan passes it over without
     elif binary(head, name):
         return  # a font, a program: nothing a text scanner can read (as a walk passes it over)

@@ -310,7 +310,8 @@ def sniff(head: bytes, name: str | None = None) -> Sniffed:
     start = start.lstrip(b" \t\r\n\x0c")
     if name and name.lower().endswith((".xhtml", ".xht")) and start[:1] == b"<":
         return Sniffed(Kind.XML)  # named as XHTML, which a browser parses as XML, whatever it starts with
-    kind = _unmistakable(head, start) or (Kind.IMAGE if is_image(head) else None) or _by_name(name) or \
+    # (an image's signature after the name: a PNG named .msg stays what its name says, as before images were read)
+    kind = _unmistakable(head, start) or _by_name(name) or (Kind.IMAGE if is_image(head) else None) or \
         _archive(head) or _weak(start)
     nameless = name in (None, "", "-")  # standard input: only its bytes can say what it is
     if kind is Kind.HTML and nameless and start.startswith(b"<!--"):
