@@ -275,3 +275,19 @@ def test_an_animation_is_read_for_its_first_frames_without_a_word(tmp_path: Path
     items = _scan(tmp_path)
     assert [(r.uri, r.attribute) if isinstance(r, Record) else r.detail for r in items] == [
         ("https://frame.example/3", "frame 3: 24,24 176,24 175,175 24,176")]
+
+
+def test_the_library_functions_take_qr(tmp_path: Path) -> None:
+    from urisift import scan_mbox, scan_message, scan_path
+
+    mail = samples.message(attached=[("code.png", _png("https://library.example/"))])
+    assert [r.uri for r in scan_message(mail, qr=True) if isinstance(r, Record) and r.style.value == "qr"] == [
+        "https://library.example/"]
+    assert [r.uri for r in scan_message(mail) if isinstance(r, Record) and r.style.value == "qr"] == []
+    archive = b"From a@example.org Tue Dec  1 10:00:00 2026\n" + mail
+    assert [r.message for r in scan_mbox(io.BytesIO(archive), qr=True) if isinstance(r, Record)
+            and r.style.value == "qr"] == [0]
+    (tmp_path / "c.png").write_bytes(_png("https://path.example/"))
+    assert [r.uri for r in scan_path(tmp_path, qr=True) if isinstance(r, Record)] == ["https://path.example/"]
+    with pytest.raises(TypeError, match="scan_path\\(\\): qr must be True or False"):
+        list(scan_path(tmp_path, qr="yes"))  # type: ignore[arg-type]
