@@ -291,3 +291,16 @@ def test_the_library_functions_take_qr(tmp_path: Path) -> None:
     assert [r.uri for r in scan_path(tmp_path, qr=True) if isinstance(r, Record)] == ["https://path.example/"]
     with pytest.raises(TypeError, match="scan_path\\(\\): qr must be True or False"):
         list(scan_path(tmp_path, qr="yes"))  # type: ignore[arg-type]
+
+
+def test_the_records_are_valid_against_the_schema(tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from urisift.output import record_json, record_schema
+
+    (tmp_path / "c.png").write_bytes(_png("MECARD:N:Jo;URL:https://schema.example/;EMAIL:jo@example.org;;"))
+    records = [r for r in _scan(tmp_path) if isinstance(r, Record)]
+    assert [(r.uri, r.header) for r in records] == [("https://schema.example/", "MECARD:URL"),
+                                                    ("jo@example.org", "MECARD:EMAIL")]
+    validator = jsonschema.Draft202012Validator(record_schema())
+    for record in records:
+        validator.validate(record_json(record))
