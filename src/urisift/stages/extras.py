@@ -4,6 +4,7 @@ library, as a ``missing-extra`` defect."""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.util import find_spec
 
 #: what --qr needs: the decoder of two-dimensional codes, and the decoder of the images they are drawn in
@@ -11,6 +12,7 @@ QR_MODULES = ("zxingcpp", "PIL")
 QR_MISSING = "reading codes in images (--qr) needs zxing-cpp and Pillow: pip install 'urisift[qr]'"
 
 
+@cache
 def qr_missing() -> str | None:
     """Why ``--qr`` cannot read images here (the ``qr`` extra is not installed), or None when it can."""
     for module in QR_MODULES:

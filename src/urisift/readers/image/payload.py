@@ -7,8 +7,9 @@ by what they are:
 - ``MECARD:`` (DoCoMo's contact: ``N:…;URL:…;EMAIL:…;;``) and ``MATMSG:`` (a mail to send:
   ``TO:…;SUB:…;BODY:…;;``): ``URL`` is a URI, ``EMAIL`` and ``TO`` an address (``mailto:``, RFC 6068), every
   other field text; ``\\`` escapes ``;``, ``:``, ``,`` and itself;
-- ``WIFI:`` (``T:WPA;S:ssid;P:password;H:true;;``, Wi-Fi Alliance's WPA3 spec §7): its fields are text (a
-  network's name may be a URL put there to be read);
+- ``WIFI:`` (``T:WPA;S:ssid;P:password;H:true;;``, the form ZXing's readers introduced and the Wi-Fi
+  Alliance's Easy Connect specification took up): its fields are text (a network's name may be a URL put
+  there to be read);
 - ``SMSTO:number:message`` (and ``MMSTO:``): the message is text;
 - ``BEGIN:VCARD`` (RFC 6350, and vCard 2.1 and 3 as phones write them): ``URL`` (and ``SOURCE``, ``PHOTO``,
   ``LOGO``) is a URI, ``EMAIL`` an address, every other property's value text.
