@@ -52,7 +52,11 @@ def read_image(content: Content, options: ScanOptions, tally: Tally) -> Iterator
         raise TypeError("an image is bytes")
     data = body if isinstance(body, bytes) else body.read()
     budget = content.budget
-    seconds = SECONDS if budget is None else max(0.0, min(SECONDS, budget.deadline - time.monotonic()))
+    if budget is not None and budget.expired():
+        yield from budget.over_time("the image", origin)
+        return
+    # (an image's own bound, or what is left of its document's time budget when less)
+    seconds = SECONDS if budget is None else min(SECONDS, budget.deadline - time.monotonic())
     decoded = decode_image(data, seconds=seconds)
     for kind, sentence in decoded.problems:
         yield Defect(DefectKind(kind), sentence, origin, None)
