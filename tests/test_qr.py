@@ -256,6 +256,8 @@ def test_the_rebuild_is_linear_and_bounded() -> None:
     assert len(list(text_drawings((("█ " * 20 + "\n") * 12 + "\nx\n") * 100))) == MAX_DRAWINGS
     assert list(table_drawings("<table>" + "<tr>" + '<td bgcolor="#000">' * 300_000)) == []
     assert list(table_drawings("<table bgcolor=black><tr><td>" * 50_000)) == []
+    assert list(text_drawings(("█ " * 20 + "\n") * 100_000)) == []  # taller than any code: nothing kept
+    assert list(table_drawings(("<table>" + ("<tr>" + "<td bgcolor=#000>" * 199 + "<td>" * 2) * 199) * 30)) == []
     assert time.perf_counter() - start < 5
 
 

@@ -86,6 +86,7 @@ def may_hold_drawing(text: str) -> bool:
 def text_drawings(text: str) -> Iterator[Drawing]:
     """The codes drawn with block characters in ``text`` (see the module doc), one pass over its lines."""
     rows: list[str] = []
+    tall = False
     first = column = number = count = 0
     for line in text.splitlines():
         number += 1
@@ -99,10 +100,16 @@ def text_drawings(text: str) -> Iterator[Drawing]:
             art = _ART.fullmatch(line[lead:].rstrip(" \u00a0\t")) if lead and any(c in _BLOCKS for c in line) \
                 else None
         if art is not None and len(line) - lead <= MAX_MODULES * 2 + 8:
+            if tall:
+                continue
             if not rows:
                 first, column = number, lead + 1
-            rows.append(line[lead:].rstrip("\t"))
+            if len(rows) < MAX_MODULES:
+                rows.append(line[lead:].rstrip("\t"))
+            else:
+                tall, rows = True, []  # (taller than any code: what it holds is not kept, up to its end)
         else:
+            tall = False
             if rows:
                 drawing = _text_block(rows, first, column)
                 if drawing is not None:
@@ -146,7 +153,7 @@ def table_drawings(html: str) -> Iterator[Drawing]:
     pass over its table tags (a table inside a table's cell ends the outer one's grid)."""
     grid: list[list[_Cell]] | None = None
     table_dark = row_dark = None
-    start = count = 0
+    start = count = width = 0
     for m in _TAG.finditer(html):
         closing, name, attributes = m.group(1), m.group(2).lower(), m.group(3)
         if name == "table":
@@ -167,13 +174,15 @@ def table_drawings(html: str) -> Iterator[Drawing]:
                 grid = None
                 continue
             grid.append([])
+            width = 0
             row_dark = _dark(attributes)
         elif grid:
             dark = _dark(attributes)
             if dark is None:
                 dark = row_dark if row_dark is not None else table_dark
             span = _colspan(attributes)
-            if sum(c.span for c in grid[-1]) + span > MAX_MODULES:
+            width += span
+            if width > MAX_MODULES:
                 grid = None
                 continue
             grid[-1].append(_Cell(bool(dark), span))
