@@ -122,7 +122,8 @@ def run(count: int, blank: int, out: object = sys.stdout) -> tuple[float, int]:
     print(f"| all | {found} / {total} | {100 * found / total:.1f}% |\n", file=out)  # type: ignore[arg-type]
     print(f"codes decoded from the {blank} images without one: {false}", file=out)  # type: ignore[arg-type]
     if missed_how:
-        print("missed:", ", ".join(f"{how} ({n})" for how, n in missed_how.most_common()), file=out)  # type: ignore[arg-type]
+        missed = ", ".join(f"{how} ({n})" for how, n in missed_how.most_common())
+        print("missed:", missed, file=out)  # type: ignore[arg-type]
     return found / total, false
 
 

@@ -96,7 +96,21 @@ def _message_mbox(paths: list[Path], max_size: int) -> Iterator[bytes]:
 
 
 #: a QR code (of https://fuzz.example/q) drawn with half blocks, two modules a character (qrencode -t UTF8's form)
-DRAWN = ' ▄▄▄▄▄▄▄ ▄▄   ▄    ▄▄▄▄▄▄▄ \n █ ▄▄▄ █ ██▀█▄█▀▄▀ █ ▄▄▄ █ \n █ ███ █ ▄▀ █▄█▄▀█ █ ███ █ \n █▄▄▄▄▄█ ▄ █ █ █ ▄ █▄▄▄▄▄█ \n ▄  ▄▄▄▄▄▄▀ ██▀█▄▄▄  ▄ ▄▄▄ \n █▀█▄▀█▄  █▄   ▀█ ▀▄▀▀█▀▀▄ \n ▀ ▄▄▀█▄▄ ▄█▀▀ █ ▀ ██ ▀▀▀█ \n ██ ▄ █▄▀▄▄█ ▀ ██▀▀  █▄▄█▄ \n █ █   ▄▄▄▄▄▄█▄ ▄▄▄▄█▄▀█▄▀ \n ▄▄▄▄▄▄▄ █▀▄▀▄▄█ █ ▄ █ ▀▀▄ \n █ ▄▄▄ █ ██▀█ █ ██▄▄▄█  ▄▄ \n █ ███ █ ▀ ▀▄▀█▀ ▄▀▀ ▄▄▄██ \n █▄▄▄▄▄█ ▄█ ███ ▄▄█ ▀▀▄▀▀█ \n                           '
+DRAWN = (
+    " ▄▄▄▄▄▄▄ ▄▄   ▄    ▄▄▄▄▄▄▄ \n"
+    " █ ▄▄▄ █ ██▀█▄█▀▄▀ █ ▄▄▄ █ \n"
+    " █ ███ █ ▄▀ █▄█▄▀█ █ ███ █ \n"
+    " █▄▄▄▄▄█ ▄ █ █ █ ▄ █▄▄▄▄▄█ \n"
+    " ▄  ▄▄▄▄▄▄▀ ██▀█▄▄▄  ▄ ▄▄▄ \n"
+    " █▀█▄▀█▄  █▄   ▀█ ▀▄▀▀█▀▀▄ \n"
+    " ▀ ▄▄▀█▄▄ ▄█▀▀ █ ▀ ██ ▀▀▀█ \n"
+    " ██ ▄ █▄▀▄▄█ ▀ ██▀▀  █▄▄█▄ \n"
+    " █ █   ▄▄▄▄▄▄█▄ ▄▄▄▄█▄▀█▄▀ \n"
+    " ▄▄▄▄▄▄▄ █▀▄▀▄▄█ █ ▄ █ ▀▀▄ \n"
+    " █ ▄▄▄ █ ██▀█ █ ██▄▄▄█  ▄▄ \n"
+    " █ ███ █ ▀ ▀▄▀█▀ ▄▀▀ ▄▄▄██ \n"
+    " █▄▄▄▄▄█ ▄█ ███ ▄▄█ ▀▀▄▀▀█ \n"
+    "                           ")
 
 
 def _drawn_bitmap() -> bytes:
@@ -224,12 +238,16 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
         # a QR code drawn with half blocks, with full blocks two characters a module after quote marks, and
         # as a table of cells by bgcolor and by style (what --qr rebuilds); and the shapes at its bounds
         yield DRAWN.encode()
-        rows = [line for line in DRAWN.splitlines()]
-        yield ("> " + "\n> ".join(row.replace("▀", "█ ").replace("▄", " █").replace("█", "██") for row in rows)).encode()
-        cells = "".join("<tr>" + "".join(f'<td bgcolor="{"#000" if c == "█" else "#fff"}"></td>' for c in row) + "</tr>"
-                        for row in rows)
+        rows = DRAWN.splitlines()
+        top, bottom = {"█": "█", "▀": "█", "▄": " ", " ": " "}, {"█": "█", "▀": " ", "▄": "█", " ": " "}
+        full = [("".join(half[c] * 2 for c in row)) for row in rows for half in (top, bottom)]
+        yield ("> " + "\n> ".join(full)).encode()
+        cells = "".join("<tr>" + "".join(f'<td bgcolor="{"#000" if c == "█" else "#fff"}"></td>' for c in row[::2])
+                        + "</tr>" for row in full)
         yield f"<table>{cells}</table>".encode()
-        yield f"<table>{cells.replace('bgcolor=', 'style=background:').replace('#000', 'black')}</table>".encode()
+        styled = cells.replace('bgcolor="#000"', 'style="background:black"').replace('bgcolor="#fff"',
+                                                                                      'style="background-color:#fff"')
+        yield f"<table>{styled}</table>".encode()
         yield ("█ " * 300 + "\n").encode() * 12
         yield b"<table><tr>" + b'<td bgcolor="#000" colspan=999>' * 500
     elif target == "image":

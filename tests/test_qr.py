@@ -212,13 +212,15 @@ def test_html_data_images_and_pdf_page_images(tmp_path: Path) -> None:
     import base64
 
     png = _png("https://data.example/pay")
-    (tmp_path / "a.html").write_text(f'<p>Pay</p>\n<img alt="scan" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+    encoded = base64.b64encode(png).decode()
+    (tmp_path / "a.html").write_text(f'<p>Pay</p>\n<img alt="scan" src="data:image/png;base64,{encoded}">'
                                      '<img src="data:image/png;base64,bm90IGFuIGltYWdl">')
     (tmp_path / "b.pdf").write_bytes(samples.pdf([
         samples.page([samples.code_image("https://pdf.example/one"), samples.code_image("https://pdf.example/two",
                                                                                         "aztec")]),
         samples.page([samples.code_image("https://pdf.example/p2", "data-matrix")])]))
-    found = [(r.uri, r.element, r.part, r.found.place.page) if isinstance(r, Record) else (r.kind.value, r.detail, r.origin.part)
+    found = [(r.uri, r.element, r.part, r.found.place.page) if isinstance(r, Record)
+             else (r.kind.value, r.detail, r.origin.part)
              for r in _scan(tmp_path) if not isinstance(r, Record) or r.style.value == "qr"]
     assert found == [
         ("https://data.example/pay", "qr-code", "data:image/png#1", None),

@@ -259,5 +259,6 @@ def bitmap(grid: list[list[int]]) -> bytes:
     return b"P5\n%d %d\n255\n" % ((width + 2 * QUIET) * SCALE, (height + 2 * QUIET) * SCALE) + bytes(pixels)
 
 
-__all__ = ["MAX_DRAWINGS", "MAX_MODULES", "SCALE", "Drawing", "as_images", "bitmap", "may_hold_drawing", "table_drawings",
+__all__ = ["MAX_DRAWINGS", "MAX_MODULES", "SCALE", "Drawing", "as_images", "bitmap", "may_hold_drawing",
+           "table_drawings",
            "text_drawings"]
