@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..model import Content, Kind, origin_with
+from ..uri import patterns
 
 #: pixels a module is drawn in (the corners in the records count these pixels)
 SCALE = 4
@@ -43,14 +44,16 @@ _HALF = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0), "\u00a0": (0,
 _FULL = {"█": 1, "▓": 1, "■": 1, " ": 0, "\u00a0": 0}
 _BLOCKS = frozenset("█▀▄▓■")
 #: a line of block characters and spaces only (after what the lines of a block share before them)
-_ART = re.compile(r"[ \u00a0]*+[█▀▄▓■][█▀▄▓■ \u00a0]*+")
+_ART = patterns.compile(r"[ \u00a0]*+[█▀▄▓■][█▀▄▓■ \u00a0]*+")
+#: a run of one character of a full-block drawing
+_RUNS = patterns.compile(r"█+| +|▓+|■+")
 #: the quote marks before a quoted line of mail (RFC 3676 §4.5), and the space after them
-_QUOTED = re.compile(r"(?:[ \t]{0,3}[>|]){1,20}+ ?")
-_TAG = re.compile(r"<(/?)(table|tr|td|th)\b([^<>]{0,2000}+)>", re.IGNORECASE)
-_ATTRIBUTE = re.compile(r"""([a-zA-Z-]{1,40})\s*=\s*(?:"([^"]{0,1000}+)"|'([^']{0,1000}+)'|([^\s"'>]{1,200}+))""")
-_BACKGROUND = re.compile(r"background(?:-color)?\s*:\s*([^;]{1,100}+)", re.IGNORECASE)
-_HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})\b")
-_RGB = re.compile(r"rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})")
+_QUOTED = patterns.compile(r"(?:[ \t]{0,3}[>|]){1,20}+ ?")
+_TAG = patterns.compile(r"<(/?)(table|tr|td|th)\b([^<>]{0,2000}+)>", re.IGNORECASE)
+_ATTRIBUTE = patterns.compile(r"""([a-zA-Z-]{1,40})\s*=\s*(?:"([^"]{0,1000}+)"|'([^']{0,1000}+)'|([^\s"'>]{1,200}+))""")
+_BACKGROUND = patterns.compile(r"background(?:-color)?\s*:\s*([^;]{1,100}+)", re.IGNORECASE)
+_HEX = patterns.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})\b")
+_RGB = patterns.compile(r"rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})")
 #: colour names a table is drawn with (CSS Color 4 §6.1), by luminance: dark or light
 _NAMED = {"black": True, "white": False, "navy": True, "darkblue": True, "maroon": True, "darkgreen": True,
           "green": True, "purple": True, "indigo": True, "darkslategray": True, "darkslategrey": True,
@@ -138,7 +141,7 @@ def _text_block(rows: list[str], line: int, column: int) -> Drawing | None:
             grid.append([bottom for _, bottom in pairs])
     else:
         grid = [[_FULL.get(c, 0) for c in row] for row in rows]
-        if all(len(run) % 2 == 0 for row in rows for run in re.findall(r"█+| +|▓+|■+", row.rstrip())):
+        if all(len(run) % 2 == 0 for row in rows for run in _RUNS.findall(row.rstrip())):
             grid = [r[::2] for r in grid]  # "██" a module: each pair of characters one
     return Drawing("text", line, column, bitmap(grid))
 

@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ...uri import patterns
+
 
 class Stretch(NamedTuple):
     """A piece of a payload: its text, where it starts in the payload (None: unescaped, so its offsets are
@@ -37,15 +39,15 @@ class Stretch(NamedTuple):
 
 
 #: a field of MECARD, MATMSG and WIFI: a name, ':', a value up to an unescaped ';'
-_FIELD = re.compile(r"([A-Za-z-]{1,32}):((?:[^;\\]|\\.)*+)(?:;|$)", re.DOTALL)
-_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_FIELD = patterns.compile(r"([A-Za-z-]{1,32}):((?:[^;\\]|\\.)*+)(?:;|$)", re.DOTALL)
+_ESCAPE = patterns.compile(r"\\(.)", re.DOTALL)
 #: the vCard properties whose value is a URI, and those that are an address
 _CARD_URIS = frozenset({"URL", "SOURCE", "PHOTO", "LOGO", "IMPP"})
 _CARD_ADDRESSES = frozenset({"EMAIL"})
 _FORM_URIS = frozenset({"URL"})
 _FORM_ADDRESSES = frozenset({"EMAIL", "TO"})
 #: a vCard's content line: its name (after a group), parameters, value (RFC 6350 §3.3)
-_CARD_LINE = re.compile(r"(?:[A-Za-z0-9-]{1,64}\.)?([A-Za-z0-9-]{1,64})(?:;[^:\r\n]{0,500})?:(.*)")
+_CARD_LINE = patterns.compile(r"(?:[A-Za-z0-9-]{1,64}\.)?([A-Za-z0-9-]{1,64})(?:;[^:\r\n]{0,500})?:(.*)")
 
 
 def stretches(payload: str) -> Iterator[Stretch]:
