@@ -161,6 +161,12 @@ def parser() -> argparse.ArgumentParser:
                       help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
     read.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
     read.add_argument("--comments", action="store_true", help="HTML: scan the text of comments too")
+    read.add_argument("--qr", action="store_true",
+                      help="read images for the codes drawn in them (QR, Micro QR, rMQR, Aztec, DataMatrix, PDF417): "
+                           "image files (a walk reads them instead of passing over them), mail attachments and "
+                           "inline images, archive members, data: images, a PDF's page images, and codes drawn with "
+                           "block characters in text or as an HTML table; needs the qr extra (pip install "
+                           "'urisift[qr]')")
     read.add_argument("--no-code", dest="code", action="store_false",
                       help="leave out the URLs in code: HTML's <code>, <pre>, <kbd> and <samp>, Markdown's code "
                            "spans and blocks, notebooks' code cells, the code of reStructuredText, AsciiDoc, Org, "

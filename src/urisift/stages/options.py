@@ -53,6 +53,9 @@ class ScanOptions:
     code: bool = True
     # a documentation tree as its generator publishes it (stages/publishing.py): html, dir, bare; None: as it is
     published_as: str | None = None
+    # images (files, attachments, archive members, data: URIs, a PDF's pages, codes drawn in text or a table)
+    # read for the two-dimensional codes drawn in them (readers/image/): off, since decoding costs per image
+    qr: bool = False
 
     @property
     def needs(self) -> frozenset[str]:
@@ -74,6 +77,8 @@ class ScanOptions:
             object.__setattr__(self, "kind", Kind(self.kind))
         for name in _FLAGS:
             check.flag("ScanOptions", name, getattr(self, name))
+        if self.kind is Kind.IMAGE and not self.qr:
+            raise ValueError("ScanOptions(): kind 'image' reads the codes drawn in images: give qr=True too")
         check.text("ScanOptions", "base", self.base, none=True)
         check.text("ScanOptions", "charset", self.charset, none=True)
         if self.published_as is not None:
@@ -101,7 +106,8 @@ class ScanOptions:
                 object.__setattr__(self, "locations", True)  # where each part stands in the file: looked for
 
 
-_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code")
+_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code",
+          "qr")
 
 
 def refusal(base: str | None, charset: str | None) -> str | None:
