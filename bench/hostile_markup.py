@@ -51,6 +51,13 @@ BUDGETED = {
     "BibTeX: 60 MB of quoted url fields, --time-budget 2": (
         "b.bib", "b'url = \"http://u.example/\" ' * 2_200_000", 2.0),
     "MediaWiki dump of a million small pages, --time-budget 2": ("pages.xml", "hm.small_dump(1_000_000)", 2.0),
+    # one piece the parser reads whole: the clock is looked at inside it, not only before it
+    "Markdown: 34 MB in an unclosed <pre>, --time-budget 2": ("pre.md", "hm.markdown_open_pre(400_000)", 2.0),
+    "Markdown: 17 MB in a list item's unclosed fence, --time-budget 2": (
+        "fence.md", "hm.markdown_item_fence(400_000)", 2.0),
+    # each page its own budgets: a dump that inflates past the inflate budget (512 MiB) is read to its end
+    "MediaWiki dump inflating to 600 MiB (.xml.bz2), each page its budgets": (
+        "pages.xml.bz2", "hm.big_dump_bz2(600 << 20)", 120.0),
 }
 
 AFTER = b"\nhttp://after.example/\n"
@@ -86,6 +93,33 @@ def notebook_deep(values: int) -> bytes:
     cell = (b'{"cell_type": "markdown", "metadata": {"m": ' + b"[" * 1000 + b"]" * 1000
             + b'}, "source": "see http://after.example/"}')
     return b'{"cells": [' + b", ".join([cell] * values) + b"]}"
+
+
+def markdown_open_pre(n: int) -> bytes:
+    """A ``<pre>`` never closed (CommonMark §4.6, kind 1: it runs to the end) over ``n`` lines of links."""
+    return b"# t\n\n<pre>\n" + b"".join(b'line %d https://x.example/%d and <a href="https://a.example/%d">a</a>\n'
+                                          % (i, i, i) for i in range(n))
+
+
+def markdown_item_fence(n: int) -> bytes:
+    """A fence in a list item never closed, over ``n`` lines of code (the document cannot be cut: one piece)."""
+    return b"- item\n\n  ```\n" + b"".join(b"    code %d https://c.example/%d\n" % (i, i) for i in range(n))
+
+
+def big_dump_bz2(size: int) -> bytes:
+    """A bzip2 MediaWiki dump of pages of 1 MB each, ``size`` bytes inflated, a link at the end of the last."""
+    import bz2
+
+    squeezer = bz2.BZ2Compressor(1)
+    out = [squeezer.compress(b'<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11">\n')]
+    body = b"x " * (1 << 19)
+    for n in range(size >> 20):
+        link = b" see [https://last.example/ the end]" if n == (size >> 20) - 1 else b""
+        out.append(squeezer.compress(b"<page><title>P%d</title><revision><id>%d</id><text>" % (n, n) + body + link
+                                     + b"</text></revision></page>\n"))
+    out.append(squeezer.compress(b"</mediawiki>\n"))
+    out.append(squeezer.flush())
+    return b"".join(out)
 
 
 def small_dump(pages: int) -> bytes:
