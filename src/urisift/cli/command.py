@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         usage_refusal(args.base, args.charset)
         options = checked(ScanOptions(base=args.base, kind=Kind.AUTO if kind is Kind.MAILDIR else kind,
                                       abbreviated=not args.no_abbreviated, charset=args.charset,
-                                      strict=args.strict, comments=args.comments, code=args.code,
+                                      strict=args.strict, comments=args.comments, code=args.code, refang=args.refang,
                                       content_location=args.content_location_base, context=args.context,
                                       browser=browser, timeout=args.timeout,
                                       limits=Limits(seconds=args.time_budget, inflated=args.inflate_budget),

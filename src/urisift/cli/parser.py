@@ -161,6 +161,10 @@ def parser() -> argparse.ArgumentParser:
                       help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
     read.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
     read.add_argument("--comments", action="store_true", help="HTML: scan the text of comments too")
+    read.add_argument("--refang", action="store_true",
+                      help="read defanged indicators back (hxxps://evil[.]example, 198.51.100[.]23, "
+                           "abuse(at)example[.]org): uri as written, target the URI refanged, flag 'defanged'; "
+                           "bare defanged hosts and addresses are found too")
     read.add_argument("--no-code", dest="code", action="store_false",
                       help="leave out the URLs in code: HTML's <code>, <pre>, <kbd> and <samp>, Markdown's code "
                            "spans and blocks, notebooks' code cells, the code of reStructuredText, AsciiDoc, Org, "

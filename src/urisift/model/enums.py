@@ -85,6 +85,10 @@ class Flag(_Enum):
     # found in code: a code span, block or cell of a markup document, or the text of HTML's <code>,
     # <pre>, <kbd> or <samp> (a URI in text all the same, but not a link)
     CODE = "code"
+    # written defanged (hxxp:, [.], (at) ...): with --refang, ``uri`` is as written and ``target`` the URI refanged
+    DEFANGED = "defanged"
+    # Markdown: a wikilink ([[Page]], ![[file.png]]), read with --wikilinks
+    WIKILINK = "wikilink"
 
 
 class BaseSource(_Enum):

@@ -53,6 +53,8 @@ class ScanOptions:
     code: bool = True
     # a documentation tree as its generator publishes it (stages/publishing.py): html, dir, bare; None: as it is
     published_as: str | None = None
+    # defanged indicators (hxxp:, [.], (at) ...) read back, and bare defanged hosts found (stages/delimit/refang.py)
+    refang: bool = False
 
     @property
     def needs(self) -> frozenset[str]:
@@ -101,7 +103,8 @@ class ScanOptions:
                 object.__setattr__(self, "locations", True)  # where each part stands in the file: looked for
 
 
-_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code")
+_FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code",
+          "refang")
 
 
 def refusal(base: str | None, charset: str | None) -> str | None:

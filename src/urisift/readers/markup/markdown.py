@@ -122,7 +122,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     yield from defects
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     if len(text) < GAP:  # (a notebook's cell, a short note: planning costs more than parsing it whole)
-        yield from _document(content, options, tail, text, 0, 1, None, list(prose(text, options.abbreviated)))
+        yield from _document(content, options, tail, text, 0, 1, None, list(prose(text, options.abbreviated, options.refang)))
         return
     if len(text) <= WHOLE:
         yield from _stretches(content, options, tail, text)
@@ -163,7 +163,7 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     plans them: the parser reads only those that may hold a link, each
     finding the others' definitions, and the text scanner's finds in the
     whole document are shared out among them."""
-    finds = list(prose(text, options.abbreviated))
+    finds = list(prose(text, options.abbreviated, options.refang))
     # (a definition's label is followed by its ":" at once, CommonMark §4.7: without a "]:" there is none)
     labels = {_label(label): definition["dest"] for label, definition in _definitions(text).items()
               } if "]:" in text else {}
@@ -365,8 +365,8 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
         runs.append((start, end, code))
         starts.append(start)
     placed: list[tuple[int, Found]] = []
-    for found in within_runs(text, prose(text, options.abbreviated) if finds is None else finds, starts, runs,
-                         options.abbreviated):
+    finds = prose(text, options.abbreviated, options.refang) if finds is None else finds
+    for found in within_runs(text, finds, starts, runs, options.abbreviated, options.refang):
         at = found.start
         assert at is not None
         k = bisect.bisect_right(starts, at) - 1
