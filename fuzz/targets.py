@@ -333,4 +333,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "archive": _as(Kind.ARCHIVE),
     "emlx": _as(Kind.EMLX),
     "calendar": _as(Kind.CALENDAR),
+    "csv": _as(Kind.CSV),
 }

@@ -56,6 +56,7 @@ class Where(_Enum):
     LATEX = "latex"  # a LaTeX document
     BIBTEX = "bibtex"  # a BibTeX database
     WIKITEXT = "wikitext"  # MediaWiki wikitext: its links, templates' URLs, its prose, its code
+    CSV = "csv"  # a CSV or TSV table: each cell read as text
 
 
 class Flag(_Enum):
@@ -167,6 +168,7 @@ class Kind(_Enum):
     WIKITEXT = "wikitext"  # MediaWiki wikitext (.wiki, .mediawiki)
     CALENDAR = "calendar"  # iCalendar (RFC 5545: .ics, text/calendar): an invite's URLs, attendees, descriptions
     VCARD = "vcard"  # vCard (RFC 6350: .vcf, text/vcard): a contact's URLs, photos, addresses
+    CSV = "csv"  # a CSV or TSV table (RFC 4180, text/tab-separated-values): each cell read as text
     ARCHIVE = "archive"  # a ZIP or tar archive (.zip, .tar, and .tar.gz, .tgz ... once inflated): its members
 
 

@@ -204,6 +204,7 @@ READERS: dict[Kind, Reader] = {
     Kind.EMLX: _reader("..readers.mail.emlx", "read_emlx"),
     Kind.CALENDAR: _reader("..readers.calendar", "read_calendar"),
     Kind.VCARD: _reader("..readers.calendar", "read_calendar"),
+    Kind.CSV: _reader("..readers.table", "read_table"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one

@@ -39,7 +39,8 @@ SNIFF_SIZE = SAMPLE
 BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, Kind.CSS, Kind.XML, Kind.ROBOTS,
                          Kind.PDF, Kind.OFFICE, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
                          Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX,
-                         Kind.WIKITEXT, Kind.ARCHIVE, Kind.EMLX, Kind.CALENDAR, Kind.VCARD})
+                         Kind.WIKITEXT, Kind.ARCHIVE, Kind.EMLX, Kind.CALENDAR, Kind.VCARD,
+                         Kind.CSV})
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,7 @@ _EXTENSIONS[".bib"] = Kind.BIBTEX
 _EXTENSIONS.update(dict.fromkeys((".wiki", ".mediawiki", ".wikitext"), Kind.WIKITEXT))
 _EXTENSIONS[".emlx"] = Kind.EMLX  # (and .partial.emlx)
 _EXTENSIONS.update(dict.fromkeys((".ics", ".ical", ".icalendar", ".ifb", ".vcs"), Kind.CALENDAR))
+_EXTENSIONS.update(dict.fromkeys((".csv", ".tsv", ".tab"), Kind.CSV))  # (RFC 4180 §3; IANA's tab-separated-values)
 _EXTENSIONS.update(dict.fromkeys((".vcf", ".vcard"), Kind.VCARD))
 _EXTENSIONS.update(dict.fromkeys((".zip", ".tar", ".tgz", ".tbz", ".tbz2", ".txz"), Kind.ARCHIVE))
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
