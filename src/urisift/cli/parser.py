@@ -165,6 +165,9 @@ def parser() -> argparse.ArgumentParser:
                       help="read defanged indicators back (hxxps://evil[.]example, 198.51.100[.]23, "
                            "abuse(at)example[.]org): uri as written, target the URI refanged, flag 'defanged'; "
                            "bare defanged hosts and addresses are found too")
+    read.add_argument("--wikilinks", action="store_true",
+                      help="Markdown: read wikilinks ([[Page]], [[Page#Heading|label]], ![[diagram.png]]) as "
+                           "relative references to the page, spaces percent-encoded, flag 'wikilink' (never in code)")
     read.add_argument("--no-code", dest="code", action="store_false",
                       help="leave out the URLs in code: HTML's <code>, <pre>, <kbd> and <samp>, Markdown's code "
                            "spans and blocks, notebooks' code cells, the code of reStructuredText, AsciiDoc, Org, "

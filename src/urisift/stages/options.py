@@ -55,6 +55,8 @@ class ScanOptions:
     published_as: str | None = None
     # defanged indicators (hxxp:, [.], (at) ...) read back, and bare defanged hosts found (stages/delimit/refang.py)
     refang: bool = False
+    # Markdown: wikilinks ([[Page]], [[Page|label]], ![[file.png]]) as relative references (readers/markup/wikilinks.py)
+    wikilinks: bool = False
 
     @property
     def needs(self) -> frozenset[str]:
@@ -104,7 +106,7 @@ class ScanOptions:
 
 
 _FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code",
-          "refang")
+          "refang", "wikilinks")
 
 
 def refusal(base: str | None, charset: str | None) -> str | None:

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterator
-from operator import itemgetter
+from heapq import merge
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from ...model import (
@@ -58,6 +59,7 @@ from ...stages.options import ScanOptions
 from ...uri import patterns
 from ..html.table import ANCHOR_TEXT_LIMIT
 from .byte_ranges import byte_offsets, destination_at, same_offset
+from .wikilinks import wikilinks
 from .gfm import LINK, gfm_end, prose, within_runs
 from .markdown_blocks import GAP, Mode, cut_up, may_hold, plan
 from .marks import advance, html_contents, in_order
@@ -110,6 +112,7 @@ _CODE_TAG_STARTS = frozenset({"co", "pr", "kb", "sa", "tt", "li", "xm", "/c", "/
 
 
 _START = itemgetter(0)  # a marked link's start
+_FOUND_START = attrgetter("start")
 _span = tuple.__new__  # a Span with its fields given (a record a link)
 
 
@@ -122,7 +125,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     yield from defects
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     if len(text) < GAP:  # (a notebook's cell, a short note: planning costs more than parsing it whole)
-        yield from _document(content, options, tail, text, 0, 1, None, list(prose(text, options.abbreviated, options.refang)))
+        yield from _document(content, options, tail, text, 0, 1, None, list(_prose(text, options)))
         return
     if len(text) <= WHOLE:
         yield from _stretches(content, options, tail, text)
@@ -163,7 +166,7 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     plans them: the parser reads only those that may hold a link, each
     finding the others' definitions, and the text scanner's finds in the
     whole document are shared out among them."""
-    finds = list(prose(text, options.abbreviated, options.refang))
+    finds = list(_prose(text, options))
     # (a definition's label is followed by its ":" at once, CommonMark §4.7: without a "]:" there is none)
     labels = {_label(label): definition["dest"] for label, definition in _definitions(text).items()
               } if "]:" in text else {}
@@ -340,6 +343,14 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
         yield from found
 
 
+def _prose(text: str, options: ScanOptions) -> Iterator[Found]:
+    """The text scanner's finds in the prose, with the wikilinks among them (``--wikilinks``), in order."""
+    finds = prose(text, options.abbreviated, options.refang)
+    if not options.wikilinks or "[[" not in text:
+        return finds
+    return merge(finds, wikilinks(text), key=_FOUND_START)
+
+
 def _anchored(text: str) -> Place:
     """A link's place, with its text (cut as HTML's anchor text is)."""
     return new_place(Where.MARKDOWN, "a", "href", None, None, text[:ANCHOR_TEXT_LIMIT].rstrip())
@@ -365,7 +376,7 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
         runs.append((start, end, code))
         starts.append(start)
     placed: list[tuple[int, Found]] = []
-    finds = prose(text, options.abbreviated, options.refang) if finds is None else finds
+    finds = _prose(text, options) if finds is None else finds
     for found in within_runs(text, finds, starts, runs, options.abbreviated, options.refang):
         at = found.start
         assert at is not None
@@ -377,7 +388,7 @@ def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int
         else:
             if found.style is not Style.MARKUP:  # (an e-mail autolink is GFM's alone: not in code)
                 found = gfm_end(text, found)
-            placed.append((at, found._replace(place=LINK)))
+            placed.append((at, found if Flag.WIKILINK in found.flags else found._replace(place=LINK)))
     line, line_start, upto = first_line, 0, 0
     i = j = 0
     while i < len(marked) or j < len(placed):
