@@ -115,6 +115,11 @@ def test_refang_in_html_text_and_markdown() -> None:
     assert code == 0
     assert [(r["uri"], r["target"], r["flags"]) for r in map(json.loads, out.splitlines())] == [
         ("hxxp://evil[.]example/x", "http://evil.example/x", ["defanged"])]
+    code, out, _ = run(["--refang", "--kind", "html", "-"],
+                       b'<p>C2 evil[.]example[.]org, <b>198.51.100[.]23</b></p><img alt="see bad[.]example[.]com">')
+    assert (code, out) == (0, "http://evil.example.org\nhttp://198.51.100.23\nhttp://bad.example.com\n")
+    code, out, _ = run(["--kind", "html", "-"], b"<p>C2 evil[.]example[.]org</p>")
+    assert (code, out) == (0, "")
     code, out, _ = run(["--refang", "--format", "jsonl", "--kind", "markdown", "-"],
                        b"# IOCs\n\n* evil[.]example[.]org\n* `hxxp://code[.]example[.]com/`\n")
     assert [(r["uri"], r["target"], r["flags"]) for r in map(json.loads, out.splitlines())] == [
@@ -159,7 +164,7 @@ def test_the_paired_sample_refanged_gives_the_fanged_lines_urls() -> None:
     assert len(defanged) == len(fanged) == 1018
     host = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z][A-Za-z0-9-]*|(?:[0-9]{1,3}\.){3}[0-9]{1,3}")
     exact = 0
-    for written, wanted in zip(defanged, fanged):
+    for written, wanted in zip(defanged, fanged, strict=True):
         got = [r.target for r in scan_text(written, refang=True) if isinstance(r, Record)]
         expected = [r.target for r in scan_text(wanted) if isinstance(r, Record)]
         for word in wanted.split():

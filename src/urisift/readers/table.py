@@ -192,10 +192,9 @@ class _Reading:
                                  f"past column {MAX_COLUMNS} are not read, in it and in the rows after it",
                                  self.origin, None)
                 continue
-            if stop == "\r":
-                if not self._at_end() and self.buf[self.pos] == "\n":
-                    self._passed(self.pos, self.pos + 1)
-                    self.pos += 1
+            if stop == "\r" and not self._at_end() and self.buf[self.pos] == "\n":  # CR LF (RFC 4180 §2.1)
+                self._passed(self.pos, self.pos + 1)
+                self.pos += 1
             self._row_end()
 
     def _row_end(self) -> None:

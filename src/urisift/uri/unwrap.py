@@ -214,7 +214,8 @@ def _base64(value: str, name: str, bing: bool) -> str:
             raise BrokenWrapper(f"its {name} parameter does not start with 'a1': {value!r}")
         value = value[2:]
     try:
-        data = base64.b64decode(value.replace(" ", "+").replace("-", "+").replace("_", "/") + "=" * (-len(value) % 4), validate=True)
+        standard = value.replace(" ", "+").replace("-", "+").replace("_", "/")
+        data = base64.b64decode(standard + "=" * (-len(value) % 4), validate=True)
         return _utf8(data.decode("utf-8", errors="surrogateescape"))
     except (binascii.Error, ValueError) as exc:
         raise BrokenWrapper(f"its {name} parameter is not base64: {value!r}") from exc

@@ -91,7 +91,7 @@ class DocumentWalk:
         self.here: str | Literal[False] = False
 
     def __iter__(self) -> Iterator[Record | Defect]:
-        items = list(self.tree.items(READ_NAMES, self.comments))
+        items = list(self.tree.items(READ_NAMES, self.comments, self.refang))
         document_url = self.layer.current
         base = (first_base(items) or self.page_base) if self.based is None else None
         href = None if base is None else clean_value(base.attributes["href"] or "")[0]
@@ -345,8 +345,8 @@ class DocumentWalk:
     def _prose(self, tag: str, name: str, value: str) -> None:
         """The references in an attribute value a person reads (table.PROSE_ATTRIBUTES, a
         description's content): found as in a text node, their records naming the attribute."""
-        if ":" not in value and "www." not in value and "ftp." not in value:
-            return
+        if ":" not in value and "www." not in value and "ftp." not in value and not (self.refang and "." in value):
+            return  # (a defanged host has none of them: evil[.]example)
         place = self._place(tag, name, Where.TEXT)
         where = self._locate(value, tag)
         extra, locator, tail = self.extra, self.locator, self.tail

@@ -32,8 +32,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterator
-from heapq import merge
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from ...model import (
@@ -59,10 +58,10 @@ from ...stages.options import ScanOptions
 from ...uri import patterns
 from ..html.table import ANCHOR_TEXT_LIMIT
 from .byte_ranges import byte_offsets, destination_at, same_offset
-from .wikilinks import wikilinks
-from .gfm import LINK, gfm_end, prose, within_runs
+from .gfm import LINK, gfm_end, within_runs
 from .markdown_blocks import GAP, Mode, cut_up, may_hold, plan
 from .marks import advance, html_contents, in_order
+from .wikilinks import with_wikilinks as _prose
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
 _UNTOLD = Place(Where.MARKDOWN, "a", "href", text=False)  # a link whose text was not asked for
@@ -112,7 +111,6 @@ _CODE_TAG_STARTS = frozenset({"co", "pr", "kb", "sa", "tt", "li", "xm", "/c", "/
 
 
 _START = itemgetter(0)  # a marked link's start
-_FOUND_START = attrgetter("start")
 _span = tuple.__new__  # a Span with its fields given (a record a link)
 
 
@@ -341,14 +339,6 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
                                                  first, first_line))
     else:
         yield from found
-
-
-def _prose(text: str, options: ScanOptions) -> Iterator[Found]:
-    """The text scanner's finds in the prose, with the wikilinks among them (``--wikilinks``), in order."""
-    finds = prose(text, options.abbreviated, options.refang)
-    if not options.wikilinks or "[[" not in text:
-        return finds
-    return merge(finds, wikilinks(text), key=_FOUND_START)
 
 
 def _anchored(text: str) -> Place:

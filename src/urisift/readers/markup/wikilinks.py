@@ -23,10 +23,14 @@ Linear: one pattern of bounded, possessive repeats, tried at each ``[[``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from heapq import merge
+from operator import attrgetter
 from urllib.parse import quote
 
 from ...model import Flag, Found, Style, Where, new_found, new_place
+from ...stages.options import ScanOptions
 from ...uri import patterns
+from .gfm import prose
 
 # a name and a label: at most 1,024 characters each (no page name is longer), no bracket, bar or line break
 _WIKILINK = patterns.compile(r"(?P<bang>!?)\[\[(?P<target>[^\[\]|\n\r]{1,1024}+)(?:\|(?P<label>[^\[\]\n\r]{0,1024}+))?"
@@ -34,6 +38,16 @@ _WIKILINK = patterns.compile(r"(?P<bang>!?)\[\[(?P<target>[^\[\]|\n\r]{1,1024}+)
 # RFC 3986 §3.3 pchar and "/", which a path may hold as they are (and "%" is encoded: a name is no escape)
 _PATH_SAFE = "/!$&'()*+,;=:@-._~"
 _FLAGS = (Flag.WIKILINK,)
+_START = attrgetter("start")
+
+
+def with_wikilinks(text: str, options: ScanOptions) -> Iterator[Found]:
+    """The text scanner's finds in Markdown's prose (:func:`.gfm.prose`), with the
+    wikilinks among them where ``options`` ask for them (``--wikilinks``), in order."""
+    finds = prose(text, options.abbreviated, options.refang)
+    if not options.wikilinks or "[[" not in text:
+        return finds
+    return merge(finds, wikilinks(text), key=_START)
 
 
 def wikilinks(text: str) -> Iterator[Found]:
