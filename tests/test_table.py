@@ -121,3 +121,22 @@ def test_the_command_reads_a_table_from_standard_input() -> None:
     assert (code, out) == (0, "https://x.example/a.html\n")
     code, out, _ = run(["--kind", "csv", "--refang", "-"], b"1,hxxp://evil[.]example[.]com/a,b\n")
     assert (code, out) == (0, "http://evil.example.com/a\n")
+
+
+def test_small_broken_tables_are_defects_or_nothing(tmp_path: Path) -> None:
+    cases = {
+        b"": [],
+        b'"': ["broken-document"],
+        b'""': [],
+        b'a,"b""': ["broken-document"],
+        b'"https://a.example/"': [("https://a.example/", "R1C1", 1, 2)],
+        b'"a"b"c",https://q.example/': [("https://q.example/", "R1C2", 1, 9)],
+        b",,,\n,,\n\"\",\"\"\n": [],
+        b"\xef\xbb\xbfu\nhttps://bom.example/\n": [("https://bom.example/", "R2C1", 2, 1)],
+        "\ufeffu\nhttps://u16.example/,x\n".encode("utf-16"): [("https://u16.example/", "R2C1", 2, 1)],
+    }
+    for number, (data, expected) in enumerate(cases.items()):
+        table = tmp_path / f"{number}.csv"
+        table.write_bytes(data)
+        assert [i.kind.value if isinstance(i, Defect) else (i.target, i.element, i.line, i.column)
+                for i in scan_path(table)] == expected, data
