@@ -19,6 +19,8 @@ import importlib.util
 import io
 import lzma
 import os
+import struct
+import sys
 import tarfile
 import zipfile
 import zlib
@@ -65,6 +67,36 @@ def _adversarial(size: int) -> Iterator[bytes]:
     spec.loader.exec_module(module)
     for make in module.ADVERSARIAL.values():
         yield make(size).encode("utf-8")
+
+
+def _outlook(target: str) -> Iterator[bytes]:
+    """A message as Outlook keeps it, written by the tests' maker (tests/sample_makers/outlook.py): as a
+    .msg (every body rendition, an attachment, an embedded message) or as a TNEF stream."""
+    spec = importlib.util.spec_from_file_location("_urisift_outlook", ROOT / "tests" / "sample_makers" / "outlook.py")
+    if spec is None or spec.loader is None:
+        return
+    make = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = make  # (its dataclasses look their module up)
+    spec.loader.exec_module(make)
+    payload = (rb'{\rtf1\fromhtml1{\*\htmltag <a href="https://r.example/">}x\htmlrtf {\field{\*\fldinst HYPERLINK'
+               rb' "https://f.example/"}}\htmlrtf0 }')
+    # uncompressed RTF (MS-OXRTFCP §2.1.3.1.1: its size, the RTF's, MELA, a CRC of 0)
+    rtf = struct.pack("<II4sI", len(payload) + 12, len(payload), b"MELA", 0) + payload
+    if target == "msg":
+        inner = make.Message({(0x1000, make.PT_UNICODE): "inner https://i.example/"})
+        yield make.msg(make.Message(
+            {(0x007D, make.PT_UNICODE): "Message-ID: <a@b>\r\nContent-Base: https://b.example/\r\n",
+             (0x1013, make.PT_BINARY): b'<a href="x.html">x</a>', (0x1009, make.PT_BINARY): rtf,
+             (0x1000, make.PT_UNICODE): "see https://t.example/"},
+            [make.Attachment({(0x3707, make.PT_UNICODE): "a.txt", (0x3701, make.PT_BINARY): b"https://a.example/"}),
+             make.Attachment(embedded=inner)]))
+    else:
+        yield make.tnef(
+            make.attribute(1, make.MSG_PROPS, make.property_list({(0x1013, make.PT_BINARY): b'<a href="h">h</a>',
+                                                                  (0x1009, make.PT_BINARY): rtf})),
+            make.attribute(1, make.BODY, b"https://body.example/"),
+            make.attribute(2, make.REND_DATA, b"\x01\x00" + b"\xff" * 4 + b"\x00" * 8),
+            make.attribute(2, make.ATTACH_TITLE, b"p.html\x00"), make.attribute(2, make.ATTACH_DATA, b"<a href=q>"))
 
 
 def _mbox_slices(path: Path, max_size: int, count: int) -> Iterator[bytes]:
@@ -209,6 +241,10 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
                b"END:VEVENT\r\nEND:VCALENDAR\r\n")
         yield (b"BEGIN:VCARD\r\nVERSION:4.0\r\nitem1.URL:https://c.example/\r\nEMAIL:a@example.org\r\n"
                b"PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQ\r\nEND:VCARD\r\n")
+    elif target in ("msg", "tnef"):
+        yield from _outlook(target)
+        for path in there("outlook-kept-mail", "**/*.msg" if target == "msg" else "**/*.tnef"):
+            yield _read(path, max_size)
     elif target == "csv":
         # tables of the shapes the reader reads: a header row, quoted cells over lines and with "", the
         # three delimiters, a quote that never closes, a CR LF table, a row wider than the rest
@@ -297,7 +333,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
            "codings", "markdown", "notebook", "rst", "asciidoc", "org",
-           "latex", "bibtex", "wikitext", "archive", "emlx", "calendar", "csv")
+           "latex", "bibtex", "wikitext", "archive", "emlx", "calendar", "msg", "tnef", "csv")
 
 
 def main(argv: list[str] | None = None) -> int:

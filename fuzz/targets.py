@@ -333,5 +333,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "archive": _as(Kind.ARCHIVE),
     "emlx": _as(Kind.EMLX),
     "calendar": _as(Kind.CALENDAR),
+    "msg": _as(Kind.MSG),
+    "tnef": _as(Kind.TNEF),
     "csv": _as(Kind.CSV),
 }

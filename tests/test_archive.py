@@ -217,3 +217,32 @@ def test_a_part_typed_otherwise_is_not_read_by_its_name(tmp_path: Path) -> None:
                            filename="signature.asc")
     (tmp_path / "signed.eml").write_bytes(bytes(message))
     assert _seen(_scan(tmp_path / "signed.eml")) == [("https://body.example/", "1")]
+
+
+class _Pipe(io.RawIOBase):
+    """Bytes that cannot be sought in, as standard input from a pipe."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return False
+
+    def readinto(self, buffer: object) -> int:
+        chunk = self.data.read(len(buffer))  # type: ignore[arg-type]
+        buffer[:len(chunk)] = chunk  # type: ignore[index]
+        return len(chunk)
+
+
+def test_a_zip_through_a_pipe_is_held_only_as_far_as_a_document_may_be() -> None:
+    data = _zip(SITE)
+    items = list(iter_input("-", ScanOptions(kind="archive", limits=Limits(whole=len(data) - 1)),
+                            stdin=io.BufferedReader(_Pipe(data))))
+    assert [(i.kind, i.detail) for i in items if isinstance(i, Defect)] == [
+        (DefectKind.BOMB, f"a ZIP archive: it comes through a pipe and holds more than {len(data) - 1} bytes, which "
+         "must be held to reach its directory at its end (APPNOTE.TXT 4.3.6): not read")]
+    items = list(iter_input("-", ScanOptions(kind="archive"), stdin=io.BufferedReader(_Pipe(data))))
+    assert [i for i in items if isinstance(i, Record)] and not [i for i in items if isinstance(i, Defect)]

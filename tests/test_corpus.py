@@ -90,7 +90,21 @@ MAIL_INPUTS = sorted(MAIL.iterdir())
 
 def test_mail_corpus_is_there() -> None:
     assert {p.name for p in MAIL_INPUTS} == {"related-page.eml", "forwarded.eml", "flowed-and-base64.eml",
-                                            "page.mhtml", "archive.mbox"}
+                                            "page.mhtml", "archive.mbox", "report.msg", "winmail.dat"}
+
+
+def test_the_outlook_samples_are_what_their_builder_writes(tmp_path: Path) -> None:
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("outlook_maker", ROOT / "tests" / "sample_makers" / "outlook.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclasses look their module up)
+    spec.loader.exec_module(module)
+    module.write(tmp_path)
+    for name in ("report.msg", "winmail.dat"):
+        assert (tmp_path / name).read_bytes() == (MAIL / name).read_bytes(), name
 
 
 @pytest.mark.parametrize("path", MAIL_INPUTS, ids=[p.name for p in MAIL_INPUTS])

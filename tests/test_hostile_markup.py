@@ -176,3 +176,27 @@ def test_each_page_of_a_mediawiki_dump_has_its_own_inflate_budget(tmp_path: Path
     assert (code, err) == (0, "")
     assert [json.loads(line) for line in out.splitlines()] == [
         {"uri": f"https://p{n}.example/", "part": f"P{n}#{n}"} for n in range(40)]
+
+
+@pytest.mark.parametrize("shape", ["pre", "fence"])
+def test_markdown_looks_at_the_clock_inside_a_piece_the_parser_reads_whole(shape: str) -> None:
+    # a <pre> left open runs to the end (CommonMark §4.6: no cut inside it), and a fence in a list item
+    # never closed makes the whole document one piece: the clock was looked at only before it
+    from urisift.readers.markup.markdown import read_markdown
+
+    if shape == "pre":
+        text = "# t\n\n<pre>\n" + "line https://x.example/ and more\n" * 300_000
+    else:
+        text = "- item\n\n  ```\n" + "  code https://c.example/ here\n" * 300_000
+    from urisift.stages.containment import Budget, Limits
+
+    layer, _ = retrieval_layers(None, Origin(file="x"))
+    content = Content(text, Kind.MARKDOWN, Origin(file="x"), layer, budget=Budget(Limits(seconds=0.0)))
+    items = list(read_markdown(content, ScanOptions(kind=Kind.MARKDOWN), Tally()))
+    defects = [item for item in items if isinstance(item, Defect)]
+    # (the raw HTML the parser's events reached comes after, as nested content: the scan reads it against
+    # the same budget, which is up)
+    assert len(defects) == 1 and "time budget" in defects[0].detail
+    assert defects[0] is [item for item in items if not isinstance(item, Content)][-1]
+    # stopped at the first look, a few thousand events or finds in, not after 300,000 lines
+    assert len([item for item in items if isinstance(item, Record)]) < 20_000

@@ -27,7 +27,8 @@ _origin_setters = tuple(getattr(Origin, name).__set__ for name in _origin_names)
  _o_line, _o_retrieval) = _origin_setters  # (a test holds the names to the class's fields, in order)
 # Content is a frozen dataclass too: its slots set the same way (a test holds nested_content to its constructor)
 (_c_body, _c_kind, _c_origin, _c_layer, _c_declared, _c_decoding, _c_sniffed, _c_live, _c_flags, _c_points_to,
- _c_placed, _c_budget, _c_at, _c_held, _c_inflated) = (getattr(Content, f.name).__set__ for f in fields(Content))
+ _c_placed, _c_budget, _c_at, _c_held, _c_inflated, _c_documents) = (getattr(Content, f.name).__set__
+                                                                      for f in fields(Content))
 
 
 def origin_with(origin: Origin, **changes: str | int | None) -> Origin:
@@ -96,7 +97,7 @@ def with_flags(record: Record, flags: tuple[Flag, ...]) -> Record:
 
 def nested_content(body: str, kind: Kind, origin: Origin, around: Content, flags: tuple[Flag, ...] = ()) -> Content:
     """``Content(body, kind, origin, around.layer, flags=flags, budget=around.budget)`` in half the
-    time (a frozen dataclass's constructor sets each of its fifteen fields through object.__setattr__):
+    time (a frozen dataclass's constructor sets each of its sixteen fields through object.__setattr__):
     text found in the content ``around``, part of its document, read with the bases in force there
     (a notebook makes one a cell)."""
     content: Content = _new(Content)
@@ -115,4 +116,5 @@ def nested_content(body: str, kind: Kind, origin: Origin, around: Content, flags
     _c_at(content, None)
     _c_held(content, None)
     _c_inflated(content, False)
+    _c_documents(content, None)
     return content

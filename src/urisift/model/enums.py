@@ -152,6 +152,9 @@ class Kind(_Enum):
     MBOX = "mbox"
     MAILDIR = "maildir"
     EMLX = "emlx"  # an Apple Mail message file (.emlx, .partial.emlx): a byte count, a message, Mail's plist
+    MSG = "msg"  # an Outlook message file (.msg: MS-OXMSG, a Compound File of MAPI properties)
+    TNEF = "tnef"  # a TNEF stream (winmail.dat, application/ms-tnef: MS-OXTNEF)
+    PST = "pst"  # an Outlook data file (.pst, .ost: MS-PST), its folders' messages; needs the pst extra
     WARC = "warc"  # WARC and ARC
     CSS = "css"  # a stylesheet (text/css)
     XML = "xml"  # XML with xml:base: XHTML, SVG, Atom, RSS, OPML, sitemaps
@@ -170,6 +173,7 @@ class Kind(_Enum):
     VCARD = "vcard"  # vCard (RFC 6350: .vcf, text/vcard): a contact's URLs, photos, addresses
     CSV = "csv"  # a CSV or TSV table (RFC 4180, text/tab-separated-values): each cell read as text
     ARCHIVE = "archive"  # a ZIP or tar archive (.zip, .tar, and .tar.gz, .tgz ... once inflated): its members
+    EPUB = "epub"  # an EPUB book (.epub): its files, each with the retrieval URI of its path in the book
 
 
 class Region(_Enum):

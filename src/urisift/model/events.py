@@ -73,6 +73,9 @@ class Content:
     # and columns are not the file's; its records are given this line, and no column or span
     held: int | None = None
     inflated: bool = False
+    # the documents of an input that holds many, read by their index, to read of it (a PST's messages
+    # [first, end): one unit's share, planned by urisift.pipeline.plan); None: all of them
+    documents: tuple[int, int] | None = None
 
     def stream(self) -> BinaryIO:
         """The body as a byte stream (mail and archives are bytes: a body

@@ -19,7 +19,11 @@ keeps every core busy:
   chose, so a worker gives the records (spans, lines, columns) of a serial
   run.  A range whose bytes are not all in the charset ends the cutting:
   the rest of the input is one range, whose undecodable bytes are then
-  reported as a serial run reports them.
+  reported as a serial run reports them;
+- a PST (with the ``pst`` extra), which is read by its messages' places in its folder tree, not by
+  bytes: in shares of messages (:attr:`~urisift.pipeline.units.WorkUnit.items`), one about every
+  :data:`PST_RANGE_SIZE` bytes of the file, counted by the reader's own walk
+  (:func:`~urisift.readers.mail.mapi.pst.message_count`).
 
 Planning is lazy: the units of a file come out as its cuts are found, so a
 scan starts before a large file has been looked through.  The serial run,
@@ -44,6 +48,8 @@ from .units import WorkUnit
 MBOX_RANGE_SIZE = 8 << 20
 #: the size of the ranges of a WARC file (compressed, it holds five times as much to scan)
 WARC_RANGE_SIZE = 2 << 20
+#: a PST gets a share of its messages for about each this many bytes of it
+PST_RANGE_SIZE = 16 << 20
 #: the size of the ranges of a plain text file (small: its records can be
 #: dense, and a range's output waits in its worker's bounded buffer for its
 #: turn: a 512 KB range of link lines renders to about 8 MB of JSON lines,
@@ -132,6 +138,9 @@ def _ranges(source: Input, options: ScanOptions) -> Iterator[WorkUnit]:
     if opened.kind is Kind.TEXT and opened.guard is None:
         yield from _text_ranges(source, size, options)
         return
+    if opened.kind is Kind.PST and opened.guard is None and size >= 2 * PST_RANGE_SIZE:
+        yield from _pst_shares(source, size)
+        return
     # an mbox read as it is, and a WARC file (the WARC reader reads a
     # compressed one member by member from the file itself) are cut
     cutter: tuple[int, Callable[[BinaryIO, int, int], int | None]] | None = None
@@ -156,6 +165,19 @@ def _ranges(source: Input, options: ScanOptions) -> Iterator[WorkUnit]:
     except OSError:
         pass  # the rest is one range: its scan reports what cannot be read
     yield WorkUnit(source, start, None, opened.kind)
+
+
+def _pst_shares(source: Input, size: int) -> Iterator[WorkUnit]:
+    """A PST's units: shares of its messages, each about :data:`PST_RANGE_SIZE` bytes' worth."""
+    from ..readers.mail.mapi.pst import message_count  # (imported by runs that meet a PST)
+
+    total = message_count(source.path)
+    if not total:
+        yield WorkUnit(source)  # (no extra, or a file libpff cannot open: its scan says so)
+        return
+    per = -(-total // max(1, size // PST_RANGE_SIZE))
+    for first in range(0, total, per):
+        yield WorkUnit(source, kind=Kind.PST, items=(first, min(first + per, total), total))
 
 
 def _plain(source: Input) -> bool:
@@ -223,4 +245,4 @@ def clean_length(data: bytes, codec: str) -> int | None:
         return None
 
 
-__all__ = ["MBOX_RANGE_SIZE", "TEXT_RANGE_SIZE", "WARC_RANGE_SIZE", "mbox_cut", "plan", "text_cut"]
+__all__ = ["MBOX_RANGE_SIZE", "PST_RANGE_SIZE", "TEXT_RANGE_SIZE", "WARC_RANGE_SIZE", "mbox_cut", "plan", "text_cut"]

@@ -180,8 +180,8 @@ def _reader(module: str, name: str) -> Reader:
     return read
 
 
-#: media type -> reader: the one table (ARCHITECTURE.md, Adding a reader)
-READERS: dict[Kind, Reader] = {
+_MAPI = "..readers.mail.mapi.reading"  # (.msg and TNEF: one model, one reader of it; media type -> reader below)
+READERS: dict[Kind, Reader] = {  # the one table (ARCHITECTURE.md, Adding a reader)
     Kind.TEXT: read_text,  # type: ignore[dict-item]
     Kind.HTML: read_html,  # type: ignore[dict-item]
     Kind.MAIL: _reader("..readers.mail.reader", "read_message"),
@@ -200,21 +200,22 @@ READERS: dict[Kind, Reader] = {
     Kind.LATEX: _reader("..readers.markup", "read_latex"),
     Kind.BIBTEX: _reader("..readers.markup", "read_bibtex"),
     Kind.WIKITEXT: _reader("..readers.markup", "read_wikitext"),
-    Kind.ARCHIVE: _reader("..readers.archive", "read_archive"),
+    Kind.ARCHIVE: _reader("..readers.archive", "read_archive"), Kind.EPUB: _reader("..readers.archive", "read_epub"),
     Kind.EMLX: _reader("..readers.mail.emlx", "read_emlx"),
     Kind.CALENDAR: _reader("..readers.calendar", "read_calendar"),
     Kind.VCARD: _reader("..readers.calendar", "read_calendar"),
-    Kind.CSV: _reader("..readers.table", "read_table"),
+    Kind.MSG: _reader(_MAPI, "read_msg"), Kind.TNEF: _reader(_MAPI, "read_tnef_stream"),
+    Kind.PST: _reader("..readers.mail.mapi.pst", "read_pst"), Kind.CSV: _reader("..readers.table", "read_table"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one
-ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE})
+ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE, Kind.PST, Kind.EPUB})
 #: the kinds whose readers hold a document's bytes whole, and can use a part of one (the others stream
 #: them, or seek in a file; a PDF cut short cannot be read at all, its cross-reference table is at its end):
 #: their bytes are bounded by Limits.whole
 HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
                         Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT, Kind.EMLX,
-                        Kind.CALENDAR, Kind.VCARD})
+                        Kind.CALENDAR, Kind.VCARD, Kind.MSG, Kind.TNEF})
 #: the kinds whose small files are read in one call (:func:`~urisift.pipeline.sources.read_small`): the markup kinds
 _READ_AT_ONCE = HELD_WHOLE - {Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS}
 
@@ -252,7 +253,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
     configure(options.timeout)  # (a worker's or a Spark task's process too)
     source = unit.source
     origin = Origin(file=source.name)
-    tally = Tally(inputs=1 if not unit.start else 0, size=unit.size)
+    tally = Tally(inputs=1 if unit.opens_input else 0, size=unit.size)
     opened: Opened | None = None
     counted: Counted | None = None
     fetched: str | None = None  # the URL the bytes come from (RFC 3986 §5.1.3)
@@ -283,7 +284,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
         page = layer.current.uri if options.published_as is None or not is_source(source.path) else published_uri(
             layer.current.uri, options.published_as)
         origin = origin_with(origin, retrieval=page)
-    if not unit.start:
+    if unit.opens_input:
         yield from defects
     if opened is not None and opened.doubt is not None:
         yield Defect(DefectKind.UNCERTAIN_KIND, opened.doubt, origin)
@@ -316,7 +317,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
             if opened is not None and kind in _READ_AT_ONCE and opened.compression is None and not opened.live:
                 body = read_small(stream, options.limits.whole)  # (a small document its reader holds whole)
             content = Content(body, kind, where, layer, sniffed=options.kind is Kind.AUTO and unit.start is None,
-                              live=opened is not None and opened.live,
+                              live=opened is not None and opened.live, documents=unit.documents,
                               inflated=opened is not None and opened.compression is not None)
             yield from scan_content(content, options, tally)
     except OSError as exc:

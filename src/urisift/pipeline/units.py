@@ -36,6 +36,19 @@ class WorkUnit:
     characters: int = 0
     lines: int = 0
     charset: Charset | None = None
+    # a share of an input that holds many documents read by their index, not by bytes (a PST's messages):
+    # the first document, the one past the last, and how many the input holds
+    items: tuple[int, int, int] | None = None
+
+    @property
+    def opens_input(self) -> bool:
+        """Whether the unit is its input's first (or all of it): its defects of opening, and its count."""
+        return not self.start and not (self.items and self.items[0])
+
+    @property
+    def documents(self) -> tuple[int, int] | None:
+        """The documents of a share (:attr:`items`), first and one past the last; None for all."""
+        return None if self.items is None else self.items[:2]
 
     @property
     def mbox_range(self) -> bool:
@@ -45,7 +58,10 @@ class WorkUnit:
 
     @property
     def size(self) -> int:
-        """The bytes the unit covers (0 when unknown: standard input)."""
+        """The bytes the unit covers (0 when unknown: standard input); a share of documents, its part of them."""
+        if self.items is not None:
+            first, end, total = self.items
+            return file_size(self.source.path) * (end - first) // max(total, 1)
         if self.start is None:
             return file_size(self.source.path)
         end = self.end if self.end is not None else file_size(self.source.path)

@@ -17,6 +17,14 @@ compressed with a method zipfile lacks, or claiming a ratio no real file has
 than follow is a defect where it ends.  Binary members (images, fonts, programs)
 are passed over, as a directory walk passes over them; a 7z or RAR member, which
 this reader cannot open, is an ``unsupported-kind`` defect that names it.
+
+An EPUB (EPUB 3.3 §4: a ZIP whose first member, ``mimetype``, says ``application/epub+zip``) is
+read as an archive whose members are a book's files: each has the retrieval URI of its path in the
+package (OCF §4.2.4: the container's root is the root of the book's paths), so that a link from
+one chapter to another resolves inside the book.  The book is taken as a directory: with ``--base``,
+its files map onto the base as a walked tree's do; without, onto the book file's own ``file:`` URI
+(``file:///home/ann/book.epub/OEBPS/ch2.xhtml``).  Its XHTML is read as XML (a browser's XML
+parser reads it, EPUB 3.3 §6.1.2), its package document's and NCX's links by their vocabularies.
 """
 
 from __future__ import annotations
@@ -30,15 +38,18 @@ import tarfile
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from ..model import Content, Defect, DefectKind, Kind, Origin, Record, Tally
 from ..model.build import origin_with
 from ..model.events import is_message
+from ..stages.base import directory_base, retrieval_layers
 from ..stages.containment import Budget
 from ..stages.options import ScanOptions
 from ..stages.sniff import SAMPLE, binary, sniff
-from ..stages.zip_members import Inflating, seekable, unread_member
+from ..stages.zip_members import Inflating, opened, unread_member
+from ..uri.errors import UriError
 
 #: how many archives deep a member may stand (42.zip is six)
 MAX_DEPTH = 8
@@ -98,7 +109,23 @@ def read_archive(content: Content, options: ScanOptions, tally: Tally) -> Iterat
         stream = io.BufferedReader(stream)  # type: ignore[arg-type]
     head = stream.peek(SAMPLE)[:SAMPLE]  # type: ignore[attr-defined]
     read = _zip if head.startswith(b"PK") else _tar
-    yield from read(stream, content, depth, root)
+    yield from read(stream, content, depth, root, options.limits.whole)
+
+
+def read_epub(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
+    """An EPUB: an archive whose members have the retrieval URIs of their paths in the book (see the module doc)."""
+    yield from read_archive(content, options, tally)
+
+
+def _book(content: Content) -> str | None:
+    """The retrieval URI of an EPUB taken as a directory: its own, else its file's ``file:`` URI; None on
+    standard input without ``--base``."""
+    origin = content.origin
+    if origin.retrieval is not None:
+        return origin.retrieval
+    if origin.file in (None, "", "-") or origin.part is not None:
+        return None
+    return Path(origin.file).resolve().as_uri()  # type: ignore[arg-type]
 
 
 def _member(name: str, stream: io.BufferedReader, content: Content, depth: int, root: Budget
@@ -106,6 +133,18 @@ def _member(name: str, stream: io.BufferedReader, content: Content, depth: int, 
     """One member as the nested content it is, or the defect that says why it is not read."""
     name = name.removeprefix("./")
     where = origin_with(content.origin, part=_part(content.origin, name))
+    layer = content.layer
+    book = _book(content) if content.kind is Kind.EPUB else None
+    if book is not None:
+        try:
+            retrieval: str | None = directory_base(book, name)
+        except UriError:
+            retrieval = None
+        if retrieval is not None:
+            where = origin_with(where, retrieval=retrieval)
+            layer, defects = retrieval_layers(retrieval, where, detail="the book's retrieval URI joined with the "
+                                              "member's path in it")
+            yield from defects
     head = stream.peek(SAMPLE)[:SAMPLE]
     opener = next((opener for magic, opener, _ in _COMPRESSED if head.startswith(magic)), None)
     if opener is not None and not _TARRED.search(name.lower()):
@@ -119,31 +158,27 @@ def _member(name: str, stream: io.BufferedReader, content: Content, depth: int, 
                          "open: not read", where, None)
             return
     if head.startswith(b"PK\x03\x04") or is_tar(head) or opener is not None and _TARRED.search(name.lower()):
-        kind = Kind.OFFICE if sniff(head, name).kind is Kind.OFFICE else Kind.ARCHIVE
+        sniffed = sniff(head, name).kind
+        kind = sniffed if sniffed in (Kind.OFFICE, Kind.EPUB) else Kind.ARCHIVE
     elif binary(head, name):
         return  # an image, a font, a program: nothing a text scanner can read (as a walk passes it over)
     else:
         kind = sniff(head, name).kind
-    nested = _Nested(root, depth + 1) if kind is Kind.ARCHIVE else None
-    yield Content(stream, kind, where, content.layer, sniffed=True, budget=nested, inflated=True)
+    nested = _Nested(root, depth + 1) if kind in (Kind.ARCHIVE, Kind.EPUB) else None
+    yield Content(stream, kind, where, layer, sniffed=True, budget=nested, inflated=True)
 
 
 def _part(origin: Origin, name: str) -> str:
     return name if origin.part is None else f"{origin.part}{NESTED}{name}"
 
 
-def _zip(stream: BinaryIO, content: Content, depth: int, root: Budget) -> Iterator[Defect | Content]:
+def _zip(stream: BinaryIO, content: Content, depth: int, root: Budget, limit: int
+         ) -> Iterator[Defect | Content]:
     origin = content.origin
-    try:
-        package = zipfile.ZipFile(seekable(stream))
-        members = [m for m in package.infolist() if not m.is_dir()]
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
-        yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a ZIP archive that can be read: {exc}", origin, None)
+    found = yield from opened(stream, origin, what="archive", max_members=MAX_MEMBERS, limit=limit)
+    if found is None:
         return
-    if len(members) > MAX_MEMBERS:
-        yield Defect(DefectKind.BOMB, f"the archive claims {len(members)} members (bound: {MAX_MEMBERS}): the first "
-                     f"{MAX_MEMBERS} are read", origin, None)
-        members = members[:MAX_MEMBERS]
+    package, members = found
     overlapping = _overlapping(members)
     for member in members:
         name = member.filename
@@ -216,7 +251,7 @@ class _TarMember(io.RawIOBase):
         return filled
 
 
-def _tar(stream: BinaryIO, content: Content, depth: int, root: Budget) -> Iterator[Defect | Content]:
+def _tar(stream: BinaryIO, content: Content, depth: int, root: Budget, limit: int) -> Iterator[Defect | Content]:
     origin = content.origin
     try:
         # a stream: each member read once, in order; a compressed tar (a .tgz attached) inflated as it goes
@@ -254,4 +289,4 @@ def _tar(stream: BinaryIO, content: Content, depth: int, root: Budget) -> Iterat
                      f"{exc}): the members before it are read", origin, None)
 
 
-__all__ = ["MAX_DEPTH", "MAX_MEMBERS", "NESTED", "is_tar", "read_archive"]
+__all__ = ["MAX_DEPTH", "MAX_MEMBERS", "NESTED", "is_tar", "read_archive", "read_epub"]

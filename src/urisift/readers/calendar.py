@@ -25,6 +25,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from ..model import Content, Defect, DefectKind, Kind, Place, Record, Span, Style, Tally, Where, new_found
@@ -64,7 +65,7 @@ def _logical_lines(text: str) -> Iterator[tuple[str, list[tuple[int, int]], int]
     length, first, number, at = 0, 1, 0, 0
     for match in _BREAK.finditer(text + "\n"):
         number += 1
-        physical = text[at:match.start()] if match.start() <= len(text) else text[at:]
+        physical = text[at:match.start()]
         start = at
         at = match.end()
         if physical[:1] in (" ", "\t") and pieces:  # a fold: the rest of the line before it
@@ -80,11 +81,14 @@ def _logical_lines(text: str) -> Iterator[tuple[str, list[tuple[int, int]], int]
 
 
 def _in_text(where: list[tuple[int, int]], offset: int) -> int:
-    """The offset in the file's text of ``offset`` in an unfolded line."""
-    for piece_start, text_start in reversed(where):
-        if offset >= piece_start:
-            return text_start + offset - piece_start
-    return where[0][1] + offset
+    """The offset in the file's text of ``offset`` in an unfolded line: the piece it falls in found by
+    bisection (a 10 MB line folded 130,000 times, its every URL placed, was quadratic)."""
+    index = bisect_right(where, (offset, _PAST)) - 1
+    piece_start, text_start = where[max(index, 0)]
+    return text_start + offset - piece_start
+
+
+_PAST = 1 << 62  # (sorts after every offset in the text: a piece that starts at ``offset`` is its own)
 
 
 def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:

@@ -31,7 +31,11 @@ KINDS: dict[str, Kind] = {
     "text/csv": Kind.CSV, "text/tab-separated-values": Kind.CSV, "application/csv": Kind.CSV,
     # archives (a zip attached to a report, a tarball of a Maildir): each member read as its kind
     "application/zip": Kind.ARCHIVE, "application/x-zip-compressed": Kind.ARCHIVE, "application/x-zip": Kind.ARCHIVE,
-    "application/x-tar": Kind.ARCHIVE, "application/x-gtar": Kind.ARCHIVE,
+    "application/x-tar": Kind.ARCHIVE, "application/x-gtar": Kind.ARCHIVE, "application/epub+zip": Kind.EPUB,
+    # Outlook's: a message file, a TNEF stream (winmail.dat), a data file (MS-OXMSG, MS-OXTNEF, MS-PST)
+    "application/vnd.ms-outlook": Kind.MSG, "application/x-msg": Kind.MSG, "application/x-ms-msg": Kind.MSG,
+    "application/ms-tnef": Kind.TNEF, "application/vnd.ms-tnef": Kind.TNEF,
+    "application/vnd.ms-outlook-pst": Kind.PST, "application/x-pst": Kind.PST,
     "text/css": Kind.CSS,
     "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,
     "application/rss+xml": Kind.XML, "application/rdf+xml": Kind.XML, "image/svg+xml": Kind.XML,

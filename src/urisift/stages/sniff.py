@@ -37,6 +37,12 @@ from ..uri import patterns
 _EMLX_LENGTH = re.compile(rb"[ \t]*\d{1,12}[ \t]*\r?\n")
 #: what a WARC or an ARC file starts with
 WARC_STARTS = (b"WARC/", b"filedesc://")
+#: a Compound File's first eight bytes (MS-CFB §2.2), which an Outlook .msg is (MS-OXMSG §2.1)
+CFB_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+#: a TNEF stream's first four bytes, 0x223E9F78 little-endian (MS-OXTNEF §2.1.3.1)
+TNEF_SIGNATURE = b"\x78\x9f\x3e\x22"
+#: a PST's first four bytes (MS-PST §2.2.2.6: dwMagic)
+PST_SIGNATURE = b"!BDN"
 
 #: the most leading bytes any signature is looked for in: what is past it is
 #: never looked at, so that sniffing costs the same whatever the input's size
@@ -64,7 +70,7 @@ _HTML_SIGNATURE = patterns.compile(
 _HTML_DOCUMENT = patterns.compile(rb"<(?:!doctype html|html)[ \t\r\n>]", re.IGNORECASE)
 _EXTENSIONS = {
     ".html": Kind.HTML, ".htm": Kind.HTML, ".xhtml": Kind.XML, ".xht": Kind.XML, ".shtml": Kind.HTML,
-    ".eml": Kind.MAIL, ".msg": Kind.MAIL, ".mht": Kind.MAIL, ".mhtml": Kind.MAIL,
+    ".eml": Kind.MAIL, ".msg": Kind.MSG, ".mht": Kind.MAIL, ".mhtml": Kind.MAIL,
     ".mbox": Kind.MBOX, ".mbx": Kind.MBOX,
     ".warc": Kind.WARC, ".arc": Kind.WARC,
     ".css": Kind.CSS,
@@ -90,6 +96,9 @@ _EXTENSIONS[".emlx"] = Kind.EMLX  # (and .partial.emlx)
 _EXTENSIONS.update(dict.fromkeys((".ics", ".ical", ".icalendar", ".ifb", ".vcs"), Kind.CALENDAR))
 _EXTENSIONS.update(dict.fromkeys((".csv", ".tsv", ".tab"), Kind.CSV))  # (RFC 4180 §3; IANA's tab-separated-values)
 _EXTENSIONS.update(dict.fromkeys((".vcf", ".vcard"), Kind.VCARD))
+_EXTENSIONS[".tnef"] = Kind.TNEF  # (and winmail.dat, by its whole name)
+_EXTENSIONS.update(dict.fromkeys((".pst", ".ost"), Kind.PST))
+_EXTENSIONS[".epub"] = Kind.EPUB
 _EXTENSIONS.update(dict.fromkeys((".zip", ".tar", ".tgz", ".tbz", ".tbz2", ".txz"), Kind.ARCHIVE))
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
@@ -223,11 +232,19 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
         return Kind.EMLX  # Apple Mail's: the message's byte count on a line of its own, then the message
     if head.startswith(b"%PDF-"):  # PDF 32000-1 §7.5.2
         return Kind.PDF
+    if head.startswith(CFB_SIGNATURE):  # MS-CFB §2.2; which Compound Files are messages, the reader tells
+        return Kind.MSG
+    if head.startswith(TNEF_SIGNATURE):  # MS-OXTNEF §2.1.3.1
+        return Kind.TNEF
+    if head.startswith(PST_SIGNATURE) and head[8:10] in (b"SM", b"SO", b"SA"):  # MS-PST §2.2.2.6: dwMagic, wMagicClient
+        return Kind.PST
     opening = start[:16].upper()
     if opening.startswith(b"BEGIN:VCALENDAR"):  # RFC 5545 §3.4
         return Kind.CALENDAR
     if opening.startswith(b"BEGIN:VCARD"):  # RFC 6350 §6.1.1
         return Kind.VCARD
+    if head.startswith(b"PK\x03\x04") and head[30:38] == b"mimetype" and b"application/epub+zip" in head[38:90]:
+        return Kind.EPUB  # OCF 3.3 §4.2.6: its first member, stored, is "mimetype", holding the media type
     if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"mimetypeapplication/vnd.oasis."
                                              in head):
         return Kind.OFFICE  # an OPC package (its content types part), an ODF one (its mimetype member first)
@@ -255,6 +272,8 @@ def _by_name(name: str | None) -> Kind | None:
     base = os.path.basename(name).lower()
     if base == "robots.txt":
         return Kind.ROBOTS
+    if base in ("winmail.dat", "win.dat"):
+        return Kind.TNEF
     if base.endswith((".tar.gz", ".tar.bz2", ".tar.xz")):
         return Kind.ARCHIVE
     return _EXTENSIONS.get(os.path.splitext(base)[1])
@@ -352,6 +371,10 @@ def binary(head: bytes, name: str | None = None) -> bool:
         return True  # Thunderbird's index of the mbox file beside it (Mork): nothing of the messages' own
     if head.startswith(_READ_THOUGH_BINARY):
         return False
+    if head.startswith(CFB_SIGNATURE):
+        # a Compound File named as what it is (a .doc, an .xls, Thumbs.db) holds no message: passed over;
+        # one named .msg, or with no extension, may be one
+        return name is not None and os.path.splitext(os.path.basename(name))[1].lower() not in ("", ".msg")
     named = _by_name(name)
     if named is not None and named not in _TEXT_KINDS:
         return False

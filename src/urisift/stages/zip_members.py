@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import zipfile
 import zlib
+from collections.abc import Generator
 from typing import IO, Any, BinaryIO
 
 from ..model import Defect, DefectKind, Origin
@@ -49,13 +50,47 @@ class Inflating(io.RawIOBase):
         return len(data)
 
 
-def seekable(stream: BinaryIO) -> BinaryIO:
+class TooLarge(Exception):
+    """A ZIP that cannot be sought in and is larger than may be held."""
+
+
+def seekable(stream: BinaryIO, limit: int | None = None) -> BinaryIO:
+    """``stream`` itself when it can be sought in, else its bytes held (a pipe: a ZIP's directory is at
+    its end), at most ``limit`` of them (:class:`TooLarge` past it)."""
     try:
         if stream.seekable():
             return stream
     except (AttributeError, OSError, ValueError):
         pass
-    return io.BytesIO(stream.read())  # a pipe: a ZIP's directory is at its end
+    data = stream.read() if limit is None else stream.read(limit + 1)
+    if limit is not None and len(data) > limit:
+        raise TooLarge(f"it comes through a pipe and holds more than {limit} bytes, which must be held to "
+                       "reach its directory at its end (APPNOTE.TXT 4.3.6): not read")
+    return io.BytesIO(data)
+
+
+#: what zipfile raises on a file it cannot read as a ZIP
+ZIP_ERRORS = (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, RuntimeError)
+
+
+def opened(body: bytes | BinaryIO, origin: Origin, *, what: str, max_members: int, limit: int | None
+           ) -> Generator[Defect, None, tuple[zipfile.ZipFile, list[zipfile.ZipInfo]] | None]:
+    """A ZIP package and its members (directories left out), the first ``max_members`` of them, with the
+    defects of one that cannot be read (None then) or claims more (``what``: "archive", "package")."""
+    try:
+        package = zipfile.ZipFile(io.BytesIO(body) if isinstance(body, bytes) else seekable(body, limit))
+        members = [m for m in package.infolist() if not m.is_dir()]
+    except TooLarge as exc:
+        yield Defect(DefectKind.BOMB, f"a ZIP {what}: {exc}", origin, None)
+        return None
+    except ZIP_ERRORS as exc:
+        yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a ZIP {what} that can be read: {exc}", origin, None)
+        return None
+    if len(members) > max_members:
+        yield Defect(DefectKind.BOMB, f"the {what} claims {len(members)} members (bound: {max_members}): the first "
+                     f"{max_members} are read", origin, None)
+        members = members[:max_members]
+    return package, members
 
 
 def unread_member(member: zipfile.ZipInfo, budget: Budget | None, origin: Origin) -> Defect | None:

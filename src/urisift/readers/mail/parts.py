@@ -125,7 +125,7 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
 _UNTYPED = frozenset({"application/octet-stream", "binary/octet-stream", "application/x-download",
                       "application/force-download"})
 #: the kinds whose files are binary by nature: an attachment named as one is read whatever its bytes
-_BINARY_KINDS = frozenset({Kind.ARCHIVE, Kind.OFFICE, Kind.PDF})
+_BINARY_KINDS = frozenset({Kind.ARCHIVE, Kind.OFFICE, Kind.PDF, Kind.MSG, Kind.TNEF, Kind.PST, Kind.EPUB})
 
 
 def _named(entity: Message) -> Kind | None:

@@ -30,43 +30,38 @@ of each destination as written (a reference link's: the link's ``[``).
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Iterator
-from operator import itemgetter
+from itertools import chain
 from typing import Any
 
 from ...model import (
     Content,
     Defect,
     DefectKind,
-    Flag,
     Found,
     Place,
     Record,
-    Span,
     Style,
     Tally,
     Where,
-    new_found,
     new_place,
 )
 from ...model.needs import ANCHOR
 from ...stages.charset import content_text
-from ...stages.delimit.chars import ordered
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
 from ...uri import patterns
 from ..html.table import ANCHOR_TEXT_LIMIT
 from .byte_ranges import byte_offsets, destination_at, same_offset
-from .gfm import LINK, gfm_end, within_runs
+from .gfm import LINK
 from .markdown_blocks import GAP, Mode, cut_up, may_hold, plan
-from .marks import advance, html_contents, in_order
+from .markdown_records import records
+from .marks import html_contents, in_order
 from .wikilinks import with_wikilinks as _prose
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
 _UNTOLD = Place(Where.MARKDOWN, "a", "href", text=False)  # a link whose text was not asked for
 DEFINITION = Place(Where.MARKDOWN)
-IN_CODE = Place(Where.MARKDOWN)
 _AUTOLINKS = frozenset({"Autolink", "Email"})
 #: a Markdown document longer than this many characters is read in pieces (a large HTML page's threshold)
 WHOLE = 4 << 20
@@ -110,8 +105,6 @@ _CODE_TAG = patterns.compile(r"<(/?)((?i:code|pre|kbd|samp|tt|listing|xmp))(?=[\
 _CODE_TAG_STARTS = frozenset({"co", "pr", "kb", "sa", "tt", "li", "xm", "/c", "/p", "/k", "/s", "/t", "/l", "/x"})
 
 
-_START = itemgetter(0)  # a marked link's start
-_span = tuple.__new__  # a Span with its fields given (a record a link)
 
 
 def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
@@ -153,7 +146,8 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
             yield from budget.over_time(f"the rest of the document (from character {start})", content.origin)
             return
         if start >= code_from:  # a fence's code to the end: what the parser would make of it, unparsed
-            yield from _records(text[start:end], tail, options, [], [(0, end - start, True)], start, line)
+            yield from records(text[start:end], tail, options, [], [(0, end - start, True)], start, line,
+                                clocked=content)
         else:
             yield from _document(content, options, tail, text[start:end], start, line, defined)
         line += text.count("\n", start, end)
@@ -191,7 +185,7 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
             yield from _document(content, options, tail, piece, start, line, defined, own)
         else:
             covered = [(0, len(piece), True)] if mode is Mode.CODE else []
-            yield from _records(piece, tail, options, [], covered, start, line, own)
+            yield from records(piece, tail, options, [], covered, start, line, own, clocked=content)
 
 
 def _definitions(text: str) -> dict[str, Any]:
@@ -234,7 +228,12 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
     # (each event a dict, or a bare tag's name: told apart by "in" below, which typing cannot follow)
     events: Any = pyromark.events_with_range(text, options=_options(pyromark), merge_text=True,
                                              broken_link_callback=defined)
-    for event, where in events:
+    budget = content.budget
+    cut = None  # where the clock stopped the parser's events, if it did
+    for index, (event, where) in enumerate(events):
+        if not index & _EVENTS and index and budget is not None and budget.expired():
+            cut = offset(where["start"])
+            break
         # the commonest events first, each told by one look-up: text, the ends of elements, and
         # bare tags (a soft or hard break, a rule: a str, where "in" finds neither name)
         if "Text" in event or "End" in event or type(event) is str:
@@ -330,7 +329,13 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
             covered.append((offset(where["start"]), offset(where["end"]), False))
     for start, end in html:
         covered.append((start, end, False))
-    found = _records(text, tail, options, marked, covered, first, first_line, finds)
+    if cut is not None:
+        text = text[:cut]  # (what the events reached: read, and the rest of the document said not to be)
+        finds = None if finds is None else [found for found in finds if found.start < cut]  # type: ignore[operator]
+    found = records(text, tail, options, marked, covered, first, first_line, finds, clocked=content)
+    if cut is not None and budget is not None:
+        found = chain(found, budget.over_time(f"the rest of the document (from character {first + cut})",
+                                              content.origin))
     # the HTML that may hold a reference: an attribute ("="), or text with a scheme's ":" or a www.
     # (the book's thousands of <span class=...> do; its </span>, <kbd> and <br> do not), read where it
     # stands among the Markdown's records (document order)
@@ -341,56 +346,8 @@ def _document(content: Content, options: ScanOptions, tail: Tail, text: str, fir
         yield from found
 
 
+#: how many of the parser's events (less one) between two looks at the clock
+_EVENTS = (1 << 14) - 1
 def _anchored(text: str) -> Place:
     """A link's place, with its text (cut as HTML's anchor text is)."""
     return new_place(Where.MARKDOWN, "a", "href", None, None, text[:ANCHOR_TEXT_LIMIT].rstrip())
-
-
-def _records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int, int, str | None, Style, Place]],
-             covered: list[tuple[int, int, bool]], first: int, first_line: int,
-             finds: list[Found] | None = None) -> Iterator[Record]:
-    """The links the parser marked and the prose's URLs, in document order,
-    each with its line and column."""
-    marked.sort(key=_START)
-    covered.sort()
-    # the covered ranges as disjoint runs: a link inside a code block's range is still code
-    starts: list[int] = []
-    runs: list[tuple[int, int, bool]] = []
-    for start, end, code in covered:
-        if runs and start < runs[-1][1]:
-            last = runs[-1]
-            if end > last[1]:
-                runs.append((last[1], end, code))
-                starts.append(last[1])
-            continue
-        runs.append((start, end, code))
-        starts.append(start)
-    placed: list[tuple[int, Found]] = []
-    finds = _prose(text, options) if finds is None else finds
-    for found in within_runs(text, finds, starts, runs, options.abbreviated, options.refang):
-        at = found.start
-        assert at is not None
-        k = bisect.bisect_right(starts, at) - 1
-        if k >= 0 and at < runs[k][1]:
-            if not runs[k][2] or not options.code or found.style is Style.MARKUP:
-                continue  # (an e-mail address is a link in GFM's prose only: in code it is text, no URI)
-            placed.append((at, found._replace(flags=ordered({*found.flags, Flag.CODE}), place=IN_CODE)))
-        else:
-            if found.style is not Style.MARKUP:  # (an e-mail autolink is GFM's alone: not in code)
-                found = gfm_end(text, found)
-            placed.append((at, found if Flag.WIKILINK in found.flags else found._replace(place=LINK)))
-    line, line_start, upto = first_line, 0, 0
-    i = j = 0
-    while i < len(marked) or j < len(placed):
-        if j == len(placed) or i < len(marked) and marked[i][0] <= placed[j][0]:
-            start, end, url, style, place = marked[i]
-            i += 1
-            found = new_found(url or "", start, end, style, (), (), None, place)
-        else:
-            start, found = placed[j]
-            end = found.end if found.end is not None else start
-            j += 1
-        line, line_start, upto = advance(text, start, line, line_start, upto)
-        if first:
-            found = found._replace(start=start + first, end=end + first)
-        yield tail(found, _span(Span, (start + first, end + first)), line, start - line_start + 1)

@@ -219,7 +219,7 @@ def ended(blocks: Ahead, gathered: Gathered, piece_end: int, length: int) -> Ite
 len_max = 1 << 62
 
 
-def in_order(found: Iterable[Record], contents: Iterable[Content]) -> Iterator[Record | Content]:
+def in_order(found: Iterable[Record | Defect], contents: Iterable[Content]) -> Iterator[Record | Defect | Content]:
     """A document's records and its raw HTML's nested contents merged in
     document order (both come in order): each content before the first
     record that stands after its start, so that the HTML's records, which
@@ -229,6 +229,9 @@ def in_order(found: Iterable[Record], contents: Iterable[Content]) -> Iterator[R
     pending = iter(contents)
     following = next(pending, None)
     for record in found:
+        if type(record) is not Record:
+            yield record  # (a defect: the clock stopped the records, and says so where they stop)
+            continue
         if following is not None:
             span = record.span
             at = following.at

@@ -35,7 +35,7 @@ from ...model.events import is_message
 from ...stages.base import BaseLayer
 from ...stages.containment import Budget, contained
 from ...stages.options import ScanOptions
-from ...stages.zip_members import Inflating, seekable, unread_member
+from ...stages.zip_members import Inflating, opened, unread_member
 from ...uri import patterns
 from .decoding import Utf8Feed
 from .parsing import Parsed
@@ -54,16 +54,10 @@ def read_office(content: Content, options: ScanOptions, tally: Tally) -> Iterato
     if isinstance(body, str) or is_message(body):
         raise TypeError("an office file is bytes")
     origin = content.origin
-    try:
-        package = zipfile.ZipFile(io.BytesIO(body) if isinstance(body, bytes) else seekable(body))
-        members = package.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
-        yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a ZIP package that can be read: {exc}", origin, None)
+    found = yield from opened(body, origin, what="package", max_members=MAX_MEMBERS, limit=options.limits.whole)
+    if found is None:
         return
-    if len(members) > MAX_MEMBERS:
-        yield Defect(DefectKind.BOMB, f"the package claims {len(members)} members (bound: {MAX_MEMBERS}): "
-                     f"the first {MAX_MEMBERS} are read", origin, None)
-        members = members[:MAX_MEMBERS]
+    package, members = found
     budget = content.budget
     names = {m.filename for m in members}
     odf = "mimetype" in names and "content.xml" in names

@@ -42,6 +42,9 @@ names the section of its specification.
   formulas calling ``HYPERLINK`` (Part 1 §18.17.7.149); the extended
   properties' ``HyperlinkBase`` (Part 1 §22.2.2.9), the base of the
   package's relative hyperlinks.
+- EPUB's package document (EPUB 3.3 §5): ``manifest/item/@href`` (§5.6.2), ``metadata/link/@href``
+  (§5.5.6), EPUB 2's ``guide/reference/@href`` (OPF 2.0.1 §2.6); Dublin Core's ``source`` and
+  ``relation``; the NCX (ANSI/NISO Z39.86-2005 §8.4): ``content/@src``, ``img/@src``, ``audio/@src``.
 - ODF (OASIS OpenDocument 1.3): every ``xlink:href`` of ``content.xml``,
   ``styles.xml`` and ``meta.xml`` (``text:a``, ``draw:a``, images, frames,
   sections, ``meta:template``, ``meta:auto-reload``), ``text:bibliography-mark/@text:url``,
@@ -76,6 +79,9 @@ EXTENDED = "http://schemas.openxmlformats.org/officeDocument/2006/extended-prope
 ODF_TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 ODF_TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
 ODF_FORM = "urn:oasis:names:tc:opendocument:xmlns:form:1.0"
+OPF = "http://www.idpf.org/2007/opf"
+NCX = "http://www.daisy.org/z3986/2005/ncx/"
+DC = "http://purl.org/dc/elements/1.1/"
 
 #: (namespace, element) -> the attributes that hold a URI ("" is no namespace)
 ATTRIBUTES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -93,6 +99,8 @@ ATTRIBUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (PODCAST, "socialInteract"): ("uri",),
     (ODF_TEXT, "bibliography-mark"): (f"{{{ODF_TEXT}}}url",),
     (ODF_FORM, "image"): (f"{{{ODF_FORM}}}image-data",), (ODF_FORM, "button"): (f"{{{ODF_FORM}}}image-data",),
+    (OPF, "item"): ("href",), (OPF, "reference"): ("href",), (OPF, "link"): ("href",),
+    (NCX, "content"): ("src",), (NCX, "img"): ("src",), (NCX, "audio"): ("src",),
 }
 #: attributes that hold a URI on any element: (namespace, name) -> how a record names it
 ANY_ELEMENT = {(XLINK, "href"): "xlink:href", (RDF, "about"): "rdf:about", (RDF, "resource"): "rdf:resource"}
@@ -106,6 +114,7 @@ TEXT: frozenset[tuple[str, str]] = frozenset({
     (SITEMAP, "loc"), (IMAGE, "loc"), (IMAGE, "license"),
     (VIDEO, "thumbnail_loc"), (VIDEO, "content_loc"), (VIDEO, "player_loc"), (VIDEO, "gallery_loc"),
     (MEDIA, "backLink"), (ITUNES, "new-feed-url"),
+    (DC, "source"), (DC, "relation"),
 })
 #: (namespace, element) whose text is escaped HTML (Atom's by its type="html"; §3.1.1.2)
 HTML_TEXT: frozenset[tuple[str, str]] = frozenset({
@@ -120,4 +129,4 @@ UNNAMESPACED_ROOTS = frozenset({"rss", "opml"})
 #: or OPML, is told by :data:`UNNAMESPACED_ROOTS`): a document whose root is in none of them is read as an
 #: unknown vocabulary (its text scanned, its attributes that are absolute URIs)
 KNOWN_ROOTS = frozenset({ATOM, APP, RDF, RSS1, SITEMAP, XHTML, SVG, MATHML, RELATIONSHIPS, WORDML, SPREADSHEETML,
-                         EXTENDED})
+                         EXTENDED, OPF, NCX})
