@@ -13,6 +13,7 @@
     python bench/bench.py stream             # peak RSS, first record, | head -1 on 123 MB text, 1 GB mbox and WARC
     python bench/bench.py hostile            # MB/s and peak RSS on each hostile HTML, mail and WARC shape
     python bench/bench.py markup             # Markdown vs lychee, markdown-it-py; other kinds vs 10 MB/s, peers; a dump
+    python bench/bench.py qr                 # --qr: ms a 1000x1400 page (one code, six, none); RSS on a PNG bomb
     python bench/bench.py speed --rounds 3   # the table of issue 24: every speed target, ratio and whether met
     python bench/bench.py all
 
@@ -377,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", choices=["resolve", "scan", "adversarial", "normalize", "records", "html", "mail",
                                          "warc", "parallel", "stream", "hostile", "browser", "payloads", "remote",
-                                         "region", "speed", "markup", "all"])
+                                         "region", "speed", "markup", "qr", "all"])
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per contender (median reported)")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of the vector set per round")
     parser.add_argument("--rfcs", type=int, default=400, help="RFC texts for the scan case")
@@ -466,6 +467,10 @@ def main(argv: list[str] | None = None) -> int:
             from bench_hostile import main as bench_hostile
 
             bench_hostile([])
+        elif case == "qr":
+            from bench_qr import bench_qr
+
+            bench_qr(args.rounds, timeit, table)
         elif case == "stream":
             from bench_stream import bench_stream
 

@@ -127,6 +127,31 @@ def _message_mbox(paths: list[Path], max_size: int) -> Iterator[bytes]:
         yield b"".join(group)[:max_size]
 
 
+#: a QR code (of https://fuzz.example/q) drawn with half blocks, two modules a character (qrencode -t UTF8's form)
+DRAWN = (
+    " ▄▄▄▄▄▄▄ ▄▄   ▄    ▄▄▄▄▄▄▄ \n"
+    " █ ▄▄▄ █ ██▀█▄█▀▄▀ █ ▄▄▄ █ \n"
+    " █ ███ █ ▄▀ █▄█▄▀█ █ ███ █ \n"
+    " █▄▄▄▄▄█ ▄ █ █ █ ▄ █▄▄▄▄▄█ \n"
+    " ▄  ▄▄▄▄▄▄▀ ██▀█▄▄▄  ▄ ▄▄▄ \n"
+    " █▀█▄▀█▄  █▄   ▀█ ▀▄▀▀█▀▀▄ \n"
+    " ▀ ▄▄▀█▄▄ ▄█▀▀ █ ▀ ██ ▀▀▀█ \n"
+    " ██ ▄ █▄▀▄▄█ ▀ ██▀▀  █▄▄█▄ \n"
+    " █ █   ▄▄▄▄▄▄█▄ ▄▄▄▄█▄▀█▄▀ \n"
+    " ▄▄▄▄▄▄▄ █▀▄▀▄▄█ █ ▄ █ ▀▀▄ \n"
+    " █ ▄▄▄ █ ██▀█ █ ██▄▄▄█  ▄▄ \n"
+    " █ ███ █ ▀ ▀▄▀█▀ ▄▀▀ ▄▄▄██ \n"
+    " █▄▄▄▄▄█ ▄█ ███ ▄▄█ ▀▀▄▀▀█ \n"
+    "                           ")
+
+
+def _drawn_bitmap() -> bytes:
+    """The bitmap --qr rebuilds of :data:`DRAWN` (urisift.stages.drawn)."""
+    from urisift.stages.drawn import text_drawings
+
+    return next(iter(text_drawings(DRAWN))).bitmap
+
+
 def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
     """Every seed of ``target``, at most ``max_size`` bytes each; the
     project's own alone when ``shared`` is false (the same on every machine)."""
@@ -245,6 +270,30 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
         yield from _outlook(target)
         for path in there("outlook-kept-mail", "**/*.msg" if target == "msg" else "**/*.tnef"):
             yield _read(path, max_size)
+    elif target == "drawn":
+        # a QR code drawn with half blocks, with full blocks two characters a module after quote marks, and
+        # as a table of cells by bgcolor and by style (what --qr rebuilds); and the shapes at its bounds
+        yield DRAWN.encode()
+        rows = DRAWN.splitlines()
+        top, bottom = {"█": "█", "▀": "█", "▄": " ", " ": " "}, {"█": "█", "▀": " ", "▄": "█", " ": " "}
+        full = [("".join(half[c] * 2 for c in row)) for row in rows for half in (top, bottom)]
+        yield ("> " + "\n> ".join(full)).encode()
+        cells = "".join("<tr>" + "".join(f'<td bgcolor="{"#000" if c == "█" else "#fff"}"></td>' for c in row[::2])
+                        + "</tr>" for row in full)
+        yield f"<table>{cells}</table>".encode()
+        styled = cells.replace('bgcolor="#000"', 'style="background:black"').replace('bgcolor="#fff"',
+                                                                                      'style="background-color:#fff"')
+        yield f"<table>{styled}</table>".encode()
+        yield ("█ " * 300 + "\n").encode() * 12
+        yield b"<table><tr>" + b'<td bgcolor="#000" colspan=999>' * 500
+    elif target == "image":
+        # the drawn code's bitmap (a PGM, as the rebuild hands it on), cut short, and with a byte flipped
+        bitmap = _drawn_bitmap()
+        yield bitmap[:max_size]
+        yield bitmap[: len(bitmap) // 2]
+        flipped = bytearray(bitmap[:max_size])
+        flipped[len(flipped) // 3] ^= 0x55
+        yield bytes(flipped)
     elif target == "csv":
         # tables of the shapes the reader reads: a header row, quoted cells over lines and with "", the
         # three delimiters, a quote that never closes, a CR LF table, a row wider than the rest
@@ -333,7 +382,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
            "codings", "markdown", "notebook", "rst", "asciidoc", "org",
-           "latex", "bibtex", "wikitext", "archive", "emlx", "calendar", "msg", "tnef", "csv")
+           "latex", "bibtex", "wikitext", "archive", "emlx", "calendar", "msg", "tnef", "drawn", "image", "csv")
 
 
 def main(argv: list[str] | None = None) -> int:

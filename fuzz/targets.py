@@ -222,6 +222,18 @@ def _as(kind: Kind) -> Callable[[bytes], None]:
     return target
 
 
+def drawn(data: bytes) -> None:
+    """A code drawn without an image (``--qr``, issue 55): the bytes as text, whose block characters are
+    rebuilt as a bitmap, and as an HTML page, whose tables of coloured cells are too; each bitmap decoded."""
+    for kind in (Kind.TEXT, Kind.HTML):
+        _check(iter_input("-", ScanOptions(kind=kind, base=BASE, qr=True), stdin=io.BytesIO(data)), len(data))
+
+
+def image(data: bytes) -> None:
+    """An image read for its codes (``urisift --qr --kind image -``): Pillow's decoders and zxing-cpp's."""
+    _check(iter_input("-", ScanOptions(kind=Kind.IMAGE, base=BASE, qr=True), stdin=io.BytesIO(data)), len(data))
+
+
 # -- the stages before a reader: the kind sniffer, the decompressors --------------------------
 
 #: the names an input is sniffed under: none (standard input), a name of each strength
@@ -335,5 +347,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "calendar": _as(Kind.CALENDAR),
     "msg": _as(Kind.MSG),
     "tnef": _as(Kind.TNEF),
+    "drawn": drawn,
+    "image": image,
     "csv": _as(Kind.CSV),
 }

@@ -169,56 +169,59 @@ def _scan_html(document: bytes | str | Any, base: str | None, file: str | None, 
 
 
 def scan_message(message: bytes | str | Message, *, base: str | None = None, file: str | None = None,
-                 abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None
-                 ) -> Iterator[Record | Defect]:
+                 abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None,
+                 qr: bool = False) -> Iterator[Record | Defect]:
     """Yield a record for every URI reference in the text and HTML parts of
     one message (RFC 5322, MIME), each resolved against the base its MIME
     headings set (``Content-Base``, else ``Content-Location``, inherited by
     inner parts), else ``base`` (the retrieval URI).  ``message`` is its
-    bytes, its text (taken as UTF-8) or an ``email.message.Message`` already parsed."""
+    bytes, its text (taken as UTF-8) or an ``email.message.Message`` already parsed.  ``qr`` reads its
+    images (attachments, inline and ``data:`` images) for the codes drawn in them, as ``--qr`` does."""
     if not isinstance(message, (bytes, bytearray, str)):
         from email.message import Message
 
         check.instance("scan_message", "message", message, Message, "bytes, a str or an email.message.Message")
     wanted = _common("scan_message", base, file, abbreviated, browser, fields)
-    return _scan_message(message, base, file, abbreviated, browser, wanted)
+    check.flag("scan_message", "qr", qr)
+    return _scan_message(message, base, file, abbreviated, browser, wanted, qr)
 
 
 def _scan_message(message: bytes | str | Message, base: str | None, file: str | None, abbreviated: bool,
-                  browser: bool, fields: frozenset[str] | None) -> Iterator[Record | Defect]:
+                  browser: bool, fields: frozenset[str] | None, qr: bool = False) -> Iterator[Record | Defect]:
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
     body = bytes(message) if isinstance(message, bytearray) else message
     yield from scan_content(Content(body, Kind.MAIL, origin, layer),  # type: ignore[arg-type]
                             ScanOptions(kind=Kind.MAIL, abbreviated=abbreviated, browser=browser,
-                                        fields=fields))
+                                        fields=fields, qr=qr))
 
 
 def scan_mbox(stream: BinaryIO, *, base: str | None = None, file: str | None = None,
-              abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None
-              ) -> Iterator[Record | Defect]:
+              abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None,
+              qr: bool = False) -> Iterator[Record | Defect]:
     """Yield the records of every message of an mbox archive read from a
     binary stream, in constant memory; each record names its message's
-    number, Message-ID and byte offset in the archive."""
+    number, Message-ID and byte offset in the archive; ``qr`` as for :func:`scan_message`."""
     check.binary_stream("scan_mbox", "stream", stream)
     wanted = _common("scan_mbox", base, file, abbreviated, browser, fields)
-    return _scan_mbox(stream, base, file, abbreviated, browser, wanted)
+    check.flag("scan_mbox", "qr", qr)
+    return _scan_mbox(stream, base, file, abbreviated, browser, wanted, qr)
 
 
 def _scan_mbox(stream: BinaryIO, base: str | None, file: str | None, abbreviated: bool, browser: bool,
-               fields: frozenset[str] | None) -> Iterator[Record | Defect]:
+               fields: frozenset[str] | None, qr: bool = False) -> Iterator[Record | Defect]:
     origin = Origin(file=file)
     layer, defects = retrieval_layers(base, origin)
     yield from defects
     yield from scan_content(Content(stream, Kind.MBOX, origin, layer),
                             ScanOptions(kind=Kind.MBOX, abbreviated=abbreviated, browser=browser,
-                                        fields=fields))
+                                        fields=fields, qr=qr))
 
 
 def scan_path(path: str | Path, *, base: str | None = None, root: str | Path | None = None, abbreviated: bool = True,
-              browser: bool = False, fields: Iterable[str] | None = None, published_as: str | None = None
-              ) -> Iterator[Record | Defect]:
+              browser: bool = False, fields: Iterable[str] | None = None, published_as: str | None = None,
+              qr: bool = False) -> Iterator[Record | Defect]:
     """Scan one file (decompressed when it is gzip, bzip2 or xz); ``browser``
     and ``fields`` as for :func:`scan_text`.  ``base`` is the file's
     retrieval URI; with ``root``, a directory holding the file, it is the
@@ -229,31 +232,33 @@ def scan_path(path: str | Path, *, base: str | None = None, root: str | Path | N
     Without ``base``, a URL's own (after its redirects) is its base.  A
     directory is walked as the command walks it.  ``published_as`` (``"html"``,
     ``"dir"``, ``"bare"``) names a documentation tree's sources and the
-    relative links to them as its generator publishes them (``--published-as``)."""
+    relative links to them as its generator publishes them (``--published-as``).  ``qr`` reads the images
+    in it, or the image it is, for the codes drawn in them (``--qr``)."""
     check.instance("scan_path", "path", path, (str, PathLike), "a str or a path (os.PathLike)")
     if root is not None:
         check.instance("scan_path", "root", root, (str, PathLike), "a str or a path (os.PathLike)")
     wanted = _common("scan_path", base, None, abbreviated, browser, fields)
     if published_as is not None:
         check.one_of("scan_path", "published_as", published_as, ["html", "dir", "bare"])
+    check.flag("scan_path", "qr", qr)
     name = fspath(path)
     under = None
     if root is not None:
         under = relpath(name, fspath(root)).replace(sep, "/")
         if under == ".." or under.startswith("../"):
             raise ValueError(f"scan_path(): path {name!r} is not under root {fspath(root)!r}")
-    return _scan_path(Input(name, under=under), base, abbreviated, browser, wanted, published_as)
+    return _scan_path(Input(name, under=under), base, abbreviated, browser, wanted, published_as, qr)
 
 
 def _scan_path(source: Input, base: str | None, abbreviated: bool, browser: bool, wanted: frozenset[str] | None,
-               published_as: str | None) -> Iterator[Record | Defect]:
+               published_as: str | None, qr: bool = False) -> Iterator[Record | Defect]:
     # a base that cannot serve is a defect first, as for the other scan_ functions, and the file is read
     # without it (ScanOptions refuses it: the options of a run are checked before any input is read)
     served = base if base is None or refusal(base, None) is None else None
     if served is None and base is not None:
         yield from retrieval_layers(base, Origin(file=source.name))[1]
     yield from iter_input(source, ScanOptions(base=served, abbreviated=abbreviated, browser=browser, fields=wanted,
-                                              published_as=published_as))
+                                              published_as=published_as, qr=qr))
 
 
 __all__ = ["scan_html", "scan_mbox", "scan_message", "scan_path", "scan_stream", "scan_text"]

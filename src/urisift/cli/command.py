@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import IO, Any, BinaryIO, cast
 
-from ..model import Defect, Kind, Record
+from ..model import Defect, DefectKind, Kind, Record
 from ..output.stats import Stats
 from ..output.writers import WRITERS, CsvWriter, EdgeWriter, Layout, Writer
 from ..output.writing import Batched, Reporter, Select, write_all, writing
@@ -28,6 +28,7 @@ from ..pipeline.sources import Input, file_size, interactive, printable_name, re
 from ..pipeline.walking import walk
 from ..pool.parallel import scan_parallel, writes_to
 from ..stages.containment import Limits
+from ..stages.extras import qr_missing
 from ..stages.options import usage_refusal
 from ..uri.errors import ExitCode, OutputError, RunError, UsageError
 from .output_file import output_identity, same_file
@@ -135,6 +136,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
         out.write(manual(parser()) if args.help_man else completion(parser(), args.completion))
         return ExitCode.OK
     kind = Kind(args.kind)
+    if kind is Kind.IMAGE and not args.qr:
+        return _usage(err, "--kind image reads the codes drawn in images: give --qr too")
     if args.format == "parquet" and not args.output:
         return _usage(err, "--format parquet writes a file: give it with --output FILE")
     if (wrong := inapplicable(args)) is not None:
@@ -178,9 +181,14 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
                                       browser=browser, timeout=args.timeout,
                                       limits=Limits(seconds=args.time_budget, inflated=args.inflate_budget),
                                       locations=args.format == "text" and location,
-                                      fields=written_keys(args, layout), published_as=args.published_as))
+                                      fields=written_keys(args, layout), published_as=args.published_as,
+                                      qr=args.qr))
     except UsageError as exc:
         return _usage(err, str(exc))
+    if options.qr and (missing_extra := qr_missing()) is not None:
+        # said before any input is read, as the defect the image reader would give each image: exit status 2
+        err.write(f"urisift: {DefectKind.MISSING_EXTRA.value}: {missing_extra}\n")
+        return ExitCode.USAGE
     configure(options.timeout)  # the walk lists remote inputs, the plan looks at their sizes
     for note in unknown_schemes(args.scheme, "--scheme") + unknown_schemes(args.pick_schemes, "--pick-schemes"):
         err.write(note + "\n")
@@ -203,7 +211,8 @@ def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None,
     binaries: list[str] = []  # binary files a directory walk passed over: --stats counts them
     try:
         sources = list(walk(paths, hidden=args.hidden, maildir=kind is Kind.MAILDIR, follow=args.follow,
-                            binary=binaries, names=args.names or (), exclude_dirs=args.exclude_dir or ()))
+                            binary=binaries, names=args.names or (), exclude_dirs=args.exclude_dir or (),
+                            images=args.qr))
     except RunError as exc:
         err.write(f"{exc}\n")
         return exc.exit_code

@@ -168,6 +168,12 @@ def parser() -> argparse.ArgumentParser:
     read.add_argument("--wikilinks", action="store_true",
                       help="Markdown: read wikilinks ([[Page]], [[Page#Heading|label]], ![[diagram.png]]) as "
                            "relative references to the page, spaces percent-encoded, flag 'wikilink' (never in code)")
+    read.add_argument("--qr", action="store_true",
+                      help="read images for the codes drawn in them (QR, Micro QR, rMQR, Aztec, DataMatrix, PDF417): "
+                           "image files (a walk reads them instead of passing over them), mail attachments and "
+                           "inline images, archive members, data: images, a PDF's page images, and codes drawn with "
+                           "block characters in text or as an HTML table; needs the qr extra (pip install "
+                           "'urisift[qr]')")
     read.add_argument("--no-code", dest="code", action="store_false",
                       help="leave out the URLs in code: HTML's <code>, <pre>, <kbd> and <samp>, Markdown's code "
                            "spans and blocks, notebooks' code cells, the code of reStructuredText, AsciiDoc, Org, "

@@ -27,8 +27,8 @@ _origin_setters = tuple(getattr(Origin, name).__set__ for name in _origin_names)
  _o_line, _o_retrieval) = _origin_setters  # (a test holds the names to the class's fields, in order)
 # Content is a frozen dataclass too: its slots set the same way (a test holds nested_content to its constructor)
 (_c_body, _c_kind, _c_origin, _c_layer, _c_declared, _c_decoding, _c_sniffed, _c_live, _c_flags, _c_points_to,
- _c_placed, _c_budget, _c_at, _c_held, _c_inflated, _c_documents) = (getattr(Content, f.name).__set__
-                                                                      for f in fields(Content))
+ _c_placed, _c_budget, _c_at, _c_held, _c_inflated, _c_documents, _c_page) = (
+    getattr(Content, f.name).__set__ for f in fields(Content))
 
 
 def origin_with(origin: Origin, **changes: str | int | None) -> Origin:
@@ -117,4 +117,5 @@ def nested_content(body: str, kind: Kind, origin: Origin, around: Content, flags
     _c_held(content, None)
     _c_inflated(content, False)
     _c_documents(content, None)
+    _c_page(content, None)
     return content

@@ -38,6 +38,7 @@ class Style(_Enum):
     ELEMENT = "element"  # XML: an element's text content (a sitemap's <loc>, an RSS <link>)
     ANNOTATION = "annotation"  # PDF: a link annotation's action (/URI, /Launch, /GoToR)
     MARKUP = "markup"  # a document's own link syntax: a Markdown link, image or link reference definition
+    QR = "qr"  # decoded from a two-dimensional code in an image (QR, Micro QR, rMQR, Aztec, DataMatrix, PDF417)
 
 
 class Where(_Enum):
@@ -56,6 +57,7 @@ class Where(_Enum):
     LATEX = "latex"  # a LaTeX document
     BIBTEX = "bibtex"  # a BibTeX database
     WIKITEXT = "wikitext"  # MediaWiki wikitext: its links, templates' URLs, its prose, its code
+    IMAGE = "image"  # an image: the payload of a code drawn in it (--qr)
     CSV = "csv"  # a CSV or TSV table: each cell read as text
 
 
@@ -174,6 +176,7 @@ class Kind(_Enum):
     CSV = "csv"  # a CSV or TSV table (RFC 4180, text/tab-separated-values): each cell read as text
     ARCHIVE = "archive"  # a ZIP or tar archive (.zip, .tar, and .tar.gz, .tgz ... once inflated): its members
     EPUB = "epub"  # an EPUB book (.epub): its files, each with the retrieval URI of its path in the book
+    IMAGE = "image"  # an image (PNG, JPEG, GIF, BMP, TIFF, WebP): the codes drawn in it, with --qr
 
 
 class Region(_Enum):

@@ -76,6 +76,8 @@ class Content:
     # the documents of an input that holds many, read by their index, to read of it (a PST's messages
     # [first, end): one unit's share, planned by urisift.pipeline.plan); None: all of them
     documents: tuple[int, int] | None = None
+    # a PDF page's image: the 1-based page it is drawn on (its records' ``page``)
+    page: int | None = None
 
     def stream(self) -> BinaryIO:
         """The body as a byte stream (mail and archives are bytes: a body

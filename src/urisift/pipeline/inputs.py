@@ -48,7 +48,7 @@ def _walked(folder: Input, options: ScanOptions) -> Iterator[Record | Defect | T
     from .plan import plan
     from .walking import walk
 
-    walked = walk([folder.path], maildir=options.kind is Kind.MAILDIR)
+    walked = walk([folder.path], maildir=options.kind is Kind.MAILDIR, images=options.qr)
     if folder.under is not None:
         walked = (replace(i, under=f"{folder.under.rstrip('/')}/{i.under}") if isinstance(i, Input) and i.under
                   else i for i in walked)

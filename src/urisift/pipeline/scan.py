@@ -2,20 +2,16 @@
 
     bytes ─ decode ─▶ text ─ find ─▶ Found ─ base ─▶ Base ─ resolve ─▶ target ─ record ─▶ Record
 
-- :func:`scan_unit` turns the unit of work (:class:`~urisift.pipeline.units.WorkUnit`:
-  an input, or a byte range of one, planned by :mod:`urisift.pipeline.plan`) into an
-  iterator of records and defects, lazily, ending with the unit's
-  :class:`~urisift.model.Tally`; nothing here builds a list of a unit's
-  records.
-- :func:`scan_content` routes one piece of :class:`~urisift.model.Content`
-  to its reader by kind, through one table (:data:`READERS`): each
-  reader's front door (:func:`~urisift.readers.text.read_text`,
+- :func:`scan_unit` turns the unit of work (:class:`~urisift.pipeline.units.WorkUnit`: an input, or a byte
+  range of one, planned by :mod:`urisift.pipeline.plan`) into an iterator of records and defects, lazily,
+  ending with the unit's :class:`~urisift.model.Tally`; nothing here builds a list of a unit's records.
+- :func:`scan_content` routes one piece of :class:`~urisift.model.Content` to its reader by kind, through
+  one table (:data:`READERS`): each reader's front door (:func:`~urisift.readers.text.read_text`,
   :func:`~urisift.readers.html_reading.read_html`, :func:`~urisift.readers.mail.reader.read_message` and
-  ``read_mbox``, :func:`~urisift.readers.warc.records.read_warc`) yields records,
-  defects, and content nested in its own (a MIME part, a WARC payload),
-  which comes back here to be routed in turn.  The HTML door has a module
-  of its own, not in :mod:`urisift.readers.html`, because it is where the decoder
-  and the ``<meta>`` prescan meet (the two never import each other).
+  ``read_mbox``, :func:`~urisift.readers.warc.records.read_warc`) yields records, defects, and content
+  nested in its own (a MIME part, a WARC payload), which comes back here to be routed in turn.  The HTML
+  door has a module of its own, not in :mod:`urisift.readers.html`, because it is where the decoder and the
+  ``<meta>`` prescan meet (the two never import each other).  An image is read only with ``--qr``.
 
 Lenient by default: a defect is yielded and the scan goes on.  With
 ``strict=True`` the first defect raises :class:`~urisift.uri.errors.InputError`.
@@ -62,6 +58,8 @@ def scan_content(content: Content, options: ScanOptions, tally: Tally | None = N
                      f"this looks like {kind} content, which this version does not read yet; scanned as plain text",
                      content.origin, None)
         kind = Kind.TEXT
+    if kind is Kind.IMAGE and not options.qr:
+        kind = Kind.TEXT  # an image file named without --qr: read as before images were read (a binary-content defect)
     tally.kinds.add(kind._value_)  # (not .value: a property's call, on every nested content)
     budget = content.budget
     fresh = budget is None and kind not in ARCHIVES
@@ -118,6 +116,8 @@ def _nested(content: Content, options: ScanOptions, tally: Tally) -> Items:
     the part it points to are added to its records.  Its reader's failure
     ends its reading only (:func:`~urisift.stages.containment.contained`): the
     container's reading goes on (ARCHITECTURE.md, The nesting boundary)."""
+    if content.kind is Kind.IMAGE and not options.qr:
+        return  # an image met inside other content is read only with --qr: passed over, as before images were read
     scanned = scan_content(content, options if options.charset is None else replace(options, charset=None), tally)
     flags, points_to, placed, at, held = content.flags, content.points_to, content.placed, content.at, content.held
     if not flags and points_to is None and placed is None and at is None and held is None:
@@ -201,7 +201,7 @@ READERS: dict[Kind, Reader] = {  # the one table (ARCHITECTURE.md, Adding a read
     Kind.BIBTEX: _reader("..readers.markup", "read_bibtex"),
     Kind.WIKITEXT: _reader("..readers.markup", "read_wikitext"),
     Kind.ARCHIVE: _reader("..readers.archive", "read_archive"), Kind.EPUB: _reader("..readers.archive", "read_epub"),
-    Kind.EMLX: _reader("..readers.mail.emlx", "read_emlx"),
+    Kind.EMLX: _reader("..readers.mail.emlx", "read_emlx"), Kind.IMAGE: _reader("..readers.image", "read_image"),
     Kind.CALENDAR: _reader("..readers.calendar", "read_calendar"),
     Kind.VCARD: _reader("..readers.calendar", "read_calendar"),
     Kind.MSG: _reader(_MAPI, "read_msg"), Kind.TNEF: _reader(_MAPI, "read_tnef_stream"),
@@ -215,9 +215,9 @@ ARCHIVES = frozenset({Kind.MBOX, Kind.WARC, Kind.ARCHIVE, Kind.PST, Kind.EPUB})
 #: their bytes are bounded by Limits.whole
 HELD_WHOLE = frozenset({Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
                         Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX, Kind.WIKITEXT, Kind.EMLX,
-                        Kind.CALENDAR, Kind.VCARD, Kind.MSG, Kind.TNEF})
+                        Kind.CALENDAR, Kind.VCARD, Kind.MSG, Kind.TNEF, Kind.IMAGE})
 #: the kinds whose small files are read in one call (:func:`~urisift.pipeline.sources.read_small`): the markup kinds
-_READ_AT_ONCE = HELD_WHOLE - {Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS}
+_READ_AT_ONCE = HELD_WHOLE - {Kind.HTML, Kind.CSS, Kind.MAIL, Kind.ROBOTS, Kind.IMAGE}
 
 
 # -- units ---------------------------------------------------------------------------
@@ -298,7 +298,7 @@ def _scan_unit(unit: WorkUnit, options: ScanOptions, stdin: BinaryIO | None) -> 
             lines = [0]
             items: Iterator[Record | Defect | Content] = mbox_messages(
                 split_mbox(stream, followed=unit.end is not None, lines=lines), layer, origin, unit.start, tally,
-                browser=options.browser, locations=options.locations, needs=options.needs)
+                browser=options.browser, locations=options.locations, needs=options.needs, images=options.qr)
             for item in items:
                 if type(item) is Content:
                     yield from _nested(item, options, tally)  # type: ignore[arg-type]

@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 from fnmatch import fnmatchcase
 
 from ..model import Defect, DefectKind, Kind, Origin
+from ..stages.sniff import binary, is_image, kind_by_name
 from .remote import expand, is_remote, key_under, local_path, shown
-from ..stages.sniff import binary
 from .sources import Input, printable_name, unreadable
 
 #: the first bytes of a walked file that tell whether it is binary (ripgrep reads its first buffer)
@@ -56,7 +56,7 @@ def wanted(path: str, filters: Sequence[NameFilter]) -> bool:
 
 def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follow: bool = False,
          binary: list[str] | None = None, names: Sequence[NameFilter] = (),
-         exclude_dirs: Sequence[str] = ()) -> Iterator[Input | Defect]:
+         exclude_dirs: Sequence[str] = (), images: bool = False) -> Iterator[Input | Defect]:
     """The inputs the paths name, in order; defects for what cannot be walked.
     A Maildir's messages (in ``cur/`` and ``new/``, as maildir(5) lays
     them out; ``tmp/`` is skipped) are known to be mail; with
@@ -70,7 +70,8 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
     A binary file met in a directory (an image, a font, a NUL byte in its
     first bytes: :func:`~urisift.stages.sniff.binary`) is passed over without a
     word, as ripgrep passes over it, and its path added to ``binary``; one
-    named is read.
+    named is read.  With ``images`` (``--qr``), an image (by its signature or its
+    name) is read for the codes drawn in it instead of passed over.
 
     ``names`` are ``--include`` and ``--exclude`` (:func:`wanted`), applied to
     every file, named or walked, and ``exclude_dirs`` are ``--exclude-dir``'s
@@ -121,7 +122,7 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
                 problem = _not_regular(full)
                 if problem is not None:
                     yield problem
-                elif not in_maildir and _binary(full):
+                elif not in_maildir and _binary(full, images):
                     if binary is not None:
                         binary.append(full)
                 else:
@@ -134,9 +135,10 @@ def walk(paths: list[str], *, hidden: bool = False, maildir: bool = False, follo
             yield unreadable(str(error.filename or path), error)
 
 
-def _binary(path: str) -> bool:
+def _binary(path: str, images: bool = False) -> bool:
     """Whether the file at ``path`` is binary by its first bytes (one that
-    cannot be read is not: its reading will say why)."""
+    cannot be read is not: its reading will say why); with ``images``, an
+    image is not (it is read for its codes)."""
     try:
         # (a descriptor, not a file object: a third of the time, on a tree of small files)
         fd = os.open(path, os.O_RDONLY)
@@ -145,6 +147,8 @@ def _binary(path: str) -> bool:
         finally:
             os.close(fd)
     except OSError:
+        return False
+    if images and (is_image(head) or kind_by_name(path) is Kind.IMAGE):
         return False
     return binary(head, path)
 

@@ -15,7 +15,8 @@ shape of a zip bomb of overlapping entries) is not read, nor is one encrypted,
 compressed with a method zipfile lacks, or claiming a ratio no real file has
 (:mod:`urisift.stages.zip_members`).  A tar whose member's header claims more bytes
 than follow is a defect where it ends.  Binary members (images, fonts, programs)
-are passed over, as a directory walk passes over them; a 7z or RAR member, which
+are passed over, as a directory walk passes over them (an image is read for the codes drawn in it with
+``--qr``, :mod:`urisift.readers.image`); a 7z or RAR member, which
 this reader cannot open, is an ``unsupported-kind`` defect that names it.
 
 An EPUB (EPUB 3.3 §4: a ZIP whose first member, ``mimetype``, says ``application/epub+zip``) is
@@ -160,8 +161,10 @@ def _member(name: str, stream: io.BufferedReader, content: Content, depth: int, 
     if head.startswith(b"PK\x03\x04") or is_tar(head) or opener is not None and _TARRED.search(name.lower()):
         sniffed = sniff(head, name).kind
         kind = sniffed if sniffed in (Kind.OFFICE, Kind.EPUB) else Kind.ARCHIVE
+    elif sniff(head, name).kind is Kind.IMAGE:
+        kind = Kind.IMAGE  # for the codes drawn in it (--qr); the scan passes it over without
     elif binary(head, name):
-        return  # an image, a font, a program: nothing a text scanner can read (as a walk passes it over)
+        return  # a font, a program: nothing a text scanner can read (as a walk passes it over)
     else:
         kind = sniff(head, name).kind
     nested = _Nested(root, depth + 1) if kind in (Kind.ARCHIVE, Kind.EPUB) else None

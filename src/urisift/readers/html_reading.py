@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..model import Charset, Content, Defect, DefectKind, Record, Tally
+from ..model import Charset, Content, Defect, DefectKind, Kind, Record, Tally, origin_with
 from ..model.events import is_message
 from ..stages.charset import decode
+from ..stages.data_images import data_image
+from ..stages.drawn import Drawing, as_images, may_hold_drawing, table_drawings, text_drawings
 from ..stages.options import ScanOptions
 
-Items = Iterator[Record | Defect]
+Items = Iterator[Record | Defect | Content]
 
 
 def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
@@ -62,9 +64,38 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
                             abbreviated=options.abbreviated, comments=options.comments, based=based,
                             needs=options.needs, page_base=page_base, code=options.code,
                             refang=options.refang)
-        yield from (_with_context(walk, text, options.context) if options.context else walk)
+        items = _with_context(walk, text, options.context) if options.context else walk
+        yield from (_with_images(items, content) if options.qr else items)
         based = walk.based
         del tree, walk  # the piece's tree goes before the next is built
+    if options.qr:  # codes drawn as a table of coloured cells, or with block characters in the page's text
+        yield from as_images(_drawings(text), content)
+
+
+def _drawings(text: str) -> Iterator[Drawing]:
+    """The codes drawn without an image in a page's source (:mod:`urisift.stages.drawn`)."""
+    lowered = text.lower()
+    if "<table" in lowered and ("bgcolor" in lowered or "background" in lowered):
+        yield from table_drawings(text)
+    if may_hold_drawing(text):
+        yield from text_drawings(text)
+
+
+def _with_images(items: Items, content: Content) -> Items:
+    """The walk's items, each ``data:`` image after its record as nested content for the image reader
+    (``--qr``), named by its place among the page's: ``data:image/png#3`` (the third), after the page's own
+    part (not by its line, which is not computed when the output does not ask for it)."""
+    count = 0
+    for item in items:
+        yield item
+        if type(item) is Record and item.found.reference[:11].lower() == "data:image/":  # type: ignore[union-attr]
+            image = data_image(item.found.reference)  # type: ignore[union-attr]
+            if image is not None:
+                count += 1
+                name = f"data:{image[0]}#{count}"
+                part = name if content.origin.part is None else f"{content.origin.part}!/{name}"
+                yield Content(image[1], Kind.IMAGE, origin_with(content.origin, part=part), content.layer,
+                              budget=content.budget)
 
 
 def _page_base(tag: str | bytes | None) -> Any:

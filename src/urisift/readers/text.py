@@ -16,6 +16,7 @@ from ..stages.base import BaseLayer
 from ..stages.charset import decode, decode_lines, decode_stream
 from ..stages.containment import Budget, Metered, metered
 from ..stages.delimit import Scanner, safe_cut
+from ..stages.drawn import MAX_DRAWINGS, Drawing, as_images, may_hold_drawing, text_drawings
 from ..stages.found_to_record import Tail
 from ..stages.options import ScanOptions
 
@@ -89,9 +90,11 @@ def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbr
             ahead = next(iterator, None)
 
 
-def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect]:
+def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """Plain text: decoded by the charset chain, streamed through the
-    scanner in pieces cut where no reference can span the cut."""
+    scanner in pieces cut where no reference can span the cut; with ``--qr``,
+    a text held whole (a mail part, a file of one piece) hands the codes drawn
+    in it with block characters to the image reader (:mod:`urisift.stages.drawn`)."""
     body = content.body
     declared = content.declared or options.charset
     if is_message(body):
@@ -100,6 +103,8 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
         tail = Tail(content.layer, content.origin, content.decoding, browser=options.browser, needs=options.needs)
         yield from text_records(body, tail, options.abbreviated,
                                 context=options.context, refang=options.refang)
+        if options.qr and may_hold_drawing(body):
+            yield from as_images(text_drawings(body), content)  # codes drawn with block characters (--qr)
         return
     if isinstance(body, bytes) and len(body) <= options.chunk_size:
         # a body held whole already (a mail part): decoded in one step, no stream machinery
@@ -109,6 +114,8 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
                     needs=options.needs)
         yield from text_records(text, tail,
                                 options.abbreviated, context=options.context, refang=options.refang)
+        if options.qr and may_hold_drawing(text):
+            yield from as_images(text_drawings(text), content)
         return
     stream = io.BytesIO(body) if isinstance(body, bytes) else body
     if content.live:
@@ -118,8 +125,25 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
                                        chunk_size=options.chunk_size)
     tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source), browser=options.browser,
                 needs=options.needs)
+    drawings: list[Drawing] = []
+    if options.qr:
+        pieces = _watched(pieces, drawings)
     yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context,
                                refang=options.refang)
+    yield from as_images(iter(drawings), content)
+
+
+def _watched(pieces: Iterable[tuple[str, list[Defect]]], drawings: list[Drawing]
+             ) -> Iterator[tuple[str, list[Defect]]]:
+    """The pieces of a streamed text as they go by, the codes drawn in each with block characters kept
+    (:mod:`urisift.stages.drawn`; a drawing cut by a piece's end is not rebuilt), :data:`MAX_DRAWINGS` at most."""
+    lines = 0
+    for piece, defects in pieces:
+        if len(drawings) < MAX_DRAWINGS and may_hold_drawing(piece):
+            drawings.extend(d._replace(line=d.line + lines) for d in text_drawings(piece))
+            del drawings[MAX_DRAWINGS:]
+        lines += piece.count("\n")
+        yield piece, defects
 
 
 class _RangeAccount:

@@ -89,7 +89,7 @@ def paths_of(inputs: list[str], from_list: str | None = None) -> list[str]:
 
 def plan(paths: list[str], options: ScanOptions) -> list[WorkUnit | Defect]:
     """The units of work, in the command's output order (:mod:`urisift.pipeline.plan`)."""
-    return list(plan_units(walk(paths), options))
+    return list(plan_units(walk(paths, images=options.qr), options))
 
 
 def _input(functions: Any) -> Any:
@@ -215,7 +215,7 @@ def plan_in_tasks(sc: Any, paths: list[str], options: ScanOptions) -> list[WorkU
     """The units of work, in output order: the driver lists the inputs (a
     store lists a glob or prefix in one call), the tasks cut them into
     ranges (which reads each large file: never on the driver)."""
-    sources = list(enumerate(walk(paths)))
+    sources = list(enumerate(walk(paths, images=options.qr)))
     if not sources:
         return []
 

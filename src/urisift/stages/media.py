@@ -36,6 +36,10 @@ KINDS: dict[str, Kind] = {
     "application/vnd.ms-outlook": Kind.MSG, "application/x-msg": Kind.MSG, "application/x-ms-msg": Kind.MSG,
     "application/ms-tnef": Kind.TNEF, "application/vnd.ms-tnef": Kind.TNEF,
     "application/vnd.ms-outlook-pst": Kind.PST, "application/x-pst": Kind.PST,
+    # images: read for the codes drawn in them with --qr, passed over without it (stages.options.ScanOptions.qr)
+    "image/png": Kind.IMAGE, "image/apng": Kind.IMAGE, "image/jpeg": Kind.IMAGE, "image/jpg": Kind.IMAGE,
+    "image/pjpeg": Kind.IMAGE, "image/gif": Kind.IMAGE, "image/bmp": Kind.IMAGE, "image/x-bmp": Kind.IMAGE,
+    "image/x-ms-bmp": Kind.IMAGE, "image/tiff": Kind.IMAGE, "image/webp": Kind.IMAGE,
     "text/css": Kind.CSS,
     "application/xml": Kind.XML, "text/xml": Kind.XML, "application/atom+xml": Kind.XML,
     "application/rss+xml": Kind.XML, "application/rdf+xml": Kind.XML, "image/svg+xml": Kind.XML,

@@ -57,6 +57,9 @@ class ScanOptions:
     refang: bool = False
     # Markdown: wikilinks ([[Page]], [[Page|label]], ![[file.png]]) as relative references (readers/markup/wikilinks.py)
     wikilinks: bool = False
+    # images (files, attachments, archive members, data: URIs, a PDF's pages, codes drawn in text or a table)
+    # read for the two-dimensional codes drawn in them (readers/image/): off, since decoding costs per image
+    qr: bool = False
 
     @property
     def needs(self) -> frozenset[str]:
@@ -78,6 +81,8 @@ class ScanOptions:
             object.__setattr__(self, "kind", Kind(self.kind))
         for name in _FLAGS:
             check.flag("ScanOptions", name, getattr(self, name))
+        if self.kind is Kind.IMAGE and not self.qr:
+            raise ValueError("ScanOptions(): kind 'image' reads the codes drawn in images: give qr=True too")
         check.text("ScanOptions", "base", self.base, none=True)
         check.text("ScanOptions", "charset", self.charset, none=True)
         if self.published_as is not None:
@@ -106,7 +111,7 @@ class ScanOptions:
 
 
 _FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code",
-          "refang", "wikilinks")
+          "refang", "wikilinks", "qr")
 
 
 def refusal(base: str | None, charset: str | None) -> str | None:

@@ -100,6 +100,12 @@ _EXTENSIONS[".tnef"] = Kind.TNEF  # (and winmail.dat, by its whole name)
 _EXTENSIONS.update(dict.fromkeys((".pst", ".ost"), Kind.PST))
 _EXTENSIONS[".epub"] = Kind.EPUB
 _EXTENSIONS.update(dict.fromkeys((".zip", ".tar", ".tgz", ".tbz", ".tbz2", ".txz"), Kind.ARCHIVE))
+# images, read for the codes drawn in them with --qr (and passed over as binary without it)
+_EXTENSIONS.update(dict.fromkeys((".png", ".apng", ".jpg", ".jpeg", ".jpe", ".jfif", ".gif", ".bmp", ".dib", ".tif",
+                                  ".tiff", ".webp"), Kind.IMAGE))
+#: the signatures of the images the image reader decodes (PNG, JPEG, GIF, TIFF; WebP's RIFF form type at byte 8):
+#: no text starts so; BMP's "BM" could, and is told by its name only
+_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"II*\x00", b"MM\x00*")
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
 # the first element of an XML document, after its prolog (declaration, comments, doctype, PIs)
 _XML_ROOT = patterns.compile(rb"<([A-Za-z_][\w.:-]*)")
@@ -261,6 +267,11 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
     return None
 
 
+def is_image(head: bytes) -> bool:
+    """Whether ``head`` starts an image of a format the image reader decodes, by its signature."""
+    return head.startswith(_IMAGE_MAGIC) or (head.startswith(b"RIFF") and head[8:12] == b"WEBP")
+
+
 def kind_by_name(name: str | None) -> Kind | None:
     """The kind a file's name says (2. in the module doc), or None."""
     return _by_name(name)
@@ -319,7 +330,9 @@ def sniff(head: bytes, name: str | None = None) -> Sniffed:
     start = start.lstrip(b" \t\r\n\x0c")
     if name and name.lower().endswith((".xhtml", ".xht")) and start[:1] == b"<":
         return Sniffed(Kind.XML)  # named as XHTML, which a browser parses as XML, whatever it starts with
-    kind = _unmistakable(head, start) or _by_name(name) or _archive(head) or _weak(start)
+    # (an image's signature after the name: a PNG named .msg stays what its name says, as before images were read)
+    kind = _unmistakable(head, start) or _by_name(name) or (Kind.IMAGE if is_image(head) else None) or \
+        _archive(head) or _weak(start)
     nameless = name in (None, "", "-")  # standard input: only its bytes can say what it is
     if kind is Kind.HTML and nameless and start.startswith(b"<!--"):
         # an HTML comment is also how a Markdown file often begins (a licence, a note to editors): what
@@ -376,8 +389,8 @@ def binary(head: bytes, name: str | None = None) -> bool:
         # one named .msg, or with no extension, may be one
         return name is not None and os.path.splitext(os.path.basename(name))[1].lower() not in ("", ".msg")
     named = _by_name(name)
-    if named is not None and named not in _TEXT_KINDS:
-        return False
+    if named is not None and named not in _TEXT_KINDS and named is not Kind.IMAGE:
+        return False  # (an image is binary: a walk reads it only with --qr, which asks walking.walk so)
     start = head.lstrip(b" \t\r\n\x0c")
     if _unmistakable(head, start) is not None:
         return False

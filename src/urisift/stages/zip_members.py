@@ -79,7 +79,7 @@ def opened(body: bytes | BinaryIO, origin: Origin, *, what: str, max_members: in
     defects of one that cannot be read (None then) or claims more (``what``: "archive", "package")."""
     try:
         package = zipfile.ZipFile(io.BytesIO(body) if isinstance(body, bytes) else seekable(body, limit))
-        members = [m for m in package.infolist() if not m.is_dir()]
+        members = [m for m in package.infolist() if not m.filename.endswith("/")]  # (is_dir fails on an empty name)
     except TooLarge as exc:
         yield Defect(DefectKind.BOMB, f"a ZIP {what}: {exc}", origin, None)
         return None

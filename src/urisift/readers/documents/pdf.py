@@ -8,7 +8,9 @@
   the content, on top of the layers around the file (rfc2396bis-01 §5.1.1), for
   URI actions only: a file specification is relative to the file itself
   (§7.11.2), so ``/Launch`` and ``/GoToR`` resolve against the layers around it;
-- the URIs written in each page's text layer, found by the text scanner.
+- the URIs written in each page's text layer, found by the text scanner;
+- with ``--qr``, each page's images, handed to the image reader for the codes drawn in them
+  (:mod:`~urisift.readers.documents.page_images`).
 
 A PDF is random access: the file is held whole (as any PDF reader holds
 it).  What cannot be read is a defect, never a crash: a malformed file, an
@@ -47,6 +49,7 @@ from ...stages.containment import Budget, contained
 from ...stages.delimit import Scanner
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
+from .page_images import page_images
 
 #: pages read at most (a file that claims more is cut there, with a defect)
 MAX_PAGES = 10_000
@@ -88,7 +91,7 @@ def _file_spec(spec: Any) -> str | None:
     return _text(spec)
 
 
-def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect]:
+def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     try:
         from pypdf import PdfReader
         from pypdf.errors import LimitReachedError, PyPdfError
@@ -125,6 +128,7 @@ def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
                    Tail(content.layer, origin, None, browser=options.browser, needs=options.needs),
                    options.abbreviated, content.budget,
                    origin, options.refang)
+    pages.qr = options.qr
     for number in range(1, min(count, MAX_PAGES) + 1):
         if content.budget is not None and content.budget.expired():
             yield from content.budget.over_time(f"pages {number} to {min(count, MAX_PAGES)}", origin)
@@ -156,8 +160,9 @@ class _Pages:
         self.spent = False  # the inflate budget is: no more content is inflated
         self.bad_streams: set[Any] = set()  # content streams that could not be inflated, by identity
         self.text_bytes = 0  # content bytes given to the text extractor so far
+        self.qr = False  # its pages' images read for codes (--qr)
 
-    def page(self, number: int) -> Iterator[Record | Defect]:
+    def page(self, number: int) -> Iterator[Record | Defect | Content]:
         """The records of one page; what pypdf cannot read of it is a defect
         (one that breaks otherwise is the boundary's: a bug)."""
         from pypdf.errors import LimitReachedError, PyPdfError
@@ -175,6 +180,8 @@ class _Pages:
             return
         if text:
             yield from _text_layer(text, number, self.tail, self.abbreviated, self.refang)
+        if self.qr:  # its images, for the codes drawn in them (--qr)
+            yield from page_images(page, number, self.origin, self.tail.layer, self.budget)
 
     def _annotations(self, page: Any, number: int) -> Iterator[Record | Defect]:
         annotations = page.get("/Annots")

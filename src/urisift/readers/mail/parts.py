@@ -63,11 +63,13 @@ def _charset(entity: Message, raw_type: str | None) -> str | None:
     return charset if charset is None or charset.isascii() else None
 
 
-def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Placing | None = None
-                   ) -> Iterator[TextPart | HeaderReference | Defect]:
+def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Placing | None = None,
+                   images: bool = False) -> Iterator[TextPart | HeaderReference | Defect]:
     """The pieces of one parsed message, in order (see the module doc);
     with ``lines`` (the message's bytes), each text part says where its
-    text stands in them (:mod:`urisift.readers.mail.lines`)."""
+    text stands in them (:mod:`urisift.readers.mail.lines`); with ``images``
+    (``--qr``), its image parts too (attachments and inline ``cid:`` images
+    alike), undecoded, for the image reader (without it they are never decoded)."""
     message_id = message.get("Message-ID")
     top = origin_with(origin, part=None,
                       message_id=origin.message_id if message_id is None else str(message_id).strip())
@@ -82,6 +84,8 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
         elif item.content_type.startswith(("text/", "multipart/")) or (
                 typed := kind_of(item.content_type) or (
                     _named(item.entity) if item.content_type in _UNTYPED else None)) is not None:
+            if not images and not item.content_type.startswith(("text/", "multipart/")) and typed is Kind.IMAGE:
+                continue  # an image, read only with --qr: not even its transfer encoding undone
             body = transfer_decoded(item.entity)
             if not isinstance(body, bytes):
                 continue
@@ -125,7 +129,8 @@ def message_pieces(message: Message, layer: BaseLayer, origin: Origin, lines: Pl
 _UNTYPED = frozenset({"application/octet-stream", "binary/octet-stream", "application/x-download",
                       "application/force-download"})
 #: the kinds whose files are binary by nature: an attachment named as one is read whatever its bytes
-_BINARY_KINDS = frozenset({Kind.ARCHIVE, Kind.OFFICE, Kind.PDF, Kind.MSG, Kind.TNEF, Kind.PST, Kind.EPUB})
+_BINARY_KINDS = frozenset({Kind.ARCHIVE, Kind.OFFICE, Kind.PDF, Kind.MSG, Kind.TNEF, Kind.PST, Kind.EPUB,
+                           Kind.IMAGE})
 
 
 def _named(entity: Message) -> Kind | None:

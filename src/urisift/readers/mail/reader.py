@@ -46,19 +46,20 @@ def read_message(content: Content, options: ScanOptions, tally: Tally) -> Iterat
         if options.locations and content.origin.line is not None:
             lines = Placing(data)
     yield from message_items(message, content.layer, content.origin, tally, browser=options.browser, lines=lines,
-                             needs=options.needs, budget=content.budget)
+                             needs=options.needs, budget=content.budget, images=options.qr)
 
 
 def message_items(message: Message, layer: BaseLayer, origin: Origin, tally: Tally, *, browser: bool = False,
-                  lines: Placing | None = None, needs: frozenset[str] = EVERYTHING, budget: Budget | None = None
-                  ) -> Iterator[Record | Defect | Content]:
+                  lines: Placing | None = None, needs: frozenset[str] = EVERYTHING, budget: Budget | None = None,
+                  images: bool = False) -> Iterator[Record | Defect | Content]:
     """What :func:`read_message` yields, for a message already parsed;
     ``lines``: its bytes, where its records are placed (text output's location); what a
     target points to among its parts only when the output asks (ARCHITECTURE.md, Pushdown).
     ``budget``: the message's, which its parts share (one document: ARCHITECTURE.md, Budgets);
-    None in an archive, whose message's parts the scan gives an account each."""
+    None in an archive, whose message's parts the scan gives an account each.  ``images``: its image parts
+    too, for the image reader (``--qr``)."""
     points_to = _part_pointer(message, layer, origin) if POINTS_TO in needs else _not_asked
-    for piece in message_pieces(message, layer, origin, lines):
+    for piece in message_pieces(message, layer, origin, lines, images):
         if isinstance(piece, Defect):
             yield piece
         elif isinstance(piece, HeaderReference):
@@ -103,13 +104,14 @@ def read_mbox(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     """Each message of an mbox archive in turn, as it is split off the stream."""
     lines = [0]
     yield from mbox_messages(split_mbox(content.stream(), lines=lines), content.layer, content.origin, 0, tally,
-                             browser=options.browser, locations=options.locations, needs=options.needs)
+                             browser=options.browser, locations=options.locations, needs=options.needs,
+                             images=options.qr)
     tally.lines = lines[0]
 
 
 def mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Origin, offset: int, tally: Tally,
-                  *, browser: bool = False, locations: bool = False, needs: frozenset[str] = EVERYTHING
-                  ) -> Iterator[Record | Defect | Content]:
+                  *, browser: bool = False, locations: bool = False, needs: frozenset[str] = EVERYTHING,
+                  images: bool = False) -> Iterator[Record | Defect | Content]:
     """The items of each message of an archive (``offset``: where the
     stream starts in the file); with ``locations``, each message's records
     are placed in the file (its first line counted from the stream's)."""
@@ -120,7 +122,8 @@ def mbox_messages(messages: Iterable[MboxMessage], layer: BaseLayer, origin: Ori
         message, defects = checked_parse(item.data, where)
         yield from defects
         yield from message_items(message, layer, where, tally, browser=browser,
-                                 lines=Placing(item.data, item.escaped) if locations else None, needs=needs)
+                                 lines=Placing(item.data, item.escaped) if locations else None, needs=needs,
+                                 images=images)
 
 
 __all__ = ["mbox_messages", "message_items", "read_mbox", "read_message"]

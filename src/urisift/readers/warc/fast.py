@@ -50,7 +50,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from ...model import Defect, DefectKind
+from ...model import Defect, DefectKind, Kind
 from ...stages.media import kind_of
 from ...uri import patterns
 from .making import Fields, State, named, placed, unit_of
@@ -299,7 +299,7 @@ class _Pass:
         content_type = (headers.get_header("Content-Type") if headers is not None and done.record.rec_type != "resource"
                         else done.record.rec_headers.get_header("Content-Type"))
         media = media_type(content_type)[0]
-        if media is None or kind_of(media) is not None:  # the unit reads its payload
+        if media is None or kind_of(media) not in (None, Kind.IMAGE):  # the unit reads its payload (not an image's)
             if block > HELD:
                 return None
             rest = _exactly(record.reader, block - len(data))

@@ -96,7 +96,8 @@ def unit_of(record: Any, offset: int, state: State) -> WarcUnit | None:
     kind: Kind | None = None
     body: Any = None
     inflated = False
-    if media is None or kind_of(media) is not None:  # (else its payload is not read: no reader takes its type)
+    # (else its payload is not read: no reader takes its type; a crawl's images are not read for codes, --qr or not)
+    if media is None or kind_of(media) not in (None, Kind.IMAGE):
         stream, unknown = decoded(record)
         inflated = inflating(stream)
         payload = state.payload = Payload(stream)

@@ -218,7 +218,7 @@ def route(data: bytes, media_type: str | None, name: str | None) -> Kind | None:
 
 
 #: the kinds whose files are binary by nature
-_BINARY_KINDS = frozenset({Kind.ARCHIVE, Kind.OFFICE, Kind.PDF, Kind.MSG, Kind.TNEF, Kind.PST, Kind.EPUB})
+_BINARY_KINDS = frozenset({Kind.ARCHIVE, Kind.OFFICE, Kind.PDF, Kind.MSG, Kind.TNEF, Kind.PST, Kind.EPUB, Kind.IMAGE})
 
 
 def _heading(headers: str | None) -> Message | None:
