@@ -294,6 +294,15 @@ def seeds(target: str, max_size: int, shared: bool = True) -> Iterator[bytes]:
         flipped = bytearray(bitmap[:max_size])
         flipped[len(flipped) // 3] ^= 0x55
         yield bytes(flipped)
+    elif target == "csv":
+        # tables of the shapes the reader reads: a header row, quoted cells over lines and with "", the
+        # three delimiters, a quote that never closes, a CR LF table, a row wider than the rest
+        yield (b'id,url,note\r\n1,https://x.example/a.html,Template\r\n2,"see https://q.example/a,b\r\n'
+               b'and ""https://two.example/""",x\r\n3,www.abbr.example,\r\n')
+        yield b"a;b;c\nhttps://s.example/;x;y\n\"u\";\"https://t.example/\";\n"
+        yield b"name\tlink\nA\thttps://tab.example/x y\nB\t\"https://tab2.example/\n\"\n"
+        yield b'1,"https://open.example/ never closes\n2,https://after.example/\n'
+        yield b"x,y\n" + b"," * 100 + b"https://wide.example/\n"
     elif target == "notebook":
         for path in _files(PROJECT / "markdown", "*.ipynb"):
             yield _read(path, max_size)
@@ -373,7 +382,7 @@ def build(out: Path, target: str, max_size: int, limit: int | None = None) -> in
 
 TARGETS = ("text", "html", "message", "mbox", "warc", "css", "xml", "pdf", "office", "sniff", "gzip", "bzip2", "xz",
            "codings", "markdown", "notebook", "rst", "asciidoc", "org",
-           "latex", "bibtex", "wikitext", "archive", "emlx", "calendar", "msg", "tnef", "drawn", "image")
+           "latex", "bibtex", "wikitext", "archive", "emlx", "calendar", "msg", "tnef", "drawn", "image", "csv")
 
 
 def main(argv: list[str] | None = None) -> int:

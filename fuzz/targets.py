@@ -349,4 +349,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "tnef": _as(Kind.TNEF),
     "drawn": drawn,
     "image": image,
+    "csv": _as(Kind.CSV),
 }

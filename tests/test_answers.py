@@ -120,7 +120,7 @@ DOORS: dict[str, list[Door]] = {
         (lambda: urisift.ScanOptions(kind="bogus"), ValueError, "ScanOptions(): kind must be one of 'auto', 'text', "
          "'html', 'mail', 'mbox', 'maildir', 'emlx', 'msg', 'tnef', 'pst', 'warc', 'css', 'xml', 'robots', 'pdf', "
          "'office', 'markdown', 'notebook', 'rst', 'asciidoc', 'org', 'latex', 'bibtex', 'wikitext', 'calendar', "
-         "'vcard', 'archive', 'epub', 'image'; not 'bogus'"),
+         "'vcard', 'csv', 'archive', 'epub', 'image'; not 'bogus'"),
         (lambda: urisift.ScanOptions(strict="yes"), TypeError, "ScanOptions(): strict must be True or False, not "
          "'yes'"),
         (lambda: urisift.ScanOptions(base=b"http://a/"), TypeError, "ScanOptions(): base must be a str or None, not "

@@ -42,6 +42,35 @@ CASES = [
     ("youtube", "https://www.youtube.com/redirect?event=video_description&redir_token=QUFFLUhq&q=https%3A%2F%2F"
                 "www.example.com%2Fshop&v=dQw4w9WgXcQ", "https://www.example.com/shop"),
     ("slack", "https://slack-redir.net/link?url=https%3A%2F%2Fwww.example.com%2Fdoc", "https://www.example.com/doc"),
+    # issue 55's rows
+    ("aws-ses", "https://abc123.r.us-east-1.awstrack.me/L0/https:%2F%2Fwww.example.com%2Fsale%3Fa=1%26b=2/1/"
+                "0100018f5f1a2b3c-4d5e6f70-1a2b-4c3d-9e8f-0123456789ab-000000/AbCdEf0123456789=123",
+     "https://www.example.com/sale?a=1&b=2"),
+    ("cisco", "https://secure-web.cisco.com/1AbC_dEf-GhIjKlMnOpQrStUvWxYz0123456789/https%3A%2F%2Fwww.example.com"
+              "%2Finvoice%3Fid%3D7", "https://www.example.com/invoice?id=7"),
+    ("sophos", "https://eu-central-1.protection.sophos.com?d=example.com&u=aHR0cHM6Ly93d3cuZXhhbXBsZS5jb20vcGF5P3g9"
+               "MSZ5PTI=&i=NWY4ZTA&t=dGVzdA==&h=0123abcd&s=AVNPUEhUT0NFTkNSWVBUSVbB", "https://www.example.com/pay?x=1&y=2"),
+    ("sophos", "https://us-west-2.protection.sophos.com/?d=example.com&u=aHR0cHM6Ly93d3cuZXhhbXBsZS5jb20vPz8%2B&i=x",
+     "https://www.example.com/??>"),
+    ("fireeye", "https://protect2.fireeye.com/v1/url?k=31323334-50bba2bf-31323334-454455534531-f1b0e4d4fcf8f4a4&q=1"
+                "&e=a1b2c3d4-0000-4000-8000-000000000000&u=https%3A%2F%2Fwww.example.com%2Fdoc", "https://www.example.com/doc"),
+    ("google-amp", "https://www.google.com/amp/s/www.example.com/news/story.amp.html", "https://www.example.com/news/story.amp.html"),
+    ("google-amp", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/news/story", "https://www.example.com/news/story"),
+    ("google-amp", "https://www.google.co.uk/amp/www.example.com/plain", "http://www.example.com/plain"),
+    ("bing", "https://www.bing.com/ck/a?!&&p=0123abcdJmltdHM9MTcxNDY5NDQwMA&ptn=3&ver=2&hsh=3&fclid=1a2b"
+             "&u=a1aHR0cHM6Ly93d3cuZXhhbXBsZS5jb20vcGFnZT94PTE&ntb=1", "https://www.example.com/page?x=1"),
+    ("yahoo", "https://r.search.yahoo.com/_ylt=AwrE;_ylu=Y29sbwNiZjEEcG9zAzEEdnRpZAMEc2VjA3Ny/RV=2/RE=1714700000/RO=10"
+              "/RU=https%3a%2f%2fwww.example.com%2fpage%3fx%3d1/RK=2/RS=AbCdEf0123-", "https://www.example.com/page?x=1"),
+    ("duckduckgo", "https://duckduckgo.com/l/?uddg=https%3A%2F%2Fwww.example.com%2Fpage%3Fx%3D1&rut=0123abcd",
+     "https://www.example.com/page?x=1"),
+    ("steam", "https://steamcommunity.com/linkfilter/?url=https://www.example.com/mod", "https://www.example.com/mod"),
+    ("steam", "https://steamcommunity.com/linkfilter/?u=https%3A%2F%2Fwww.example.com%2Fmod", "https://www.example.com/mod"),
+    ("instagram", "https://l.instagram.com/?u=https%3A%2F%2Fwww.example.com%2Fshop&e=AT0abc", "https://www.example.com/shop"),
+    ("vk", "https://vk.com/away.php?to=https%3A%2F%2Fwww.example.com%2F&cc_key=", "https://www.example.com/"),
+    ("tumblr", "https://t.umblr.com/redirect?z=https%3A%2F%2Fwww.example.com%2Fpost&t=YWJj&b=t%3A1&p=x&m=1",
+     "https://www.example.com/post"),
+    ("symantec", "https://clicktime.symantec.com/3AbCdEfGhIjK?u=https%3A%2F%2Fwww.example.com%2Freport",
+     "https://www.example.com/report"),
 ]
 
 
@@ -51,7 +80,7 @@ def test_each_wrapper_gives_the_original(service: str, wrapped: str, original: s
 
 
 def test_every_row_of_the_table_has_a_test() -> None:
-    tested = {c[0] for c in CASES} | {"wayback", "mimecast"}
+    tested = {c[0] for c in CASES} | {"wayback", "mimecast", "t.co"}
     assert {row.service for row in WRAPPERS} == tested
 
 
@@ -191,7 +220,7 @@ def test_the_screen_lets_the_samples_through() -> None:
 
 def _rows_with_choices() -> list[tuple[str, str, str, str]]:
     """(service, host, path, parameter) of each row that names more than one parameter."""
-    samples = {"google": ("www.google.com", "/url")}
+    samples = {"google": ("www.google.com", "/url"), "steam": ("steamcommunity.com", "/linkfilter/")}
     return [(row.service, *samples[row.service], name) for row in WRAPPERS if len(row.parameters) > 1
             for name in row.parameters]
 
@@ -386,3 +415,26 @@ def test_idn_link_texts_in_a_page() -> None:
 def test_a_sentence_is_no_host(text: str) -> None:
     assert text_host(text) is None
     assert deception(text, "https://blog.example/entry/7") is None
+
+
+def test_a_wrapper_with_no_target_in_it_is_flagged_and_one_that_does_not_decode_is_broken() -> None:
+    """Issue 55: t.co carries a token only; Bing's u without its a1, or with bad base64, and an SES link
+    whose URL is cut off after its scheme, are broken wrappers, never a half-decoded URL."""
+    assert unwrap("https://t.co/AbCdEf1234") == (None, ("t.co",), Risk(
+        "opaque-wrapper", "7.5", "t.co hides the target behind a token: where it goes is not in the URL"))
+    assert unwrap("https://www.bing.com/ck/a?!&&p=x&u=a1!!!&ntb=1") == (None, ("bing",), Risk(
+        "broken-wrapper", "7.5", "the bing wrapper cannot be decoded: its u parameter is not base64: '!!!'"))
+    assert unwrap("https://www.bing.com/ck/a?u=zzaHR0cA&ntb=1") == (None, ("bing",), Risk(
+        "broken-wrapper", "7.5", "the bing wrapper cannot be decoded: its u parameter does not start with 'a1': "
+        "'zzaHR0cA'"))
+    assert unwrap("https://a.r.eu-west-1.awstrack.me/L0/https:%2F%2F/1/x") == (None, ("aws-ses",), Risk(
+        "broken-wrapper", "7.5", "the aws-ses wrapper cannot be decoded: its URL is cut off: 'https://'"))
+    # no target where the row would carry one: no wrapper at all
+    assert unwrap("https://www.google.com/amp/") is None
+    assert unwrap("https://r.search.yahoo.com/search?p=x") is None
+
+
+def test_the_new_wrappers_reach_the_records() -> None:
+    [record] = [r for r in scan_text("Click https://abc.r.us-east-1.awstrack.me/L0/https:%2F%2Fshop.example%2F/1/"
+                                     "0100-000000/x=1 now") if isinstance(r, Record)]
+    assert (record.unwrapped, record.wrapper) == ("https://shop.example/", ("aws-ses",))

@@ -64,8 +64,8 @@ def _text_content(body: BinaryIO | bytes | str, base: str | None, file: str | No
 
 
 def scan_text(text: str, *, base: str | None = None, file: str | None = None,
-              abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None
-              ) -> Iterator[Record | Defect]:
+              abbreviated: bool = True, browser: bool = False, fields: Iterable[str] | None = None,
+              refang: bool = False) -> Iterator[Record | Defect]:
     """Yield a record for every URI reference in ``text`` (ARCHITECTURE.md, Delimiting running text).
 
     ``base`` is the retrieval URI (RFC 3986 §5.1.3): relative references,
@@ -78,19 +78,23 @@ def scan_text(text: str, *, base: str | None = None, file: str | None = None,
     record keys wanted (every scan function takes it; None, every key):
     what no key asked for is not computed, and reads ``False`` on the record
     (``positions``, ``risks``, ``browser_target``, ``unwrapped`` ...).
+    ``refang=True`` (``--refang``): defanged references (``hxxps://evil[.]example``,
+    ``198.51.100[.]23``) are read back: ``uri`` as written, ``target`` the URI
+    refanged, and the flag ``defanged``.
     """
     check.text("scan_text", "text", text, hint="decode it, or give io.BytesIO(data) to scan_stream, which finds "
                "its charset")
+    check.flag("scan_text", "refang", refang)
     wanted = _common("scan_text", base, file, abbreviated, browser, fields)
-    return _scan_text(text, base, file, abbreviated, browser, wanted)
+    return _scan_text(text, base, file, abbreviated, browser, wanted, refang)
 
 
 def _scan_text(text: str, base: str | None, file: str | None, abbreviated: bool, browser: bool,
-               fields: frozenset[str] | None) -> Iterator[Record | Defect]:
+               fields: frozenset[str] | None, refang: bool = False) -> Iterator[Record | Defect]:
     content, defects = _text_content(text, base, file)
     yield from defects
     yield from scan_content(content, ScanOptions(kind=Kind.TEXT, abbreviated=abbreviated,
-                                                 browser=browser, fields=fields))
+                                                 browser=browser, fields=fields, refang=refang))
 
 
 def scan_stream(stream: BinaryIO, *, base: str | None = None, file: str | None = None,

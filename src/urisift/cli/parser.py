@@ -161,6 +161,13 @@ def parser() -> argparse.ArgumentParser:
                       help="the inputs' charset, as a container would declare it (a byte-order mark still wins)")
     read.add_argument("--no-abbreviated", action="store_true", help="leave www./ftp. forms out")
     read.add_argument("--comments", action="store_true", help="HTML: scan the text of comments too")
+    read.add_argument("--refang", action="store_true",
+                      help="read defanged indicators back (hxxps://evil[.]example, 198.51.100[.]23, "
+                           "abuse(at)example[.]org): uri as written, target the URI refanged, flag 'defanged'; "
+                           "bare defanged hosts and addresses are found too")
+    read.add_argument("--wikilinks", action="store_true",
+                      help="Markdown: read wikilinks ([[Page]], [[Page#Heading|label]], ![[diagram.png]]) as "
+                           "relative references to the page, spaces percent-encoded, flag 'wikilink' (never in code)")
     read.add_argument("--qr", action="store_true",
                       help="read images for the codes drawn in them (QR, Micro QR, rMQR, Aztec, DataMatrix, PDF417): "
                            "image files (a walk reads them instead of passing over them), mail attachments and "

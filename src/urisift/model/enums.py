@@ -58,6 +58,7 @@ class Where(_Enum):
     BIBTEX = "bibtex"  # a BibTeX database
     WIKITEXT = "wikitext"  # MediaWiki wikitext: its links, templates' URLs, its prose, its code
     IMAGE = "image"  # an image: the payload of a code drawn in it (--qr)
+    CSV = "csv"  # a CSV or TSV table: each cell read as text
 
 
 class Flag(_Enum):
@@ -87,6 +88,10 @@ class Flag(_Enum):
     # found in code: a code span, block or cell of a markup document, or the text of HTML's <code>,
     # <pre>, <kbd> or <samp> (a URI in text all the same, but not a link)
     CODE = "code"
+    # written defanged (hxxp:, [.], (at) ...): with --refang, ``uri`` is as written and ``target`` the URI refanged
+    DEFANGED = "defanged"
+    # Markdown: a wikilink ([[Page]], ![[file.png]]), read with --wikilinks
+    WIKILINK = "wikilink"
 
 
 class BaseSource(_Enum):
@@ -168,6 +173,7 @@ class Kind(_Enum):
     WIKITEXT = "wikitext"  # MediaWiki wikitext (.wiki, .mediawiki)
     CALENDAR = "calendar"  # iCalendar (RFC 5545: .ics, text/calendar): an invite's URLs, attendees, descriptions
     VCARD = "vcard"  # vCard (RFC 6350: .vcf, text/vcard): a contact's URLs, photos, addresses
+    CSV = "csv"  # a CSV or TSV table (RFC 4180, text/tab-separated-values): each cell read as text
     ARCHIVE = "archive"  # a ZIP or tar archive (.zip, .tar, and .tar.gz, .tgz ... once inflated): its members
     EPUB = "epub"  # an EPUB book (.epub): its files, each with the retrieval URI of its path in the book
     IMAGE = "image"  # an image (PNG, JPEG, GIF, BMP, TIFF, WebP): the codes drawn in it, with --qr

@@ -205,7 +205,7 @@ READERS: dict[Kind, Reader] = {  # the one table (ARCHITECTURE.md, Adding a read
     Kind.CALENDAR: _reader("..readers.calendar", "read_calendar"),
     Kind.VCARD: _reader("..readers.calendar", "read_calendar"),
     Kind.MSG: _reader(_MAPI, "read_msg"), Kind.TNEF: _reader(_MAPI, "read_tnef_stream"),
-    Kind.PST: _reader("..readers.mail.mapi.pst", "read_pst"),
+    Kind.PST: _reader("..readers.mail.mapi.pst", "read_pst"), Kind.CSV: _reader("..readers.table", "read_table"),
 }
 assert frozenset(READERS) == BUILT_KINDS
 #: the kinds that hold many documents, each given its own budget, rather than one

@@ -40,7 +40,7 @@ BUILT_KINDS = frozenset({Kind.TEXT, Kind.HTML, Kind.MAIL, Kind.MBOX, Kind.WARC, 
                          Kind.PDF, Kind.OFFICE, Kind.MARKDOWN, Kind.NOTEBOOK, Kind.RST,
                          Kind.ASCIIDOC, Kind.ORG, Kind.LATEX, Kind.BIBTEX,
                          Kind.WIKITEXT, Kind.ARCHIVE, Kind.EMLX, Kind.CALENDAR, Kind.VCARD,
-                         Kind.MSG, Kind.TNEF, Kind.PST, Kind.EPUB, Kind.IMAGE})
+                         Kind.MSG, Kind.TNEF, Kind.PST, Kind.EPUB, Kind.IMAGE, Kind.CSV})
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,7 +134,7 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
             yield from _attached(value, params, content, number)
         elif name in TEXT_PROPERTIES:
             place = Place(where, header=name)
-            for found in Scanner(_unescaped(value), abbreviated=options.abbreviated):
+            for found in Scanner(_unescaped(value), abbreviated=options.abbreviated, refang=options.refang):
                 # (on the property's line: the unescaped text's columns are not the file's)
                 yield tail(found._replace(start=None, end=None, place=place), None, number, None)
         elif name == "X-ALT-DESC" and params.get("FMTTYPE", "").lower() == "text/html":

@@ -62,7 +62,8 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
             yield Defect(DefectKind.DEEP_NESTING, capped, content.origin, None)
         walk = DocumentWalk(tree, content.layer, content.origin, decoding, locator=locator, source=text,
                             abbreviated=options.abbreviated, comments=options.comments, based=based,
-                            needs=options.needs, page_base=page_base, code=options.code)
+                            needs=options.needs, page_base=page_base, code=options.code,
+                            refang=options.refang)
         items = _with_context(walk, text, options.context) if options.context else walk
         yield from (_with_images(items, content) if options.qr else items)
         based = walk.based

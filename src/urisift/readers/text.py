@@ -24,15 +24,16 @@ _span = tuple.__new__
 
 
 def text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, first_line: int = 1,
-                 context: int = 0, first_column: int = 1) -> Iterator[Record]:
+                 context: int = 0, first_column: int = 1, refang: bool = False) -> Iterator[Record]:
     """The records of one piece of plain text: the hot loop, one record a
     reference.  Lines are counted forward only, from the last reference to
     the next, so the whole text is counted once.  ``offset``,
     ``first_line`` and ``first_column``: where the piece starts in the
-    whole text (a piece may start inside a line)."""
+    whole text (a piece may start inside a line).  ``refang``: defanged
+    references read back (:mod:`urisift.stages.delimit.refang`)."""
     count, rfind = text.count, text.rfind
     line, line_start, upto = first_line, 1 - first_column, 0
-    for found in Scanner(text, abbreviated=abbreviated):
+    for found in Scanner(text, abbreviated=abbreviated, refang=refang):
         start, end = found.start, found.end
         assert start is not None and end is not None
         if start > upto:
@@ -48,8 +49,8 @@ def text_records(text: str, tail: Tail, abbreviated: bool, offset: int = 0, firs
 
 
 def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbreviated: bool, *,
-                    eager: bool = False, context: int = 0, offset: int = 0, first_line: int = 1
-                    ) -> Iterator[Record | Defect]:
+                    eager: bool = False, context: int = 0, offset: int = 0, first_line: int = 1,
+                    refang: bool = False) -> Iterator[Record | Defect]:
     """Scan text that arrives in pieces, cut where no reference can span the
     cut; offsets and lines are for the whole text.  A piece's defects come
     before the records of the text they were found in.  The last piece is
@@ -78,7 +79,7 @@ def chunked_records(pieces: Iterable[tuple[str, list[Defect]]], tail: Tail, abbr
         cut = len(chunk) if last else safe_cut(chunk, patient=eager)
         head, carry = chunk[:cut], chunk[cut:]
         # (the context of a reference near a cut is cut there too)
-        yield from text_records(head, tail, abbreviated, offset, line, context, column)
+        yield from text_records(head, tail, abbreviated, offset, line, context, column, refang)
         offset += len(head)
         newlines = head.count("\n")
         line += newlines
@@ -101,7 +102,7 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     if isinstance(body, str):
         tail = Tail(content.layer, content.origin, content.decoding, browser=options.browser, needs=options.needs)
         yield from text_records(body, tail, options.abbreviated,
-                                context=options.context)
+                                context=options.context, refang=options.refang)
         if options.qr and may_hold_drawing(body):
             yield from as_images(text_drawings(body), content)  # codes drawn with block characters (--qr)
         return
@@ -112,7 +113,7 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
         tail = Tail(content.layer, content.origin, Charset(choice.name, choice.source), browser=options.browser,
                     needs=options.needs)
         yield from text_records(text, tail,
-                                options.abbreviated, context=options.context)
+                                options.abbreviated, context=options.context, refang=options.refang)
         if options.qr and may_hold_drawing(text):
             yield from as_images(text_drawings(text), content)
         return
@@ -127,7 +128,8 @@ def read_text(content: Content, options: ScanOptions, tally: Tally) -> Iterator[
     drawings: list[Drawing] = []
     if options.qr:
         pieces = _watched(pieces, drawings)
-    yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context)
+    yield from chunked_records(pieces, tail, options.abbreviated, eager=content.live, context=options.context,
+                               refang=options.refang)
     yield from as_images(iter(drawings), content)
 
 
@@ -192,5 +194,6 @@ def _range(stream: BinaryIO, start: int, characters: int, lines: int, chosen: Ch
     choice, pieces = decode_stream(stream, declared=options.charset, origin=origin, chunk_size=options.chunk_size,
                                    chosen=chosen if start else None, at=start)
     tail = Tail(layer, origin, Charset(choice.name, choice.source), browser=options.browser, needs=options.needs)
-    yield from chunked_records(pieces, tail, options.abbreviated, context=options.context, offset=characters,
+    yield from chunked_records(pieces, tail, options.abbreviated, context=options.context, refang=options.refang,
+                               offset=characters,
                                first_line=lines + 1)

@@ -35,7 +35,7 @@ def _percent_encode(m: re.Match[str]) -> str:
     return "".join(f"%{b:02X}" for b in m.group().encode("utf-8"))
 
 # looked up once: each Style.X costs 0.1 µs in Python 3.11
-_ABBREVIATED, _BARE, _ANGLE = Style.ABBREVIATED, Style.BARE, Style.ANGLE
+_ABBREVIATED, _BARE, _ANGLE, _DEFANGED = Style.ABBREVIATED, Style.BARE, Style.ANGLE, Flag.DEFANGED
 # "scheme:" at the start of a reference: it is absolute (RFC 3986 §4.3)
 _SCHEME = LEADING_SCHEME
 # validity.plainly_valid, inline: the common valid shape, and no "%" without two hex digits
@@ -91,9 +91,9 @@ class Tail:
         """The target (None when relative with no base), the base used, and
         what the risk flags are computed on (the target, else the reference)."""
         reference = found.reference
-        if found.style is _ABBREVIATED:
-            # Appendix F: an abbreviated URI is absolute by heuristic, never relative
-            assert found.expanded is not None
+        if found.expanded is not None:
+            # Appendix F: an abbreviated URI is absolute by heuristic, never relative; a defanged one
+            # (--refang) is the URI it was written for
             return found.expanded, None, found.expanded
         m = _SCHEME.match(reference)
         if m is not None:
@@ -126,7 +126,7 @@ class Tail:
         reference = found.reference
         style = found.style
         if (style is _BARE or style is _ANGLE) and not self.browser and "/." not in reference \
-                and ":." not in reference and not may_be_wrapped(reference):
+                and ":." not in reference and found.expanded is None and not may_be_wrapped(reference):
             # The common case of target(), without the calls: these styles
             # always start with a scheme (the scanner saw to it), without dot
             # segments the target is the reference itself, and a reference of
@@ -138,9 +138,10 @@ class Tail:
                 return new_record(found, reference, None, self.origin, self.decoding, span, line, column,
                                   () if plainly_safe(reference) else risks(reference))
         seen = self._seen.get(reference)
-        if seen is None or style is _ABBREVIATED:
+        expanded = found.expanded is not None  # (abbreviated, or defanged: the target is not the spelling's)
+        if seen is None or expanded:
             plain = self._plain
-            if plain is None or style is _ABBREVIATED:
+            if plain is None or expanded:
                 seen = self._work_out(found)
             elif _plainly_safe(reference) is not None and "/." not in reference and not may_be_wrapped(reference):
                 # _work_out's answer, without its steps (a reference of a markup link: an rST line of
@@ -197,14 +198,15 @@ class Tail:
             # a reference that is its own target and plainly safe is valid too
             # (PLAINLY_SAFE narrows PLAINLY_VALID): the commonest absolute link is
             # vetted by that one match
-            bad = None if safe and target is found.reference else invalidity(found.reference)
+            # (a defanged reference is judged by the URI it was written for: its brackets are the defanging)
+            bad = None if safe and target is found.reference else invalidity(
+                found.expanded if found.expanded is not None and _DEFANGED in found.flags else found.reference)
             if bad is not None:
                 flags = (bad, *flags)
         browser: str | None | Literal[False] = False
         resolver, whatwg = self._browser, self._whatwg
         if resolver is not None and whatwg is not None:
-            if found.style is _ABBREVIATED:
-                assert found.expanded is not None
+            if found.expanded is not None:
                 browser = whatwg.browser_target(found.expanded, None)
             else:
                 browser = resolver(found.reference)
@@ -222,7 +224,7 @@ class Tail:
                 if wrapped.risk is not None and flags is not False:
                     flags = (*flags, wrapped.risk)
         seen = (target, base, flags, encoded, browser, unwrapped, wrapper)
-        if found.style is not _ABBREVIATED:  # its target is not its spelling's alone
+        if found.expanded is None:  # an expanded one's target is not its spelling's alone
             if len(self._seen) >= _SEEN_LIMIT:
                 self._seen.clear()
             self._seen[found.reference] = seen

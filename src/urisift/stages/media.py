@@ -27,6 +27,8 @@ KINDS: dict[str, Kind] = {
     # calendars and contacts (an invite's text/calendar part, a contact card)
     "text/calendar": Kind.CALENDAR, "application/ics": Kind.CALENDAR,
     "text/vcard": Kind.VCARD, "text/x-vcard": Kind.VCARD, "text/directory": Kind.VCARD,
+    # tables (an export attached to a report): each cell read as text
+    "text/csv": Kind.CSV, "text/tab-separated-values": Kind.CSV, "application/csv": Kind.CSV,
     # archives (a zip attached to a report, a tarball of a Maildir): each member read as its kind
     "application/zip": Kind.ARCHIVE, "application/x-zip-compressed": Kind.ARCHIVE, "application/x-zip": Kind.ARCHIVE,
     "application/x-tar": Kind.ARCHIVE, "application/x-gtar": Kind.ARCHIVE, "application/epub+zip": Kind.EPUB,

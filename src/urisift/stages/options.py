@@ -53,6 +53,10 @@ class ScanOptions:
     code: bool = True
     # a documentation tree as its generator publishes it (stages/publishing.py): html, dir, bare; None: as it is
     published_as: str | None = None
+    # defanged indicators (hxxp:, [.], (at) ...) read back, and bare defanged hosts found (stages/delimit/refang.py)
+    refang: bool = False
+    # Markdown: wikilinks ([[Page]], [[Page|label]], ![[file.png]]) as relative references (readers/markup/wikilinks.py)
+    wikilinks: bool = False
     # images (files, attachments, archive members, data: URIs, a PDF's pages, codes drawn in text or a table)
     # read for the two-dimensional codes drawn in them (readers/image/): off, since decoding costs per image
     qr: bool = False
@@ -107,7 +111,7 @@ class ScanOptions:
 
 
 _FLAGS = ("abbreviated", "strict", "comments", "positions", "content_location", "browser", "locations", "code",
-          "qr")
+          "refang", "wikilinks", "qr")
 
 
 def refusal(base: str | None, charset: str | None) -> str | None:

@@ -94,6 +94,7 @@ _EXTENSIONS[".bib"] = Kind.BIBTEX
 _EXTENSIONS.update(dict.fromkeys((".wiki", ".mediawiki", ".wikitext"), Kind.WIKITEXT))
 _EXTENSIONS[".emlx"] = Kind.EMLX  # (and .partial.emlx)
 _EXTENSIONS.update(dict.fromkeys((".ics", ".ical", ".icalendar", ".ifb", ".vcs"), Kind.CALENDAR))
+_EXTENSIONS.update(dict.fromkeys((".csv", ".tsv", ".tab"), Kind.CSV))  # (RFC 4180 §3; IANA's tab-separated-values)
 _EXTENSIONS.update(dict.fromkeys((".vcf", ".vcard"), Kind.VCARD))
 _EXTENSIONS[".tnef"] = Kind.TNEF  # (and winmail.dat, by its whole name)
 _EXTENSIONS.update(dict.fromkeys((".pst", ".ost"), Kind.PST))

@@ -37,92 +37,28 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import unquote
 
 from ..model import Risk
 from . import patterns
 from .schemes import WEB, registered_schemes
+from .wrappers import WRAPPERS, Wrapper
+
+__all__ = ["WRAPPERS", "BrokenWrapper", "Unwrapped", "Wrapper", "host_of", "may_be_wrapped", "unwrap"]
 
 #: how many wrappers deep a link is unwrapped (each pass must shorten it: no loops)
 MAX_DEPTH = 8
 
-_PROOFPOINT = r"urldefense(?:\.proofpoint)?\.com|urldefense\.us"
-
-
-@dataclass(frozen=True, slots=True)
-class Wrapper:
-    """One row of the table: the service's name, the hosts (a pattern
-    matched against the whole lower-case host), the path (a pattern matched
-    at its start), how the target is carried, and the query parameters that
-    may carry it, in the order they are tried: the first whose value is an
-    absolute URL is the target (:func:`_carried`).  ``after``: parameters
-    the service always writes after the target's; when none of them
-    follows it, the link was cut short (at a line break of quoted mail),
-    and what the target parameter holds is the start of a URL, not one."""
-
-    service: str
-    hosts: str
-    path: str
-    carried: str
-    parameters: tuple[str, ...] = ()
-    after: tuple[str, ...] = ()
-
-
-#: the wrappers urisift knows, each with a test built from the service's published format;
-#: the comment above a row says where its forms come from
-WRAPPERS: tuple[Wrapper, ...] = (
-    # Microsoft Defender for Office 365 Safe Links: <region>.safelinks.protection.outlook.com/?url=,
-    # and /ap/<x>-<hex>/?url= for links to Office documents; the government and national clouds'
-    # hosts (GCC High office365.us, DoD apps.mil, 21Vianet partner.outlook.cn) (observed); the
-    # target is always followed by data= (the tenant's token), then sdata= and reserved=0
-    Wrapper("safelinks", r"(?:[a-z0-9-]+\.)?safelinks\.protection\."
-            r"(?:outlook\.com|office365\.us|apps\.mil|partner\.outlook\.cn)", "/", "query", ("url",),
-            ("data", "sdata", "reserved")),
-    # Safe Links for Microsoft Teams (generally available since 2021: Microsoft Tech Community,
-    # "Announcing general availability of Safe Links for Microsoft Teams"): the Teams CDN's page
-    Wrapper("safelinks", r"statics(?:int)?\.teams\.cdn\.office\.net",
-            r"/evergreen-assets/safelinks/\d+/atp-safelinks\.html$", "query", ("url",)),
-    # Proofpoint URL Defense: its own decoder (URLDefenseDecode.py, v3.0.1) reads v1, v2 and v3 on
-    # urldefense.proofpoint.com and urldefense.com alike; urldefense.us serves v3 (observed)
-    # (v1's u is followed by k, r, m and s; v2's by d, c, r, m, s and e, in URLDefenseDecode's samples)
-    Wrapper("proofpoint-v1", _PROOFPOINT, "/v1/url", "query", ("u",), ("k", "r", "m", "s")),
-    Wrapper("proofpoint-v2", _PROOFPOINT, "/v2/url", "proofpoint-v2", ("u",), ("d", "c", "r", "m", "s", "e")),
-    Wrapper("proofpoint-v3", _PROOFPOINT, "/v3/__", "proofpoint-v3"),
-    # Barracuda Link Protection: linkprotect.cudasvc.com/url?a=<url>&c=...
-    Wrapper("barracuda", r"linkprotect\.cudasvc\.com", r"/url$", "query", ("a",), ("c", "typo")),
-    # Trend Micro Email Security time-of-click protection: <product>-ctp.trendmicro.com and
-    # <product>-urlprotect.trendmicro.com, /wis/clicktime/v1/query and /v2/clickthrough (observed)
-    # (the target is followed by umid= and auth=)
-    Wrapper("trendmicro", r"(?:[a-z0-9-]+\.)*trendmicro\.com", r"/wis/clicktime/v\d+/(?:query|clickthrough)$",
-            "query", ("url",), ("umid", "auth")),
-    # Google's redirector /url on its search, Maps, Images and Custom Search hosts: the target in
-    # url (search results: q is then the query, often empty) or in q (Gmail, Docs, the basic page)
-    Wrapper("google", r"(?:(?:www|maps|images|cse)\.)?google\.[a-z.]{2,6}", r"/url$", "query", ("url", "q")),
-    # Facebook's link shim, l.php?u= on l., lm. (mobile), m. and www.facebook.com, and Messenger's
-    Wrapper("facebook", r"(?:l|lm|m|www)\.facebook\.com|l\.messenger\.com", r"/l\.php$", "query", ("u",)),
-    # LinkedIn: /redir/redirect?url= (posts, profiles), the warning pages /redir/<kind>-page?url=
-    # and /safety/go?url= (messages, job posts), each with or without a final "/" (observed)
-    Wrapper("linkedin", r"(?:www\.)?linkedin\.com", r"/(?:redir/[a-z-]+|safety/go)/?$", "query", ("url",)),
-    # YouTube's /redirect?q= (descriptions, comments), on www. and m.youtube.com
-    Wrapper("youtube", r"(?:www\.|m\.)?youtube\.com", r"/redirect$", "query", ("q",)),
-    Wrapper("slack", r"slack-redir\.net", r"/link$", "query", ("url",)),
-    # the Wayback Machine (web.archive.org, and wayback.archive.org that older pages name) and
-    # Archive-It (wayback.archive-it.org/<collection or all>/)
-    Wrapper("wayback", r"web\.archive\.org|wayback\.archive(?:-it)?\.org", "/", "replay"),
-    # Mimecast URL Protect: protect-<region>.mimecast.com/s/<token> and, in its newer form,
-    # url.<region>.m.mimecastprotect.com/s/<token> (observed)
-    Wrapper("mimecast", r"(?:[a-z0-9-]+\.)?protect-[a-z]{2,3}\.mimecast\.com|url\.[a-z]{2,3}\.m\.mimecastprotect\.com",
-            "/s/", "opaque"),
-)
 
 # a cheap screen: only an http(s) URL whose host names one of these, or whose
 # path starts as a replay's "/<collection>/<timestamp>/" does, can be a wrapper
 # (_one reads nothing else); the host is read, never the whole URL
 _SCREEN = patterns.compile(r"https?://([^/?#]*)(/[^/?#]*/\d{14}(?:[a-z]{2}_)?/)?", re.IGNORECASE)
 _HOST_HINT = patterns.compile(r"safelinks|teams\.cdn\.office|urldefense|cudasvc|trendmicro|google\.|facebook\.com|"
-                        r"messenger\.com|linkedin\.com|youtube\.com|slack-redir|archive|mimecast")
+                        r"messenger\.com|linkedin\.com|youtube\.com|slack-redir|archive|mimecast|awstrack\.me|"
+                        r"secure-web\.cisco|sophos\.com|fireeye\.com|ampproject|bing\.com|search\.yahoo|"
+                        r"duckduckgo|steamcommunity|instagram|vk\.com|umblr|symantec|^t\.co$")
 
 
 def may_be_wrapped(url: str) -> bool:
@@ -199,6 +135,11 @@ def _one(url: str) -> tuple[str, str | None] | None:
         try:
             if carried == "proofpoint-v3":
                 return row.service, _proofpoint_v3(url[url.index("/v3/__"):])
+            if carried in _IN_PATH:
+                target = _IN_PATH[carried](path, paths.match(path).end())  # type: ignore[union-attr]
+                if target is None:
+                    continue
+                return row.service, _whole(target)
             target = _carried(query or "", row)
         except BrokenWrapper as exc:
             raise BrokenWrapper(str(exc), row.service) from None
@@ -243,6 +184,8 @@ def _carried(query: str, row: Wrapper) -> str | None:
             target = _decoded(raw, name)
             if row.carried == "proofpoint-v2":
                 target = _proofpoint_v2(target)
+            elif row.carried in ("query-base64", "bing"):
+                target = _base64(target, name, row.carried == "bing")
         except BrokenWrapper as exc:
             broken = broken or exc
             continue
@@ -260,6 +203,51 @@ def _carried(query: str, row: Wrapper) -> str | None:
     if broken is not None:
         raise broken
     return None
+
+
+def _base64(value: str, name: str, bing: bool) -> str:
+    """A URL carried in base64 (Sophos's ``u``, in either alphabet: a ``+``
+    the query's decoding made a space is put back) or, after ``a1``, in
+    base64url without padding (Bing's ``u``); RFC 4648 §4, §5."""
+    if bing:
+        if not value.startswith("a1"):
+            raise BrokenWrapper(f"its {name} parameter does not start with 'a1': {value!r}")
+        value = value[2:]
+    try:
+        standard = value.replace(" ", "+").replace("-", "+").replace("_", "/")
+        data = base64.b64decode(standard + "=" * (-len(value) % 4), validate=True)
+        return _utf8(data.decode("utf-8", errors="surrogateescape"))
+    except (binascii.Error, ValueError) as exc:
+        raise BrokenWrapper(f"its {name} parameter is not base64: {value!r}") from exc
+
+
+def _segment(path: str, at: int) -> str | None:
+    """The percent-encoded URL in the path segment at ``at`` (AWS SES's ``/L0/``, Cisco's)."""
+    segment = path[at:].partition("/")[0]
+    if not segment:
+        return None
+    return _decoded(segment, "path")
+
+
+def _yahoo(path: str, at: int) -> str | None:
+    """Yahoo's ``/RU=<the URL percent-encoded>/`` segment."""
+    for segment in path.split("/"):
+        if segment.startswith("RU="):
+            return _decoded(segment[3:], "RU")
+    return None
+
+
+def _amp(path: str, at: int) -> str | None:
+    """An AMP path's ``[s/]<host>/<path>``: ``s/`` is https, none http."""
+    rest = path[at:]
+    secure = rest.startswith("s/")
+    rest = rest[2:] if secure else rest
+    if not rest or rest.startswith("/"):
+        return None
+    return ("https://" if secure else "http://") + rest
+
+
+_IN_PATH = {"segment": _segment, "yahoo": _yahoo, "amp": _amp}
 
 
 def _decoded(raw: str, name: str) -> str:

@@ -127,7 +127,7 @@ def read_pdf(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     pages = _Pages(reader, Tail(layer, origin, None, browser=options.browser, needs=options.needs),
                    Tail(content.layer, origin, None, browser=options.browser, needs=options.needs),
                    options.abbreviated, content.budget,
-                   origin)
+                   origin, options.refang)
     pages.qr = options.qr
     for number in range(1, min(count, MAX_PAGES) + 1):
         if content.budget is not None and content.budget.expired():
@@ -146,8 +146,9 @@ class _Pages:
     extracted once)."""
 
     def __init__(self, reader: Any, tail: Tail, files: Tail, abbreviated: bool, budget: Budget | None,
-                 origin: Origin) -> None:
+                 origin: Origin, refang: bool = False) -> None:
         self.reader = reader
+        self.refang = refang  # defanged references in the page's text read back (--refang)
         self.tail = tail
         self.files = files
         self.abbreviated = abbreviated
@@ -178,7 +179,7 @@ class _Pages:
                          f"{type(exc).__name__}: {exc}", self.origin, None)
             return
         if text:
-            yield from _text_layer(text, number, self.tail, self.abbreviated)
+            yield from _text_layer(text, number, self.tail, self.abbreviated, self.refang)
         if self.qr:  # its images, for the codes drawn in them (--qr)
             yield from page_images(page, number, self.origin, self.tail.layer, self.budget)
 
@@ -341,11 +342,11 @@ def _annotation(ref: Any, number: int, tail: Tail, files: Tail) -> Record | None
     return tail(found) if kind == "URI" else files(found)
 
 
-def _text_layer(text: str, number: int, tail: Tail, abbreviated: bool) -> Iterator[Record]:
+def _text_layer(text: str, number: int, tail: Tail, abbreviated: bool, refang: bool = False) -> Iterator[Record]:
     """The URIs written on the page (its extracted text; positions in it)."""
     place = Place(Where.PDF, page=number)
     line, line_start, upto = 1, 0, 0
-    for found in Scanner(text, abbreviated=abbreviated):
+    for found in Scanner(text, abbreviated=abbreviated, refang=refang):
         start, end = found.start, found.end
         assert start is not None and end is not None
         line += text.count("\n", upto, start)

@@ -69,7 +69,7 @@ class DocumentWalk:
                  locator: Locator | None, abbreviated: bool = True, comments: bool = False,
                  flags: tuple[Flag, ...] = (), depth: int = 0, source: str | None = None,
                  based: BaseLayer | None = None, needs: frozenset[str] = EVERYTHING,
-                 page_base: Element | None = None, code: bool = True) -> None:
+                 page_base: Element | None = None, code: bool = True, refang: bool = False) -> None:
         self.tree = tree
         self.source = source if source is not None or locator is None else locator.text
         self.layer = layer
@@ -77,6 +77,7 @@ class DocumentWalk:
         self.decoding = decoding
         self.locator = locator
         self.abbreviated = abbreviated
+        self.refang = refang  # defanged references in text read back (stages/delimit/refang.py)
         self.comments = comments
         self.extra = flags
         self.code = code  # URLs in code are found (flagged), or left out
@@ -90,7 +91,7 @@ class DocumentWalk:
         self.here: str | Literal[False] = False
 
     def __iter__(self) -> Iterator[Record | Defect]:
-        items = list(self.tree.items(READ_NAMES, self.comments))
+        items = list(self.tree.items(READ_NAMES, self.comments, self.refang))
         document_url = self.layer.current
         base = (first_base(items) or self.page_base) if self.based is None else None
         href = None if base is None else clean_value(base.attributes["href"] or "")[0]
@@ -344,12 +345,12 @@ class DocumentWalk:
     def _prose(self, tag: str, name: str, value: str) -> None:
         """The references in an attribute value a person reads (table.PROSE_ATTRIBUTES, a
         description's content): found as in a text node, their records naming the attribute."""
-        if ":" not in value and "www." not in value and "ftp." not in value:
-            return
+        if ":" not in value and "www." not in value and "ftp." not in value and not (self.refang and "." in value):
+            return  # (a defanged host has none of them: evil[.]example)
         place = self._place(tag, name, Where.TEXT)
         where = self._locate(value, tag)
         extra, locator, tail = self.extra, self.locator, self.tail
-        for found in Scanner(value, abbreviated=self.abbreviated):
+        for found in Scanner(value, abbreviated=self.abbreviated, refang=self.refang):
             found = found._replace(place=place, flags=ordered({*found.flags, *extra}) if extra else found.flags)
             assert found.start is not None and found.end is not None
             at = None if locator is None else locator.inside(where, found.start, value[found.start:found.end])
@@ -383,7 +384,7 @@ class DocumentWalk:
         link_target = None
         if item.link is not None:
             link_target = tail.target(Found(clean_value(item.link)[0], None, None, Style.ATTRIBUTE))[0]
-        for found in Scanner(text, abbreviated=self.abbreviated):
+        for found in Scanner(text, abbreviated=self.abbreviated, refang=self.refang):
             found = found._replace(place=place, flags=ordered({*found.flags, *extra}) if extra else found.flags)
             if link_target is not None and tail.target(found)[0] == link_target:
                 continue  # the link's own URL written as its text: one link, already reported

@@ -43,7 +43,7 @@ def _inner(walk: DocumentWalk, document: str) -> Iterator[Record | Defect]:
     # its records stand where the iframe stands on the page, not where they stand in it
     here = walk.here
     inner = type(walk)(tree, BaseLayer.holding(walk.document_base), walk.origin, walk.decoding, locator=None,
-                       abbreviated=walk.abbreviated, comments=walk.comments,
+                       abbreviated=walk.abbreviated, comments=walk.comments, refang=walk.refang,
                        flags=ordered({*walk.extra, Flag.SRCDOC}), depth=walk.depth + 1, needs=walk.needs - {REGION})
     for item in inner:
         if here is not False and type(item) is Record:

@@ -158,16 +158,18 @@ class LexborTree:
                 if inner is not Namespace.HTML:
                     stack.append((child, inner))
 
-    def items(self, names: frozenset[str], comments: bool = False) -> list[Element | Text]:
+    def items(self, names: frozenset[str], comments: bool = False, refang: bool = False) -> list[Element | Text]:
         """The elements with an attribute in ``names`` (and every ``<style>``),
-        the text nodes that may hold a reference, in tree order."""
+        the text nodes that may hold a reference, in tree order (``refang``:
+        any with a "." may, a defanged host's ``evil[.]example``)."""
         out: list[Element | Text] = []
         root = self.parser.root
         if root is not None:
-            self._walk(root, names, comments, out)
+            self._walk(root, names, comments, out, refang)
         return out
 
-    def _walk(self, root: Any, names: frozenset[str], comments: bool, out: list[Element | Text]) -> None:
+    def _walk(self, root: Any, names: frozenset[str], comments: bool, out: list[Element | Text],
+              refang: bool = False) -> None:
         # The hot loop of HTML: every node of the page passes here, so it
         # appends to a list (no generator), tells nodes apart by lexbor's tag
         # id (an int: the tag's name is a new str each time it is read, and
@@ -192,7 +194,7 @@ class LexborTree:
                     text = node.text_content
                     # most text nodes are words: a reference needs a ":" or
                     # "www."/"ftp.", a style sheet's url() a ":" (or "@import")
-                    holds = ":" in text or ("." in text and may_hold_reference(text))
+                    holds = ":" in text or ("." in text and (refang or may_hold_reference(text)))
                     if not holds and "@" not in text:
                         continue
                     parent = node.parent
@@ -259,7 +261,8 @@ class SoupTree:
     def __init__(self, soup: Any) -> None:
         self.soup = soup
 
-    def items(self, names: frozenset[str], comments: bool = False) -> Iterator[Element | Text]:
+    def items(self, names: frozenset[str], comments: bool = False, refang: bool = False
+              ) -> Iterator[Element | Text]:
         from bs4.element import Comment, NavigableString, PreformattedString, Tag
 
         html = Namespace.HTML
@@ -286,7 +289,8 @@ class SoupTree:
             elif isinstance(node, NavigableString) and not isinstance(node, PreformattedString):
                 parent = node.parent
                 parent_tag = (parent.name or "").lower() if parent is not None and parent is not self.soup else ""
-                if parent_tag == "style" or (parent_tag not in RAW and may_hold_reference(node)):
+                if parent_tag == "style" or (parent_tag not in RAW and (may_hold_reference(node)
+                                                                       or (refang and "." in node))):
                     yield Text(str(node), parent_tag, False, _soup_link_around(parent), parent)
 
     @staticmethod

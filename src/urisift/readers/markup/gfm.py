@@ -28,14 +28,15 @@ _LOCAL_MAX = 256
 _TRAILING_ENTITY = patterns.compile(r"&[A-Za-z0-9]++$")
 
 
-def prose(text: str, abbreviated: bool) -> Iterator[Found]:
+def prose(text: str, abbreviated: bool, refang: bool = False) -> Iterator[Found]:
     """The text scanner's finds and GFM's e-mail autolinks (as ``mailto:``,
-    style ``markup``), in order; an address inside a URL is the URL's."""
+    style ``markup``), in order; an address inside a URL is the URL's.
+    ``refang``: defanged references read back (``--refang``)."""
     emails = _emails(text) if "@" in text else iter(())  # (every address holds one)
     email = next(emails, None)
     # (the scanner made only for text it may find something in: a notebook's cells are a hundred thousand
     # short documents, most with no ":")
-    for found in Scanner(text, abbreviated=abbreviated) if may_hold_reference(text) else ():
+    for found in Scanner(text, abbreviated=abbreviated, refang=refang) if refang or may_hold_reference(text) else ():
         start, end = found.start, found.end
         assert start is not None and end is not None
         while email is not None and email.start < start:  # type: ignore[operator]
@@ -74,7 +75,7 @@ def _emails(text: str) -> Iterator[Found]:
             found = search(text, at + 1)
 
 
-def clipped(text: str, found: Found, limit: int, abbreviated: bool) -> Iterator[Found]:
+def clipped(text: str, found: Found, limit: int, abbreviated: bool, refang: bool = False) -> Iterator[Found]:
     """What the prose holds of ``found``, a find that runs past ``limit``,
     the end of the inline run it starts in (a code span's end, or the start
     of a link, code or raw HTML after prose): the finds in the text from its
@@ -84,13 +85,13 @@ def clipped(text: str, found: Found, limit: int, abbreviated: bool) -> Iterator[
     (`` `<https://foo.bar.`baz>` ``: the code holds ``https://foo.bar``)."""
     start = found.start
     assert start is not None
-    for part in prose(text[start:limit], abbreviated):
+    for part in prose(text[start:limit], abbreviated, refang):
         assert part.start is not None and part.end is not None
         yield part._replace(start=part.start + start, end=part.end + start)
 
 
 def within_runs(text: str, finds: Iterable[Found], starts: list[int], runs: list[tuple[int, int, bool]],
-            abbreviated: bool) -> Iterator[Found]:
+            abbreviated: bool, refang: bool = False) -> Iterator[Found]:
     """The prose's finds, each within the run it starts in: one that runs past
     a code span's end, or into the link, code or HTML after the prose, is cut
     there and read again (:func:`clipped`)."""
@@ -100,7 +101,7 @@ def within_runs(text: str, finds: Iterable[Found], starts: list[int], runs: list
         k = bisect.bisect_right(starts, at) - 1
         limit = runs[k][1] if k >= 0 and at < runs[k][1] else starts[k + 1] if k + 1 < len(starts) else end
         if end > limit:
-            yield from clipped(text, found, limit, abbreviated)
+            yield from clipped(text, found, limit, abbreviated, refang)
         else:
             yield found
 

@@ -53,10 +53,11 @@ from ...stages.options import ScanOptions
 from ...uri import patterns
 from ..html.table import ANCHOR_TEXT_LIMIT
 from .byte_ranges import byte_offsets, destination_at, same_offset
-from .gfm import LINK, prose
+from .gfm import LINK
 from .markdown_blocks import GAP, Mode, cut_up, may_hold, plan
 from .markdown_records import records
 from .marks import html_contents, in_order
+from .wikilinks import with_wikilinks as _prose
 
 IMAGE = Place(Where.MARKDOWN, "img", "src")
 _UNTOLD = Place(Where.MARKDOWN, "a", "href", text=False)  # a link whose text was not asked for
@@ -115,7 +116,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
     yield from defects
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     if len(text) < GAP:  # (a notebook's cell, a short note: planning costs more than parsing it whole)
-        yield from _document(content, options, tail, text, 0, 1, None, list(prose(text, options.abbreviated)))
+        yield from _document(content, options, tail, text, 0, 1, None, list(_prose(text, options)))
         return
     if len(text) <= WHOLE:
         yield from _stretches(content, options, tail, text)
@@ -157,7 +158,7 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     plans them: the parser reads only those that may hold a link, each
     finding the others' definitions, and the text scanner's finds in the
     whole document are shared out among them."""
-    finds = list(prose(text, options.abbreviated))
+    finds = list(_prose(text, options))
     # (a definition's label is followed by its ":" at once, CommonMark §4.7: without a "]:" there is none)
     labels = {_label(label): definition["dest"] for label, definition in _definitions(text).items()
               } if "]:" in text else {}

@@ -13,8 +13,9 @@ from ...model import Content, Defect, Flag, Found, Place, Record, Span, Style, W
 from ...stages.delimit.chars import ordered
 from ...stages.found_to_record import Tail
 from ...stages.options import ScanOptions
-from .gfm import LINK, gfm_end, prose, within_runs
+from .gfm import LINK, gfm_end, within_runs
 from .marks import advance
+from .wikilinks import with_wikilinks
 
 #: the place of a URL found in code
 IN_CODE = Place(Where.MARKDOWN)
@@ -50,8 +51,8 @@ def records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int,
         runs.append((start, end, code))
         starts.append(start)
     placed: list[tuple[int, Found]] = []
-    for count, found in enumerate(within_runs(text, prose(text, options.abbreviated) if finds is None else finds,
-                                              starts, runs, options.abbreviated)):
+    finds = with_wikilinks(text, options) if finds is None else finds
+    for count, found in enumerate(within_runs(text, finds, starts, runs, options.abbreviated, options.refang)):
         at = found.start
         assert at is not None
         if budget is not None and not count & _LOOK and count and budget.expired():
@@ -66,7 +67,7 @@ def records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int,
         else:
             if found.style is not Style.MARKUP:  # (an e-mail autolink is GFM's alone: not in code)
                 found = gfm_end(text, found)
-            placed.append((at, found._replace(place=LINK)))
+            placed.append((at, found if Flag.WIKILINK in found.flags else found._replace(place=LINK)))
     line, line_start, upto = first_line, 0, 0
     i = j = 0
     while i < len(marked) or j < len(placed):

@@ -66,7 +66,7 @@ def streamed(content: Content, text: str, tail: Tail, options: ScanOptions, batc
     a ``bomb`` defect, and the end, once the time budget of ``content`` ran
     out (looked at after each batch)."""
     budget = content.budget
-    finds = iter(Scanner(text, abbreviated=options.abbreviated))
+    finds = iter(Scanner(text, abbreviated=options.abbreviated, refang=options.refang))
     pending = next(finds, None)
     starts: list[int] = []  # the disjoint runs of the covered ranges that may still hold a find: their starts
     runs: list[tuple[int, int, bool]] = []

@@ -260,7 +260,7 @@ def _piece(text: str, first: int, last: int, first_line: int, marked: list[tuple
     prose = text[first:last]
     finds: list[tuple[int, Found]] = []
     k = 0
-    for found in Scanner(prose, abbreviated=options.abbreviated):
+    for found in Scanner(prose, abbreviated=options.abbreviated, refang=options.refang):
         assert found.start is not None and found.end is not None
         start = found.start + first
         while k < len(skipped) and skipped[k][1] <= start:

@@ -42,7 +42,7 @@ def prose_records(walk: XmlWalk, run: str, parent: Any, frame: Frame, line: int 
     tag = parent.tag
     local = _names(tag)[1] if isinstance(tag, str) else ""
     place = walk.place(f"{parent.prefix}:{local}" if local and parent.prefix else local, None)
-    for found in Scanner(run, abbreviated=walk.options.abbreviated):
+    for found in Scanner(run, abbreviated=walk.options.abbreviated, refang=walk.options.refang):
         assert found.start is not None
         at = None if line is None else (line - run.count("\n", found.start) if backwards
                                         else line + run.count("\n", 0, found.start))

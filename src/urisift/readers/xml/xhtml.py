@@ -241,7 +241,7 @@ class XhtmlReading:
         if ":" not in run and "www." not in run and "ftp." not in run:
             return
         place = self._place(local, None)
-        for found in Scanner(run, abbreviated=self.walk.options.abbreviated):
+        for found in Scanner(run, abbreviated=self.walk.options.abbreviated, refang=self.walk.options.refang):
             assert found.start is not None
             at = _line(run, found.start, line, backwards)
             yield from self._emit(frame, found._replace(start=None, end=None, place=place), at)

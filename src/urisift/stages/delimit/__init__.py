@@ -38,8 +38,11 @@ __all__ = ["Found", "Scanner", "find_references", "may_hold_absolute", "may_hold
            "safe_cut", "safe_line_start"]
 
 
-def find_references(text: str, *, abbreviated: bool = True) -> list[Found]:
-    """Every URI reference in ``text``, in order (ARCHITECTURE.md, Delimiting running text)."""
+def find_references(text: str, *, abbreviated: bool = True, refang: bool = False) -> list[Found]:
+    """Every URI reference in ``text``, in order (ARCHITECTURE.md, Delimiting running text).
+    ``refang``: defanged references (``hxxps://evil[.]example``) read back, each
+    as written with its refanged URI as ``expanded`` (:mod:`.refang`)."""
     check.text("find_references", "text", text)
     check.flag("find_references", "abbreviated", abbreviated)
-    return list(Scanner(text, abbreviated=abbreviated))
+    check.flag("find_references", "refang", refang)
+    return list(Scanner(text, abbreviated=abbreviated, refang=refang))

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model import Found
+from ...model import Flag, Found
 from ...uri import patterns
 from ...uri.schemes import registered_schemes
 from .angle import AngleRule
 from .bare import FAST_AFTER_ANY_BUT, AbbreviatedRule, SchemeRule
-from .chars import BODY, SCHEME_CHARS, STOP, body_end
+from .chars import BODY, SCHEME_CHARS, STOP, body_end, ordered
+from .refang import DEFANGED_SCHEME, Mapping, bare, refang, written
 
 __all__ = ["Found", "Scanner", "may_hold_absolute", "may_hold_reference", "registered_schemes", "safe_cut",
            "safe_line_start"]
@@ -55,14 +56,46 @@ _ABSOLUTE_TRIGGER = patterns.compile("|".join(literal for literal, rule in _TABL
 class Scanner:
     """Find URI references in one string.  Use :func:`find_references`."""
 
-    def __init__(self, text: str, *, abbreviated: bool = True) -> None:
+    def __init__(self, text: str, *, abbreviated: bool = True, refang: bool = False) -> None:
         self.text = text
+        self.refang = refang
+        self.abbreviating = abbreviated
         schemes = registered_schemes()
         self.angle = AngleRule(text, schemes)
         self.scheme = SchemeRule(text, schemes)
         self.abbreviated = AbbreviatedRule(text, abbreviated)
 
     def __iter__(self) -> Iterator[Found]:
+        if self.refang:
+            return self._refanged()
+        return self._scan()
+
+    def _refanged(self) -> Iterator[Found]:
+        """``--refang``: the references of the text rewritten by the rule
+        table (:mod:`.refang`), each at its place in the text as written,
+        and the bare hosts and addresses that were defanged, in order."""
+        text = self.text
+        fanged, edits = refang(text)
+        if not edits:
+            yield from self._scan()
+            return
+        mapping = Mapping(edits)
+        finds = Scanner(fanged, abbreviated=self.abbreviating)._scan()
+        bares = bare(fanged, edits) if self.abbreviating else iter(())
+        found, other = next(finds, None), next(bares, None)
+        upto = 0  # where the last reference yielded ends (in the rewritten text): a bare one inside it is none
+        while found is not None or other is not None:
+            if other is None or (found is not None and found.start <= other.start):  # type: ignore[operator]
+                this, found = found, next(finds, None)
+            else:
+                this, other = other, next(bares, None)
+                if this.start < upto:  # type: ignore[operator]
+                    continue
+            assert this is not None and this.end is not None
+            upto = max(upto, this.end)
+            yield written(text, this, mapping)
+
+    def _scan(self) -> Iterator[Found]:
         text = self.text
         n = len(text)
         pos = 0
@@ -91,6 +124,9 @@ class Scanner:
                     pos = scheme._past_names(start)
                     continue
                 found, resume = scheme(start, pos)
+                if found is not None and found.reference[0] in "hHfF" and DEFANGED_SCHEME.match(found.reference):
+                    # hxxp:, fxp: ... (IANA lists hxxp as provisional): a URI as written, flagged
+                    found = found._replace(flags=ordered({*found.flags, Flag.DEFANGED}))
             elif rule is _ANGLE:
                 found, resume = angle(start)
             else:
