@@ -77,6 +77,10 @@ def read_msg(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     data = _bytes(content)
     origin = content.origin
     if not data.startswith(CFB_SIGNATURE):
+        if sniff(data[:SAMPLE], None).kind is Kind.IMAGE:
+            # an image named .msg is an image (read for its codes with --qr, passed over without, as any image)
+            yield Content(data, Kind.IMAGE, origin, content.layer, sniffed=True, budget=content.budget)
+            return
         what = next((what for magic, what in _OTHERWISE if data.startswith(magic)), "not a Compound File")
         yield Defect(DefectKind.UNSUPPORTED_KIND, f"not an Outlook message: its bytes are {what} (an Outlook "
                      "message is a Compound File, MS-OXMSG §2.1); not read", origin, 0)
