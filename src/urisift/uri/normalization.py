@@ -296,6 +296,10 @@ def _mailto(ref: UriReference) -> str:
         local, at, domain = address.rpartition("@")
         normal.append(f"{local}@{domain.lower()}" if at else address)
     path = ",".join(normal)
+    if remove_dot_segments(path) != path:
+        # a "to=" value that would be a dot segment in the path ("mailto:?to=." is not "mailto:."): the
+        # syntax step of a second pass would remove it, so the fields stay where they are (RFC 3986 §6.2.2.3)
+        return str(ref)
     if path.startswith("//"):
         # an empty address before it, which RFC 6068 ignores, keeps it a path:
         # "mailto://x" would split with an authority (RFC 3986 §3.3)
