@@ -344,3 +344,25 @@ def test_a_msg_file_that_holds_an_rfc_5322_message_is_read_as_one(tmp_path: Path
     path.write_bytes(b"From: a@example.org\r\nTo: b@example.org\r\nDate: Tue, 1 Dec 2026 09:00:00 +0000\r\n"
                      b"Subject: s\r\n\r\nsee https://text.example/\r\n")
     assert _seen(_items(path)) == [("1", "https://text.example/", "https://text.example/")]
+
+
+def test_compressed_rtf_that_inflates_past_what_a_body_may_be_is_a_bomb_and_a_lying_size_is_a_cut(
+        tmp_path: Path) -> None:
+    from urisift.readers.mail.mapi.rtf import decompressed
+    from urisift.stages.containment import Limits
+
+    # (LZFu inflates up to eight times: a message held whole could make eight times its size of RTF)
+    rtf = rb"{\rtf1 " + b"x" * 40_000 + rb" https://after.example/ }"
+    packed = _rtf(rtf)
+    assert len(packed) < len(rtf) // 7
+    report = Message({(0x1009, PT_BINARY): packed, (0x1000, PT_UNICODE): "text https://text.example/"})
+    path = tmp_path / "bomb.msg"
+    path.write_bytes(msg(report))
+    items = _items(path, limits=Limits(whole=30_000))
+    assert _defects(items) == [(DefectKind.BOMB, f"part rtf: its compressed RTF (MS-OXRTFCP) is not read: its "
+                                f"header says it inflates to {len(rtf)} bytes, more than a body may be held (30000); "
+                                "the other bodies are read")]
+    assert [u for _, u, _ in _seen(items)] == ["https://text.example/"]
+    # a header that says fewer bytes than the stream makes: the RTF is cut at its size
+    lying = packed[:4] + struct.pack("<I", 100) + packed[8:]
+    assert decompressed(lying) == rtf[:100]

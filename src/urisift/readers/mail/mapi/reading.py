@@ -61,7 +61,7 @@ from .model import (
     tag,
 )
 from .msg_file import NotAMessage, NotCompoundFile, read_msg_file
-from .rtf import decompressed, rtf_content
+from .rtf import TooLarge, decompressed, rtf_content
 from .tnef import NotTnef, read_tnef
 
 #: the media types that say nothing of an attachment's content, so that its name says it (RFC 2046 §4.5.1)
@@ -160,7 +160,11 @@ def message_items(message: MapiMessage, origin: Origin, layer: BaseLayer, option
     compressed = properties.binary(PID_RTF_COMPRESSED)
     if compressed is not None or message.rtf is not None:
         try:
-            rtf = rtf_content(message.rtf if message.rtf is not None else decompressed(compressed or b""))
+            rtf = rtf_content(message.rtf if message.rtf is not None else
+                              decompressed(compressed or b"", options.limits.whole))
+        except TooLarge as exc:
+            yield Defect(DefectKind.BOMB, f"part {prefix}rtf: its compressed RTF (MS-OXRTFCP) is not read: {exc}; "
+                         "the other bodies are read", part("rtf"), None)
         except ValueError as exc:
             yield Defect(DefectKind.BROKEN_DOCUMENT, f"part {prefix}rtf: its compressed RTF (MS-OXRTFCP) cannot be "
                          f"read: {exc}; the other bodies are read", part("rtf"), None)

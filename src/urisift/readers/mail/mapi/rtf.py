@@ -56,9 +56,15 @@ class RtfContent:
     codec: str
 
 
-def decompressed(data: bytes) -> bytes:
-    """The RTF of a PidTagRtfCompressed value (MS-OXRTFCP §2.1.3.1).  Raises ValueError, saying
-    what is wrong, for a header that lies or a CRC that does not match."""
+class TooLarge(ValueError):
+    """Compressed RTF whose header says it inflates past what a body may be held."""
+
+
+def decompressed(data: bytes, limit: int | None = None) -> bytes:
+    """The RTF of a PidTagRtfCompressed value (MS-OXRTFCP §2.1.3.1), at most as many bytes as its
+    header's size says.  Raises ValueError, saying what is wrong, for a header that lies or a CRC that
+    does not match; :class:`TooLarge` for one that says more than ``limit`` bytes (the body is held
+    whole: LZFu inflates up to eight times, and a 64 MB message would make 512 MB of RTF)."""
     if len(data) < 16:
         raise ValueError(f"{len(data)} bytes: shorter than the 16-byte header of compressed RTF")
     size, raw_size, kind, _crc = struct.unpack_from("<II4sI", data)
@@ -66,13 +72,15 @@ def decompressed(data: bytes) -> bytes:
         raise ValueError(f"its compression type is {kind!r}, neither LZFu nor MELA")
     if size - 12 > len(data) - 16:
         raise ValueError(f"its header says {size - 12} bytes of compressed RTF follow, and {len(data) - 16} do")
+    if limit is not None and raw_size > limit:
+        raise TooLarge(f"its header says it inflates to {raw_size} bytes, more than a body may be held ({limit})")
     if kind == _UNCOMPRESSED:
         return data[16:16 + min(raw_size, size - 12)]
     body = data[16:16 + size - 12]
     crc = zlib.crc32(body, 0xFFFFFFFF) ^ 0xFFFFFFFF  # §2.1.3.2: CRC-32 from 0, no final XOR (zlib's, undone)
     if crc != _crc:
         raise ValueError(f"its CRC is 0x{_crc:08X}, and its bytes' is 0x{crc:08X} (MS-OXRTFCP §2.1.3.2)")
-    return _lzfu(body)
+    return _lzfu(body, raw_size)
 
 
 #: the dictionary's first 207 bytes (MS-OXRTFCP §2.1.2.1): the RTF every compressed body is likely to start with
@@ -81,17 +89,17 @@ _PREBUF = (b"{\\rtf1\\ansi\\mac\\deff0\\deftab720{\\fonttbl;}{\\f0\\fnil \\froma
            b"\\pard\\plain\\f0\\fs20\\b\\i\\u\\tab\\tx")
 
 
-def _lzfu(body: bytes) -> bytes:
+def _lzfu(body: bytes, size: int) -> bytes:
     """LZFu decompression (MS-OXRTFCP §2.1.3.1.2): each control byte says, bit by bit from the lowest,
     whether a literal byte or a 2-byte reference (a 12-bit offset into the 4,096-byte dictionary, a 4-bit
     length less 2) follows; the reference to where the next byte would be written ends the stream.  The
-    output is at most what 17 bytes a reference give (a header that lies about the size cannot make more)."""
+    output stops at ``size``, the header's (a stream that would make more is cut there)."""
     window = bytearray(4096)
     window[:len(_PREBUF)] = _PREBUF
     write = len(_PREBUF)
     out = bytearray()
     at, end = 0, len(body)
-    while at < end:
+    while at < end and len(out) < size:
         control = body[at]
         at += 1
         for bit in range(8):
@@ -111,13 +119,13 @@ def _lzfu(body: bytes) -> bytes:
             at += 2
             offset, length = token >> 4, (token & 0xF) + 2
             if offset == write:
-                return bytes(out)
+                return bytes(out[:size])
             for step in range(length):
                 byte = window[(offset + step) & 0xFFF]
                 out.append(byte)
                 window[write] = byte
                 write = (write + 1) & 0xFFF
-    return bytes(out)
+    return bytes(out[:size])
 
 
 class _Group:
