@@ -11,6 +11,8 @@ from pathlib import Path
 
 import compressed_rtf
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urisift import Defect, DefectKind, Kind, Record, ScanOptions, iter_input
 from urisift.readers.mail.mapi.rtf import rtf_content
@@ -366,3 +368,13 @@ def test_compressed_rtf_that_inflates_past_what_a_body_may_be_is_a_bomb_and_a_ly
     # a header that says fewer bytes than the stream makes: the RTF is cut at its size
     lying = packed[:4] + struct.pack("<I", 100) + packed[8:]
     assert decompressed(lying) == rtf[:100]
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from([rb"{\rtf1\ansi ", b"ab", b"x" * 40, rb"\par ", bytes(range(256)), b"\r\n"]),
+                max_size=120), st.binary(max_size=64))
+def test_lzfu_gives_back_what_was_compressed_across_the_dictionary_s_wrap(parts: list[bytes], tail: bytes) -> None:
+    from urisift.readers.mail.mapi.rtf import decompressed
+
+    rtf = b"".join(parts) + tail  # up to 31 KB: the 4,096-byte dictionary wraps, references overlap what they write
+    assert decompressed(_rtf(rtf)) == rtf

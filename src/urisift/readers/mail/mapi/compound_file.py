@@ -24,6 +24,7 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
+from codecs import utf_16_le_decode
 from dataclasses import dataclass
 
 #: the signature of §2.2
@@ -160,11 +161,12 @@ class CompoundFile:
     def _directory(self, first: int) -> list[Entry]:
         raw = self._chain_bytes(first, self.fat, self.sector, "the directory")
         entries = []
-        for at in range(0, len(raw) - 127, 128):
-            (name, length, kind, _, left, right, child, _, _, _, _, start, size) = _ENTRY.unpack_from(raw, at)
-            text = name[:max(0, min(length, 64) - 2)].decode("utf-16-le", "replace")
-            entries.append(Entry(text, kind, start, size if self.sector == 4096 else size & 0xFFFFFFFF,
-                                 left, right, child))
+        wide = self.sector == 4096
+        for (name, length, kind, _, left, right, child, _, _, _, _, start, size) in _ENTRY.iter_unpack(
+                raw[:len(raw) - len(raw) % 128]):
+            # the codec's own function: bytes.decode looks "utf-16-le" up again for each of a file's entries
+            text = utf_16_le_decode(name[:max(0, min(length, 64) - 2)], "replace")[0] if kind else ""
+            entries.append(Entry(text, kind, start, size if wide else size & 0xFFFFFFFF, left, right, child))
         return entries
 
     def children(self, storage: int) -> dict[str, int]:

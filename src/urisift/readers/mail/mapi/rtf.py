@@ -102,6 +102,14 @@ def _lzfu(body: bytes, size: int) -> bytes:
     while at < end and len(out) < size:
         control = body[at]
         at += 1
+        if not control and at + 8 <= end and write + 8 <= 4096:
+            # eight literal bytes (the common case in text): one slice, where byte by byte is the same
+            literal = body[at:at + 8]
+            at += 8
+            out += literal
+            window[write:write + 8] = literal
+            write = (write + 8) & 0xFFF
+            continue
         for bit in range(8):
             if at >= end:
                 break
@@ -120,6 +128,14 @@ def _lzfu(body: bytes, size: int) -> bytes:
             offset, length = token >> 4, (token & 0xF) + 2
             if offset == write:
                 return bytes(out[:size])
+            if offset + length <= write or (write + length <= offset and offset + length <= 4096):
+                if write + length <= 4096:
+                    # the bytes read are none of those written, and neither run wraps: slices, as above
+                    copied = window[offset:offset + length]
+                    out += copied
+                    window[write:write + length] = copied
+                    write = (write + length) & 0xFFF
+                    continue
             for step in range(length):
                 byte = window[(offset + step) & 0xFFF]
                 out.append(byte)
