@@ -64,6 +64,9 @@ def bench_markup(rounds: int, shared: Path, table: object = None) -> dict[str, t
     files = sorted(str(p) for p in tree.rglob("*.md"))
     size = sum(Path(f).stat().st_size for f in files)
     ours_cmd = [sys.executable, "-m", "urisift", "-j", "1", "--format", "jsonl", str(tree)]
+    # the project's modules compiled to bytecode first, as an installed package has them (bench_speed's reason:
+    # with PYTHONDONTWRITEBYTECODE set, each run of an editable checkout compiles every module again)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(HERE.parent / "src")], check=True)
     peers: dict[str, list[str]] = {}
     lychee = shutil.which("lychee")
     if lychee is not None:
