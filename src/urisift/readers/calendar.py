@@ -43,10 +43,16 @@ URI_PROPERTIES = frozenset({
 })
 #: the TEXT properties read as prose
 TEXT_PROPERTIES = frozenset({"DESCRIPTION", "SUMMARY", "LOCATION", "COMMENT", "NOTE"})
-#: a content line's name and parameters, up to the colon before its value (quoted parameter values may
-#: hold ':' and ';', RFC 5545 §3.1)
-_HEAD = re.compile(r'(?P<name>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)(?P<params>(?:;[A-Za-z0-9-]+(?:=(?:"[^"]*"|[^";:,]*)'
-                   r'(?:,(?:"[^"]*"|[^";:,]*))*)?)*):')  # (vCard 2.1's parameters may be bare: URL;WORK:)
+
+
+def _head(unless: str) -> str:
+    """A content line's name and parameters, up to the colon before its value, as groups 1 and 2 (quoted
+    parameter values may hold ':' and ';', RFC 5545 §3.1), no class matching a character of ``unless``."""
+    value = f'(?:"[^"{unless}]*"|[^";:,{unless}]*)'
+    return rf"([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)((?:;[A-Za-z0-9-]+(?:={value}(?:,{value})*)?)*):"
+
+
+_HEAD = re.compile(_head(""))  # (vCard 2.1's parameters may be bare: URL;WORK:)
 _PARAM = re.compile(r';([A-Za-z0-9-]+)=("[^"]*"|[^";:]*)')
 _UNESCAPE = re.compile(r"\\([nN,;\\])")
 _BREAKS = re.compile(r"(\r\n|\n|\r)")  # (split on, the breaks kept: their lengths place the pieces)
@@ -55,15 +61,23 @@ _BREAKS = re.compile(r"(\r\n|\n|\r)")  # (split on, the breaks kept: their lengt
 #: RFC 5545 §3.1), and the break that ends it (none at the text's end).  One match a line; the folds repeated
 #: atomically, so that a line folded 130,000 times keeps no mark a fold (uri/patterns.py)
 _CONTENT_LINE = patterns.compile(
-    r'(?:([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)((?:;[A-Za-z0-9-]+(?:=(?:"[^"\r\n]*"|[^";:,\r\n]*)'
-    r'(?:,(?:"[^"\r\n]*"|[^";:,\r\n]*))*)?)*):)?([^\r\n]*+)((?>(?:(?:\r\n|\n|\r)[ \t][^\r\n]*+)*))(?:\r\n|\n|\r|\Z)')
+    "(?:" + _head(r"\r\n") + r")?([^\r\n]*+)((?>(?:(?:\r\n|\n|\r)[ \t][^\r\n]*+)*))(?:\r\n|\n|\r|\Z)")
 #: the properties read at all
 _READ = URI_PROPERTIES | TEXT_PROPERTIES | {"EMAIL", "X-ALT-DESC"}
 _NO_PARAMS: dict[str, str] = {}
+#: a parameter the reader looks at may stand in a line's parameters (a screen: a quoted value may say it too)
+_MAY_MATTER = re.compile(r";(?:ENCODING|VALUE|FMTTYPE)=", re.IGNORECASE)
 _ABBREVIATED = re.compile(r"(www|ftp)\.[^\s/]+\.[^\s]", re.IGNORECASE)
 
 
 def _unescaped(text: str) -> str:
+    """A TEXT value unescaped (RFC 5545 §3.3.11)."""
+    if "\\" not in text:
+        return text
+    if "\\\\" not in text:
+        # (no escaped backslash: no backslash is another escape's second character, so one escape after the
+        # other, in C, reads as the pattern does; most descriptions escape "," and line breaks alone)
+        return text.replace("\\n", "\n").replace("\\N", "\n").replace("\\,", ",").replace("\\;", ";")
     return _UNESCAPE.sub(lambda m: "\n" if m.group(1) in "nN" else m.group(1), text)
 
 
@@ -107,11 +121,12 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
         name = name.rpartition(".")[2].upper()  # (vCard's group prefix: item1.URL)
         if name not in _READ or not value.strip():
             continue
-        params = {k.upper(): v.strip('"') for k, v in _PARAM.findall(raw)} if raw else _NO_PARAMS
+        # (only ENCODING, VALUE and FMTTYPE are read: an ATTENDEE's CN or RSVP is not parsed for nothing)
+        params = _params(raw) if raw and _MAY_MATTER.search(raw) is not None else _NO_PARAMS
         if name in URI_PROPERTIES:
-            inline = params.get("ENCODING", "").upper() in ("BASE64", "B") or \
-                params.get("VALUE", "").upper() == "BINARY"
-            if not inline and params.get("VALUE", "").upper() != "TEXT":
+            value_type = params.get("VALUE", "").upper()
+            inline = value_type == "BINARY" or params.get("ENCODING", "").upper() in ("BASE64", "B")
+            if not inline and value_type != "TEXT":
                 reference = value.strip()
                 start = value_at + (len(value) - len(value.lstrip()))
                 at = match.start() + start if pieces is None else _in_text(pieces, start)
@@ -143,6 +158,11 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
         elif params.get("FMTTYPE", "").lower() == "text/html":  # (X-ALT-DESC: Outlook's HTML description)
             yield Content(_unescaped(value), Kind.HTML, content.origin, content.layer, decoding=decoding,
                           budget=content.budget, held=number_here)
+
+
+def _params(raw: str) -> dict[str, str]:
+    """A content line's parameters (RFC 5545 §3.2), by their names in upper case, unquoted."""
+    return {k.upper(): v.strip('"') for k, v in _PARAM.findall(raw)}
 
 
 def _unfolded(match: re.Match[str]) -> tuple[str, list[tuple[int, int]]]:
