@@ -98,3 +98,23 @@ def test_a_vcard_2_1s_bare_parameters_and_www_url(tmp_path: Path) -> None:
     (tmp_path / "old.vcf").write_text("BEGIN:VCARD\r\nVERSION:2.1\r\nURL;WORK:www.exfo.com\r\n"
                                       "TEL;WORK;FAX:301-595-2637\r\nEND:VCARD\r\n", newline="")
     assert _records(tmp_path / "old.vcf") == [("http://www.exfo.com", "URL", "text", 3, 10)]
+
+
+def test_folds_anywhere_and_every_line_break_keep_each_value_and_where_it_stands(tmp_path: Path) -> None:
+    # a fold in a property's name and in a quoted parameter (the line is read unfolded), a tab for a fold, LF line
+    # ends, a text property with nothing to find, and, last, CR line ends with a value that starts after a fold
+    (tmp_path / "folded.ics").write_text(
+        'BEGIN:VCALENDAR\r\nU\r\n RL;X-A="q:;\r\n v":https://a.exa\r\n\tmple/p\r\nSUMMARY:no link here\n'
+        "LOCATION:room www.room.example\nCOMMENT:see evil[.]example\r\nORGANIZER:mailto:a@b%2\r\n"
+        "ATTENDEE:mailto:bo@example.org\rURL:\r https://cr.example/\rEND:VCALENDAR", newline="")
+    items = [i for i in iter_input(str(tmp_path / "folded.ics")) if isinstance(i, Record)]
+    assert [(r.uri, r.target, r.header, r.span, r.line, r.column, [k.flag for k in r.risks]) for r in items[:4]] == [
+        ("https://a.example/p", "https://a.example/p", "URL", (38, 60), 4, 5, []),
+        ("www.room.example", "http://www.room.example", "LOCATION", None, 7, None, []),
+        ("mailto:a@b%2", "mailto:a@b%2", "ORGANIZER", (152, 164), 9, 11, ["invalid"]),
+        ("mailto:bo@example.org", "mailto:bo@example.org", "ATTENDEE", (175, 196), 10, 10, [])]
+    assert [(r.uri, r.span) for r in items[4:]] == [("https://cr.example/", (203, 222))]
+    # a defanged host holds no ":" and no www.: read back where asked
+    refanged = [i for i in iter_input(str(tmp_path / "folded.ics"), ScanOptions(refang=True)) if isinstance(i, Record)]
+    assert [(r.uri, r.target, r.header, r.line) for r in refanged if r.header == "COMMENT"] == [
+        ("evil[.]example", "http://evil.example", "COMMENT", 8)]

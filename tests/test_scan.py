@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import urisift
@@ -28,7 +28,7 @@ from urisift import (
     risks,
     scan_stream,
 )
-from urisift.model import Content
+from urisift.model import Base, BaseSource, Content
 from urisift.pipeline.scan import scan_content
 from urisift.stages.found_to_record import Tail
 from urisift.uri.validity import invalidity
@@ -118,6 +118,26 @@ def test_the_tails_fast_path_agrees_with_the_full_resolution(reference: str) -> 
     assert record.target == str(resolve(reference, reference))
     bad = invalidity(reference)  # the invalid flag comes first, then the §7 ones
     assert record.risks == ((bad,) if bad else ()) + risks(resolve(reference, reference))
+
+
+@given(st.from_regex(r"[a-zA-Z]{1,5}:(//[a-z0-9.]{0,6}(:[0-9]{0,3})?|\.)?[a-zA-Z./%0-9@:?#|]{0,12}", fullmatch=True),
+       st.sampled_from([None, "http://h.example/d/f"]))
+@example("http://0x7f.1/x", None)  # (valid, but a rare IPv4 form: flagged)
+@example("http://a.example/%0D%0Ax", None)  # (an encoded CR LF)
+@example("mailto:a@b%2", "http://h.example/d/f")  # (a bad escape)
+def test_the_tails_plain_path_agrees_with_working_a_header_value_out(reference: str, base: str | None) -> None:
+    found = Found(reference, 0, len(reference), Style.HEADER)  # (a calendar's URL, ORGANIZER ...: not told a scheme)
+    layer = BaseLayer() if base is None else BaseLayer.holding(Base(base, BaseSource.RETRIEVAL))
+    worked_out = Tail(layer, Origin(), None)
+    worked_out._plain = None  # every reference through _work_out
+    assert Tail(layer, Origin(), None)(found) == worked_out(found)
+
+
+def test_a_plainly_safe_absolute_header_value_is_its_own_target_and_others_are_worked_out() -> None:
+    tail = Tail(BaseLayer(), Origin(), None)
+    records = [tail(Found(r, 0, len(r), Style.HEADER)) for r in ("mailto:ann@example.org", "mailto:a@b%2", "x:/./y")]
+    assert [(r.target, [k.flag for k in r.risks]) for r in records] == [
+        ("mailto:ann@example.org", []), ("mailto:a@b%2", ["invalid"]), ("x:/y", [])]
 
 
 def test_scan_stream_of_a_string_base_and_bytes_agree() -> None:

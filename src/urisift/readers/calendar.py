@@ -30,10 +30,11 @@ from collections.abc import Iterator
 
 from ..model import Content, Defect, DefectKind, Kind, Place, Record, Span, Style, Tally, Where, new_found
 from ..stages.charset import content_text
-from ..stages.delimit import Scanner
+from ..stages.delimit import Scanner, may_hold_reference
 from ..stages.found_to_record import Tail
 from ..stages.media import kind_of
 from ..stages.options import ScanOptions
+from ..uri import patterns
 
 #: the properties whose value is a URI (RFC 5545 §3.8, RFC 7986 §5, RFC 6350 §6)
 URI_PROPERTIES = frozenset({
@@ -42,42 +43,42 @@ URI_PROPERTIES = frozenset({
 })
 #: the TEXT properties read as prose
 TEXT_PROPERTIES = frozenset({"DESCRIPTION", "SUMMARY", "LOCATION", "COMMENT", "NOTE"})
-#: a content line's name and parameters, up to the colon before its value (quoted parameter values may
-#: hold ':' and ';', RFC 5545 §3.1)
-_HEAD = re.compile(r'(?P<name>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)(?P<params>(?:;[A-Za-z0-9-]+(?:=(?:"[^"]*"|[^";:,]*)'
-                   r'(?:,(?:"[^"]*"|[^";:,]*))*)?)*):')  # (vCard 2.1's parameters may be bare: URL;WORK:)
+
+
+def _head(unless: str) -> str:
+    """A content line's name and parameters, up to the colon before its value, as groups 1 and 2 (quoted
+    parameter values may hold ':' and ';', RFC 5545 §3.1), no class matching a character of ``unless``."""
+    value = f'(?:"[^"{unless}]*"|[^";:,{unless}]*)'
+    return rf"([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)((?:;[A-Za-z0-9-]+(?:={value}(?:,{value})*)?)*):"
+
+
+_HEAD = re.compile(_head(""))  # (vCard 2.1's parameters may be bare: URL;WORK:)
 _PARAM = re.compile(r';([A-Za-z0-9-]+)=("[^"]*"|[^";:]*)')
 _UNESCAPE = re.compile(r"\\([nN,;\\])")
-_BREAK = re.compile(r"\r\n|\n|\r")
+_BREAKS = re.compile(r"(\r\n|\n|\r)")  # (split on, the breaks kept: their lengths place the pieces)
+#: a content line: its name and parameters when its first physical line starts with them (as _HEAD, no class
+#: crossing a line break), the rest of that line, the folded lines after it (each a break and a space or a tab:
+#: RFC 5545 §3.1), and the break that ends it (none at the text's end).  One match a line; the folds repeated
+#: atomically, so that a line folded 130,000 times keeps no mark a fold (uri/patterns.py)
+_CONTENT_LINE = patterns.compile(
+    "(?:" + _head(r"\r\n") + r")?([^\r\n]*+)((?>(?:(?:\r\n|\n|\r)[ \t][^\r\n]*+)*))(?:\r\n|\n|\r|\Z)")
+#: the properties read at all
+_READ = URI_PROPERTIES | TEXT_PROPERTIES | {"EMAIL", "X-ALT-DESC"}
+_NO_PARAMS: dict[str, str] = {}
+#: a parameter the reader looks at may stand in a line's parameters (a screen: a quoted value may say it too)
+_MAY_MATTER = re.compile(r";(?:ENCODING|VALUE|FMTTYPE)=", re.IGNORECASE)
 _ABBREVIATED = re.compile(r"(www|ftp)\.[^\s/]+\.[^\s]", re.IGNORECASE)
 
 
 def _unescaped(text: str) -> str:
+    """A TEXT value unescaped (RFC 5545 §3.3.11)."""
+    if "\\" not in text:
+        return text
+    if "\\\\" not in text:
+        # (no escaped backslash: no backslash is another escape's second character, so one escape after the
+        # other, in C, reads as the pattern does; most descriptions escape "," and line breaks alone)
+        return text.replace("\\n", "\n").replace("\\N", "\n").replace("\\,", ",").replace("\\;", ";")
     return _UNESCAPE.sub(lambda m: "\n" if m.group(1) in "nN" else m.group(1), text)
-
-
-def _logical_lines(text: str) -> Iterator[tuple[str, list[tuple[int, int]], int]]:
-    """The unfolded content lines: (the line, its pieces as (offset in the line, offset in
-    the text), the line number in the file where it starts).  Linear: each physical
-    line is looked at once."""
-    pieces: list[str] = []
-    where: list[tuple[int, int]] = []
-    length, first, number, at = 0, 1, 0, 0
-    for match in _BREAK.finditer(text + "\n"):
-        number += 1
-        physical = text[at:match.start()]
-        start = at
-        at = match.end()
-        if physical[:1] in (" ", "\t") and pieces:  # a fold: the rest of the line before it
-            pieces.append(physical[1:])
-            where.append((length, start + 1))
-            length += len(physical) - 1
-            continue
-        if pieces:
-            yield "".join(pieces), where, first
-        pieces, where, length, first = [physical], [(0, start)], len(physical), number
-    if pieces and pieces != [""]:
-        yield "".join(pieces), where, first
 
 
 def _in_text(where: list[tuple[int, int]], offset: int) -> int:
@@ -97,49 +98,101 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
     tail = Tail(content.layer, content.origin, decoding, browser=options.browser, needs=options.needs)
     where = Where.TEXT
     line_starts = _LineStarts(text)
-    for line, pieces, number in _logical_lines(text):
-        head = _HEAD.match(line)
-        if head is None:
+    places: dict[str, Place] = {}  # (one a property: a Place is a frozen value, and costs a microsecond to make)
+    # (a text with no ":" and no www./ftp. holds nothing the scanner finds; a defanged one may, read back)
+    screened = not options.refang
+    number = 0  # the line number in the file where the line starts (RFC 5545 §3.1: its first physical line)
+    for match in _CONTENT_LINE.finditer(text):
+        number += 1
+        name, raw, value, folds = match.group(1, 2, 3, 4)
+        pieces: list[tuple[int, int]] | None = None  # (None: one physical line, whose offsets are the text's, shifted)
+        if folds:  # folded: the line unfolded, its name and parameters read again (a fold may fall in them)
+            line, pieces = _unfolded(match)
+            number_here, number = number, number + len(pieces) - 1
+            head = _HEAD.match(line)
+            if head is None:
+                continue
+            name, raw = head.group(1, 2)
+            value, value_at = line[head.end():], head.end()
+        elif name is None:
             continue
-        name = head.group("name").rpartition(".")[2].upper()  # (vCard's group prefix: item1.URL)
-        value = line[head.end():]
-        if not value.strip():
+        else:
+            number_here, value_at = number, match.start(3) - match.start()
+        name = name.rpartition(".")[2].upper()  # (vCard's group prefix: item1.URL)
+        if name not in _READ or not value.strip():
             continue
-        params = {k.upper(): v.strip('"') for k, v in _PARAM.findall(head.group("params"))}
-        inline = params.get("ENCODING", "").upper() in ("BASE64", "B") or params.get("VALUE", "").upper() == "BINARY"
-        if name in URI_PROPERTIES and not inline and params.get("VALUE", "").upper() != "TEXT":
-            reference = value.strip()
-            start = head.end() + (len(value) - len(value.lstrip()))
-            at = _in_text(pieces, start)
-            row, column = line_starts.place(at)
-            # (vCard 2.1's writers put a bare www. name in URL: the abbreviated form, RFC 3986 Appendix F)
-            abbreviated = _ABBREVIATED.match(reference)
-            expanded = None if abbreviated is None else ("ftp://" if abbreviated.group(1).lower() == "ftp"
-                                                         else "http://") + reference
-            found = new_found(reference, at, at + len(reference), Style.HEADER if expanded is None else
-                              Style.ABBREVIATED, (), (), expanded, Place(where, header=name))
-            yield tail(found, Span(at, _in_text(pieces, start + len(reference) - 1) + 1), row, column)
-        elif name == "EMAIL" and "@" in value:
-            address = value.strip()
-            start = _in_text(pieces, head.end() + (len(value) - len(value.lstrip())))
-            row, column = line_starts.place(start)
-            found = new_found(address, start, start + len(address), Style.HEADER, (), (), None,
-                              Place(where, header=name))
-            record = tail(found, Span(start, start + len(address)), row, column)
-            # (an address, whose URI is mailto:'s, RFC 6068)
-            browser = record.browser_target
-            yield record._replace(target="mailto:" + address,
-                                  browser_target="mailto:" + address if isinstance(browser, str) else browser)
-        elif name == "ATTACH" and inline:
-            yield from _attached(value, params, content, number)
+        # (only ENCODING, VALUE and FMTTYPE are read: an ATTENDEE's CN or RSVP is not parsed for nothing)
+        params = _params(raw) if raw and _MAY_MATTER.search(raw) is not None else _NO_PARAMS
+        if name in URI_PROPERTIES:
+            value_type = params.get("VALUE", "").upper()
+            inline = value_type == "BINARY" or params.get("ENCODING", "").upper() in ("BASE64", "B")
+            if not inline and value_type != "TEXT":
+                reference = value.strip()
+                start = value_at + (len(value) - len(value.lstrip()))
+                at = match.start() + start if pieces is None else _in_text(pieces, start)
+                row, column = line_starts.place(at)
+                # (vCard 2.1's writers put a bare www. name in URL: the abbreviated form, RFC 3986 Appendix F)
+                abbreviated = _ABBREVIATED.match(reference)
+                expanded = None if abbreviated is None else ("ftp://" if abbreviated.group(1).lower() == "ftp"
+                                                             else "http://") + reference
+                place = places.get(name) or places.setdefault(name, Place(where, header=name))
+                found = new_found(reference, at, at + len(reference), Style.HEADER if expanded is None else
+                                  Style.ABBREVIATED, (), (), expanded, place)
+                end = at + len(reference) if pieces is None else _in_text(pieces, start + len(reference) - 1) + 1
+                yield tail(found, Span(at, end), row, column)
+            elif name == "ATTACH" and inline:
+                yield from _attached(value, params, content, number_here)
+        elif name == "EMAIL":
+            if "@" in value:
+                yield _email(value, value_at, pieces or [(0, match.start())], line_starts, tail)
         elif name in TEXT_PROPERTIES:
-            place = Place(where, header=name)
-            for found in Scanner(_unescaped(value), abbreviated=options.abbreviated, refang=options.refang):
+            unescaped = _unescaped(value)
+            if screened and not may_hold_reference(unescaped):
+                continue
+            place = places.get(name) or places.setdefault(name, Place(where, header=name))
+            for found in Scanner(unescaped, abbreviated=options.abbreviated, refang=options.refang):
                 # (on the property's line: the unescaped text's columns are not the file's)
-                yield tail(found._replace(start=None, end=None, place=place), None, number, None)
-        elif name == "X-ALT-DESC" and params.get("FMTTYPE", "").lower() == "text/html":
+                reference, _, _, style, flags, alternatives, expanded, _ = found
+                yield tail(new_found(reference, None, None, style, flags, alternatives, expanded, place), None,
+                           number_here, None)
+        elif params.get("FMTTYPE", "").lower() == "text/html":  # (X-ALT-DESC: Outlook's HTML description)
             yield Content(_unescaped(value), Kind.HTML, content.origin, content.layer, decoding=decoding,
-                          budget=content.budget, held=number)
+                          budget=content.budget, held=number_here)
+
+
+def _params(raw: str) -> dict[str, str]:
+    """A content line's parameters (RFC 5545 §3.2), by their names in upper case, unquoted."""
+    return {k.upper(): v.strip('"') for k, v in _PARAM.findall(raw)}
+
+
+def _unfolded(match: re.Match[str]) -> tuple[str, list[tuple[int, int]]]:
+    """A folded content line (a :data:`_CONTENT_LINE` match) unfolded (RFC 5545 §3.1: each line break and the
+    space or tab after it removed), and its pieces as (offset in the line, offset in the text)."""
+    start, at = match.start(), match.start(4)
+    first = match.string[start:at]  # (the whole first physical line: its name and parameters too)
+    pieces, where, length = [first], [(0, start)], len(first)
+    parts = _BREAKS.split(match.group(4))  # "", then each break and the physical line after it
+    for i in range(1, len(parts), 2):
+        at += len(parts[i]) + 1  # (past the break and the space or tab)
+        piece = parts[i + 1][1:]
+        pieces.append(piece)
+        where.append((length, at))
+        length += len(piece)
+        at += len(piece)
+    return "".join(pieces), where
+
+
+def _email(value: str, value_at: int, pieces: list[tuple[int, int]], line_starts: _LineStarts, tail: Tail) -> Record:
+    """vCard's ``EMAIL`` (RFC 6350 §6.4.2): an address, whose URI is ``mailto:``'s (RFC 6068)."""
+    address = value.strip()
+    start = _in_text(pieces, value_at + (len(value) - len(value.lstrip())))
+    row, column = line_starts.place(start)
+    found = new_found(address, start, start + len(address), Style.HEADER, (), (), None,
+                      Place(Where.TEXT, header="EMAIL"))
+    record = tail(found, Span(start, start + len(address)), row, column)
+    browser = record.browser_target
+    return record._replace(target="mailto:" + address,
+                           browser_target="mailto:" + address if isinstance(browser, str) else browser)
 
 
 def _attached(value: str, params: dict[str, str], content: Content, number: int) -> Iterator[Defect | Content]:
@@ -166,11 +219,10 @@ class _LineStarts:
         text = self.text
         if offset < self.upto:  # (never, as the lines are read in order; kept right all the same)
             self.line, self.start, self.upto = 1, 0, 0
-        at = text.find("\n", self.upto, offset)
-        while at != -1:
-            self.line += 1
-            self.start = at + 1
-            at = text.find("\n", at + 1, offset)
+        passed = text.count("\n", self.upto, offset)  # (counted in C: most properties are many lines apart)
+        if passed:
+            self.line += passed
+            self.start = text.rfind("\n", self.upto, offset) + 1
         self.upto = offset
         return self.line, offset - self.start + 1
 

@@ -154,6 +154,10 @@ class Tail:
                 # the same for a relative reference with no base (a notebook's cell's link, read from a
                 # file): no target; valid; no scheme and no authority, so no §7 flag; and no wrapper
                 seen = (None, *plain)
+            elif _plainly_absolute(reference) and not may_be_wrapped(reference):
+                # and for any other absolute reference that is plainly valid and plainly safe (a calendar's
+                # mailto: ATTENDEE, a tel:, a urn:): its own target, no flag, nothing to encode, no wrapper
+                seen = (reference, *plain)
             else:
                 seen = self._work_out(found)
         if seen[3]:
@@ -229,6 +233,16 @@ class Tail:
                 self._seen.clear()
             self._seen[found.reference] = seen
         return seen
+
+
+def _plainly_absolute(reference: str) -> bool:
+    """Whether ``reference`` is what _work_out makes its own target with no flag: absolute (RFC 3986 §4.3)
+    with no dot segment for §5.2.4 to remove, valid (validity.plainly_valid: URI characters only, so nothing
+    to percent-encode either) and plainly safe (risk.plainly_safe: no §7 flag)."""
+    m = _SCHEME.match(reference)
+    return m is not None and "/." not in reference and not reference.startswith(".", m.end()) \
+        and _plainly_valid(reference) is not None and ("%" not in reference or _bad_escape(reference) is None) \
+        and plainly_safe(reference)
 
 
 @cache
