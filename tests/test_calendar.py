@@ -1,4 +1,4 @@
-"""Calendars and contacts (issue 54): iCalendar invites and vCards, unfolded, unescaped, each
+"""Calendars and contacts: iCalendar invites and vCards, unfolded, unescaped, each
 URI-valued property a record that names it."""
 
 from __future__ import annotations
