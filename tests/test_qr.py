@@ -336,3 +336,13 @@ def test_the_images_of_outlook_messages_and_tnef_are_read_with_qr(tmp_path: Path
         assert [(r.target, r.style.value, r.part) for r in records] == [
             ("https://qr-in-msg.example/pay", "qr", "attachment-1")], name
         assert not [r for r in _scan(tmp_path / name, ScanOptions()) if isinstance(r, Record)]
+
+
+def test_a_page_s_code_only_the_second_binarizer_finds_is_found() -> None:
+    from urisift.readers.image.decode import decode_image
+
+    # a blurred rMQR code on a 1000 x 1400 page: the local-average binarizer finds nothing there, and the
+    # global histogram, which reads a page once as it is (no inverting, turning or downscaling), finds it
+    page = samples.encoded(samples.page([samples.transformed(samples.code_image("rmqr.example/a", "rmqr-code"),
+                                                             blur=1.5)]))
+    assert [(code.symbology, code.text) for code in decode_image(page).codes] == [("rmqr-code", "rmqr.example/a")]

@@ -140,15 +140,15 @@ def decode_image(data: bytes, *, seconds: float = SECONDS, max_pixels: int = MAX
 def _read(zxingcpp: Any, gray: Any, formats: Any, start: float, seconds: float) -> Iterator[Code]:
     """The codes of one frame: the passes of :func:`_passes` in turn, up to the first that finds any."""
     read = pixels = view = None
-    for image, binarizer, scale, turn in _passes(zxingcpp, gray):
+    for image, binarizer, scale, turn, every in _passes(zxingcpp, gray):
         if image is not read:
             # zxing-cpp given a view of the pixels' bytes, taken once an image: given the image, it takes them
             # through Pillow's array interface on each pass, which costs a pass on a page a fifth of its time.
             # (The view holds no reference to the bytes: ``pixels`` keeps them alive while it is read.)
             read, pixels = image, image.tobytes()
             view = zxingcpp.ImageView(pixels, image.width, image.height, zxingcpp.ImageFormat.Lum)
-        barcodes = zxingcpp.read_barcodes(view, formats=formats, try_rotate=True, try_downscale=True,
-                                          try_invert=True, binarizer=binarizer)
+        barcodes = zxingcpp.read_barcodes(view, formats=formats, try_rotate=every, try_downscale=every,
+                                          try_invert=every, binarizer=binarizer)
         if barcodes:
             for barcode in barcodes:
                 yield _code(barcode, scale, turn, gray.size)
@@ -157,29 +157,35 @@ def _read(zxingcpp: Any, gray: Any, formats: Any, start: float, seconds: float) 
             return
 
 
-def _passes(zxingcpp: Any, gray: Any) -> Iterator[tuple[Any, Any, int, int]]:
+def _passes(zxingcpp: Any, gray: Any) -> Iterator[tuple[Any, Any, int, int, bool]]:
     """The images and binarizers tried, each only where those before found nothing: the frame with the first
     binarizer, then with the second; then, for a frame of at most :data:`FALLBACK` pixels (a code alone, as
     attachments are), the frame inverted (zxing's PDF417 reader looks at one polarity), twice as large where
     a side is under :data:`SMALL` pixels (a code drawn at two pixels a module), and turned by each angle of
     :data:`TURNS` (zxing's detectors of PDF417 and rMQR find a code at 90° steps and some 5° either side).
-    Each as (image, binarizer, its scale, the degrees it is turned by)."""
+    Each as (image, binarizer, its scale, the degrees it is turned by, whether zxing tries it inverted, turned
+    by 90° steps and downscaled as well).
+
+    On a larger frame (a page), the second binarizer reads it once as it is: the first pass has tried every
+    polarity, turn and scale, and a page is most often an image with no code at all, which pays for each pass
+    (in the generated set, every code the second binarizer finds, it finds so)."""
     from PIL import Image, ImageOps
 
     binarizer = zxingcpp.Binarizer
-    yield gray, binarizer.LocalAverage, 1, 0
-    yield gray, binarizer.GlobalHistogram, 1, 0
     width, height = gray.size
-    if width * height > FALLBACK:
+    small = width * height <= FALLBACK
+    yield gray, binarizer.LocalAverage, 1, 0, True
+    yield gray, binarizer.GlobalHistogram, 1, 0, small
+    if not small:
         return
-    yield ImageOps.invert(gray), binarizer.LocalAverage, 1, 0
+    yield ImageOps.invert(gray), binarizer.LocalAverage, 1, 0, True
     if min(width, height) < SMALL:
-        yield gray.resize((width * 2, height * 2), Image.Resampling.BICUBIC), binarizer.LocalAverage, 2, 0
+        yield gray.resize((width * 2, height * 2), Image.Resampling.BICUBIC), binarizer.LocalAverage, 2, 0, True
     # (turned dark on light: a code drawn light on a dark ground is inverted first)
     upright = gray if _ground(gray) else ImageOps.invert(gray)
     for turn in TURNS:
         yield upright.rotate(turn, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=255), \
-            binarizer.LocalAverage, 1, turn
+            binarizer.LocalAverage, 1, turn, True
 
 
 def _ground(gray: Any) -> int:
