@@ -167,6 +167,18 @@ def test_overwrite_replaces_the_output(session, tmp_path: Path) -> None:  # type
     assert _lines(out / "records") == _cli(str(tmp_path / "a.txt"))
 
 
+def test_refang_and_wikilinks_are_the_commands(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "ioc.txt").write_text("seen: hxxps://login[.]example[.]com/x and evil[.]example[.]org\n")
+    (tmp_path / "notes.md").write_text("See [[Other Page#Part|there]] and ![[diagram.png]].\n")
+    inputs = [str(tmp_path / "ioc.txt"), str(tmp_path / "notes.md")]
+    assert spark.main([*inputs, "--output", str(tmp_path / "out"), "--refang", "--wikilinks"]) == 0
+    records = _lines(tmp_path / "out" / "records")
+    assert records == _cli(*inputs, "--refang", "--wikilinks")
+    assert sorted((json.loads(line)["uri"], json.loads(line)["target"]) for line in records) == [
+        ("Other%20Page#Part", None), ("diagram.png", None), ("evil[.]example[.]org", "http://evil.example.org"),
+        ("hxxps://login[.]example[.]com/x", "https://login.example.com/x")]
+
+
 def test_parquet_partitioned_by_a_key_through_sparks_writer(session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     pq = pytest.importorskip("pyarrow.parquet")
     paths = [str(CORPORA / "warc" / "crawl.warc.gz")]

@@ -326,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--overwrite", action="store_true", help="replace what --output already holds")
     p.add_argument("--partition-by", choices=sorted(PARTITION_KEYS),
                    help="parquet: records/ partitioned by the input file, the target's host or the WARC date")
+    p.add_argument("--refang", action="store_true",
+                   help="read defanged indicators back (hxxp:, [.], (at) ...), as the command's --refang")
+    p.add_argument("--wikilinks", action="store_true", help="Markdown: [[Page]] wikilinks, as the command's")
     args = p.parse_args(argv)
     try:  # a missing extra: a usage error, as the command's, before any input is read
         _pyspark()
@@ -355,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     # Parquet has no absent value: its browser_target column is computed for every record
     counts = run(paths, args.output, fmt=args.format, master=args.master,
                  options=ScanOptions(base=args.base, browser=args.format == "parquet",
-                                     published_as=args.published_as), partitions=args.partitions,
+                                     published_as=args.published_as, refang=args.refang,
+                                     wikilinks=args.wikilinks), partitions=args.partitions,
                  partition_by=args.partition_by, failed=failed.append)
     sys.stderr.writelines(failed)
     print(json.dumps(counts), file=sys.stderr)
