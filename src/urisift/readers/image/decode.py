@@ -69,13 +69,7 @@ def _formats(zxingcpp: Any) -> Any:
     format_ = zxingcpp.BarcodeFormat
     wanted = (format_.QRCode, format_.MicroQRCode, format_.RMQRCode, format_.Aztec, format_.DataMatrix,
               format_.PDF417)
-    try:
-        return zxingcpp.BarcodeFormats(list(wanted))
-    except (TypeError, AttributeError):  # (before 3.0: formats are or-ed)
-        combined = wanted[0]
-        for one in wanted[1:]:
-            combined = combined | one
-        return combined
+    return zxingcpp.BarcodeFormats(list(wanted))
 
 
 def decode_image(data: bytes, *, seconds: float = SECONDS, max_pixels: int = MAX_PIXELS) -> Decoded:
