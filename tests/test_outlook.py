@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urisift import Defect, DefectKind, Kind, Record, ScanOptions, iter_input
-from urisift.readers.mail.mapi.rtf import rtf_content
+from urisift.readers.mail.mapi.rtf import RtfContent, rtf_content
 from urisift.stages.sniff import sniff_kind
 
 from .conftest import shared_path
@@ -378,3 +378,29 @@ def test_lzfu_gives_back_what_was_compressed_across_the_dictionary_s_wrap(parts:
 
     rtf = b"".join(parts) + tail  # up to 31 KB: the 4,096-byte dictionary wraps, references overlap what they write
     assert decompressed(_rtf(rtf)) == rtf
+
+
+_RTF_PIECES = [
+    rb"{\*\htmltag12 ", rb"{\*\htmltag", rb"{\*\mhtmltag3 ", rb"{\*\htmltag1-", b"{", b"}", rb"\par", rb"\par ",
+    rb"\par5", rb"\line", rb"\tab ", rb"\tabx", rb"\\", rb"\{", rb"\}", rb"\'8a", rb"\'41", rb"\'e9", rb"\u8364?",
+    rb"\uc2 ", rb"\uc0 ", rb"\htmlrtf ", rb"\htmlrtf0 ", rb"\ansicpg932 ", rb"\ansicpg1252 ", rb"\ansicpg1200 ",
+    rb"\fromhtml1 ", rb"{\field{\*\fldinst HYPERLINK ", rb"{\fonttbl ", rb"\pard", rb"\*", rb"\~", b"<a>",
+    b"ab", b"\xe9\x81", b"\x00", b"\x01", b"\r\n", b"\r", b" ", b"-", b"5", b"'", b"\\"]
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(_RTF_PIECES), max_size=60))
+def test_a_tag_s_group_read_whole_reads_as_its_tokens_do(pieces: list[bytes]) -> None:
+    from urisift.readers.mail.mapi import rtf
+
+    body = rb"{\rtf1\ansi " + b"".join(pieces)
+    assert rtf._read(body, rtf._SCAN) == rtf._read(body, rtf._TOKENS_ONLY)
+
+
+def test_a_word_style_sheet_in_tag_groups_is_read_whole_with_its_escapes() -> None:
+    body = (rb"{\rtf1\ansi\ansicpg932\fromhtml1 {\*\htmltag241 <style>\par \{font-family:"
+            rb"\\FF2D\\30B4;\}\par\tab p \{margin:0\}\r\n</style>}{\*\mhtmltag84 <a href=cid:x>}"
+            rb"{\*\htmltag84 <a href=x\'82\'a0>}}")
+    found = rtf_content(body)
+    assert found == RtfContent('<style>\r\n{font-family:\\FF2D\\30B4;}\r\n\tp {margin:0}</style><a href=x\u3042>',
+                               True, "cp932")

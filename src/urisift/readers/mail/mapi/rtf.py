@@ -23,6 +23,7 @@ as any other.
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 import zlib
@@ -32,8 +33,27 @@ from dataclasses import dataclass
 _COMPRESSED, _UNCOMPRESSED = b"LZFu", b"MELA"
 # RTF 1.9.1: a control word (letters, an optional signed parameter, one space taken as its
 # delimiter), a hex escape, a control symbol, a group's brace, a run of text; CR and LF are no text
-_TOKEN = re.compile(rb"\\([a-zA-Z]{1,32})(-?\d{1,10})?(?: |(?=[^a-zA-Z]|\Z))|\\'([0-9a-fA-F]{2})|\\(.?)|([{}])"
-                    rb"|([^\\{}\r\n]+)|[\r\n]+", re.DOTALL)
+_TOKEN = (rb"\\([a-zA-Z]{1,32})(-?\d{1,10})?(?: |(?=[^a-zA-Z]|\Z))|\\'([0-9a-fA-F]{2})|\\(.?)|([{}])"
+          rb"|([^\\{}\r\n]+)|[\r\n]+")
+# An HTML tag's group whole, ``{\*\htmltagN …}`` (or ``{\*\mhtmltagN …}``, passed over), when it holds
+# nothing but text, hex escapes, \par, \line, \tab and the escaped \ { }: in a Word message's encapsulated
+# HTML these groups are nearly all of the body (its style sheet), and one match takes what was dozens of
+# tokens.  Any other group (nested, another control word) fails here and is read token by token; the
+# quantifiers are possessive, so that a failure costs no backtracking.
+_TAG_GROUP = (rb"\{\\\*\\(m?)htmltag(?:\d{1,10})?(?: |(?=[^a-zA-Z0-9-]))"
+              rb"((?:[^\\{}]++|\\[\\{}]|\\(?:par|line|tab)(?: |(?![a-zA-Z0-9-]))|\\'[0-9a-fA-F]{2})*+)\}")
+_SCAN = re.compile(_TAG_GROUP + b"|" + _TOKEN, re.DOTALL)
+#: the same tokens with no group read whole (never matching its first branch): what a group read whole must equal
+_TOKENS_ONLY = re.compile(rb"(?!)(m?)()|" + _TOKEN, re.DOTALL)
+# inside a tag's group: what ends a run of bytes decoded together (an emitted character, as in the loop below)
+_TAG_BREAK = re.compile(rb"\\(?:(par|line|tab)(?: |(?![a-zA-Z0-9-]))|([\\{}]))")
+_HEX = re.compile(rb"\\'([0-9a-fA-F]{2})")
+# the byte after each backslash of a tag's group; a NUL and a SOH there stand in for a line break and a backslash
+_ESCAPED = re.compile(rb"\\(.)", re.DOTALL)
+#: a tag's escapes by the byte after their backslash, and what each stands for (``\par `` takes its delimiter)
+_TAG_ESCAPES = ((b"\\", ((b"\\\\", b"\x01"),)), (b"p", ((b"\\par ", b"\x00"), (b"\\par", b"\x00"))),
+                (b"l", ((b"\\line ", b"\x00"), (b"\\line", b"\x00"))), (b"t", ((b"\\tab ", b"\t"), (b"\\tab", b"\t"))),
+                (b"{", ((b"\\{", b"{"),)), (b"}", ((b"\\}", b"}"),)))
 #: destinations whose text is no part of the body (RTF 1.9.1: the header's tables, pictures, objects,
 #: document information); any other destination marked ``\*`` is passed over too
 _SKIPPED = frozenset({b"fonttbl", b"colortbl", b"stylesheet", b"info", b"pict", b"object", b"listtable",
@@ -159,7 +179,12 @@ class _Group:
 
 def rtf_content(rtf: bytes) -> RtfContent:
     """The HTML an RTF body encapsulates, else its text (see the module doc)."""
+    return _read(rtf, _SCAN)
+
+
+def _read(rtf: bytes, scan: re.Pattern[bytes]) -> RtfContent:
     codec = "cp1252"
+    ascii_kept = True  # the code page decodes ASCII bytes as ASCII: then ASCII's own decoder, many times faster
     html = False
     out: list[str] = []
     instruction: list[str] = []  # the text of the field instruction being read
@@ -171,7 +196,8 @@ def rtf_content(rtf: bytes) -> RtfContent:
 
     def flush() -> None:
         if pending:
-            (instruction if group.field else out).append(pending.decode(codec, "replace"))
+            (instruction if group.field else out).append(
+                pending.decode("ascii") if ascii_kept and pending.isascii() else pending.decode(codec, "replace"))
             pending.clear()
 
     def emit(text: str) -> None:
@@ -182,8 +208,16 @@ def rtf_content(rtf: bytes) -> RtfContent:
         # what goes to the body: not in a passed-over destination, nor RTF of its own in encapsulated HTML
         return not group.skip and (group.tag or not group.htmlrtf)
 
-    for match in _TOKEN.finditer(rtf):
-        word, parameter, hexed, symbol, brace, run = match.groups()
+    for match in scan.finditer(rtf):
+        mhtml, tagged, word, parameter, hexed, symbol, brace, run = match.groups()
+        if tagged is not None:
+            # a tag's group read whole: what its tokens would do, its braces flushing and leaving the state as it was
+            flush()
+            fresh = starred = False
+            if not group.skip and not mhtml:
+                text, skipping = _tag_text(tagged, codec, ascii_kept, "\r\n" if html else "\n", skipping)
+                (instruction if group.field else out).append(text)
+            continue
         if brace is not None:
             flush()
             if brace == b"{":
@@ -220,6 +254,7 @@ def rtf_content(rtf: bytes) -> RtfContent:
                 html = True
             elif word == b"ansicpg" and parameter is not None:
                 codec = _codec(int(parameter)) or codec
+                ascii_kept = _keeps_ascii(codec)
             elif word == b"uc" and parameter is not None:
                 group.uc = max(0, int(parameter))
             elif word == b"u" and parameter is not None:
@@ -258,6 +293,52 @@ def rtf_content(rtf: bytes) -> RtfContent:
     return RtfContent("".join(out), html, codec)
 
 
+def _tag_text(tagged: bytes, codec: str, ascii_kept: bool, line_break: str, skipping: int) -> tuple[str, int]:
+    """The text of a tag's group (its bytes after the control word), as the token loop reads it: bytes decoded
+    together up to each character emitted alone; ``skipping`` fallback characters of a ``\\uN`` passed over
+    first (a byte, a hex escape or an escaped brace each one).  With ``ascii_kept`` (the codec decodes ASCII as
+    ASCII), a run of ASCII takes ASCII's own decoder.  Returns the text and what is left to skip."""
+    if not skipping and ascii_kept and tagged.isascii() and b"\x00" not in tagged and b"\x01" not in tagged:
+        escaped = set(_ESCAPED.findall(tagged)) if b"\\" in tagged else set()
+        if b"'" not in escaped:  # a hex escape is a byte of the code page: read below
+            # each backslash starts one of the escapes below; an escaped backslash, replaced first, pairs the
+            # backslashes of a run from its left as reading does, and none is written out with a backslash
+            # (it stands as SOH until the end), so that replacing them one kind after another is reading them
+            # left to right.  A line break stands as NUL until the CR and LF bytes (no text) are dropped.
+            for after, replacements in _TAG_ESCAPES:
+                if after in escaped:
+                    for escape, character in replacements:
+                        tagged = tagged.replace(escape, character)
+            whole = tagged.translate(None, b"\r\n").decode("ascii")
+            if "\x00" in whole:
+                whole = whole.replace("\x00", line_break)
+            return (whole.replace("\x01", "\\") if "\x01" in whole else whole), 0
+    pieces = _TAG_BREAK.split(tagged)
+    text: list[str] = []
+    for at in range(0, len(pieces), 3):
+        chunk = pieces[at].translate(None, b"\r\n")
+        while skipping and chunk:
+            skipping -= 1
+            chunk = chunk[4:] if chunk.startswith(b"\\'") else chunk[1:]
+        if chunk:
+            if b"\\" in chunk:
+                chunk = _HEX.sub(_hex_byte, chunk)
+            text.append(chunk.decode("ascii") if ascii_kept and chunk.isascii() else chunk.decode(codec, "replace"))
+        if at + 1 < len(pieces):
+            word, symbol = pieces[at + 1], pieces[at + 2]
+            if word is not None:
+                text.append("\t" if word == b"tab" else line_break)
+            elif skipping:
+                skipping -= 1
+            else:
+                text.append(symbol.decode("ascii"))
+    return "".join(text), skipping
+
+
+def _hex_byte(match: re.Match[bytes]) -> bytes:
+    return bytes((int(match.group(1), 16),))
+
+
 def _hyperlink(instruction: str, *, emit_to: list[str], html: bool) -> None:
     """A field instruction read: a ``HYPERLINK`` one's target written as ``<URL>`` into plain text
     (in encapsulated HTML, the link is the ``<a>`` tag's, already there)."""
@@ -266,6 +347,14 @@ def _hyperlink(instruction: str, *, emit_to: list[str], html: bool) -> None:
         return
     target = (match.group(1) or match.group(2) or "") + (f"#{match.group(3)}" if match.group(3) else "")
     emit_to.append(f" <{target}> ")
+
+
+@functools.lru_cache(maxsize=64)
+def _keeps_ascii(codec: str) -> bool:
+    """Whether ``codec`` decodes each ASCII byte as that character (every Windows ANSI code page does;
+    EBCDIC and UTF-16 do not)."""
+    ascii = bytes(range(128))
+    return ascii.decode(codec, "replace") == ascii.decode("ascii")
 
 
 def _codec(code_page: int) -> str | None:
