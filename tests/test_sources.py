@@ -139,13 +139,3 @@ def test_a_missing_file_is_an_unreadable_defect() -> None:
     assert isinstance(d, Defect) and (d.kind, d.detail, d.file) == (
         DefectKind.UNREADABLE, "No such file or directory", "/no/such/file")
 
-
-def test_a_replayed_stream_read_whole_gives_its_head_then_the_rest_once() -> None:
-    from urisift.stages.streams import Replay
-
-    replay = Replay(b"head:", io.BytesIO(b"the rest"))
-    assert io.BufferedReader(replay).read() == b"head:the rest"
-    replay = Replay(b"head:", io.BytesIO(b"the rest"))
-    assert replay.read(3) == b"hea"
-    assert replay.readall() == b"d:the rest"
-    assert replay.readall() == b""

@@ -33,12 +33,6 @@ class Replay(io.RawIOBase):
             self._rest.close()
         super().close()
 
-    def readall(self) -> bytes:
-        # the rest in one read, where RawIOBase's would call readinto a buffer's size at a time
-        head, self._head = self._head, b""
-        rest = self._rest.read()
-        return head + rest if head else rest
-
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         if self._head:
             n = min(len(buffer), len(self._head))
