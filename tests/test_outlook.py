@@ -305,6 +305,31 @@ def test_a_pst_cut_in_half_is_a_defect_and_the_next_input_is_read(tmp_path: Path
     assert [i.uri for i in items if isinstance(i, Record)][-1] == "https://next.example/"
 
 
+@pytest.mark.parametrize("how", ["file", "stdin"])
+def test_a_pst_file_is_read_where_it_lies_not_held(tmp_path: Path, how: str) -> None:
+    # an e-discovery export is a PST of many GB: libpff reads it from the file (or from standard input
+    # redirected from one), seeking; it was read whole into memory first (a 300 MB PST took 640 MB)
+    pytest.importorskip("pypff")
+    import tracemalloc
+
+    data = shared_path("corpora", "outlook-kept-mail", "ruby-msg", "pst", "attachAndInline.pst").read_bytes()
+    (tmp_path / "a.pst").write_bytes(data + bytes(48 << 20))  # (past its end: bytes libpff never reads)
+    tracemalloc.start()
+    try:
+        if how == "file":
+            items = list(iter_input(str(tmp_path / "a.pst"), ScanOptions()))
+        else:
+            with open(tmp_path / "a.pst", "rb") as stdin:
+                items = list(iter_input("-", ScanOptions(kind=Kind.PST), stdin=stdin))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20
+    assert [u for _, u, _ in _seen(items)] == [
+        "cid:filelist.xml@01D78380.EF6DC500", "cid:editdata.mso", "~~themedata~~", "~~colorschememapping~~",
+        "cid:image001.png@01D78380.EF6DC500"]
+
+
 def test_the_fuzzers_findings_stay_fast_and_said(tmp_path: Path) -> None:
     # a Compound File whose properties stream says it holds 512 MB, its sectors chained round: olefile read
     # it round for 20 s (found by fuzz/run.py msg); each chain is now followed once

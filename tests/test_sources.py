@@ -139,3 +139,25 @@ def test_a_missing_file_is_an_unreadable_defect() -> None:
     assert isinstance(d, Defect) and (d.kind, d.detail, d.file) == (
         DefectKind.UNREADABLE, "No such file or directory", "/no/such/file")
 
+
+
+def test_a_replay_of_a_file_s_first_bytes_rewinds_to_the_file_and_of_a_pipe_or_a_later_start_does_not(
+        tmp_path: Path) -> None:
+    from urisift.stages.streams import Replay
+
+    (tmp_path / "f").write_bytes(b"head:the rest")
+    with open(tmp_path / "f", "rb") as file:
+        replay = Replay(file.read(5), file)
+        assert replay.read(2) == b"he"
+        rewound = replay.rewound()
+        assert rewound is file and rewound.read() == b"head:the rest"
+    with open(tmp_path / "f", "rb") as file:
+        file.seek(2)
+        assert Replay(file.read(3), file).rewound() is None  # (its head is no first bytes of the file)
+    read, write = os.pipe()
+    os.write(write, b"head:the rest")
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        replay = Replay(pipe.read(5), pipe)
+        assert replay.rewound() is None
+        assert replay.read() == b"head:the rest"

@@ -24,6 +24,22 @@ class Replay(io.RawIOBase):
         self._rest = rest
         # a pipe or terminal: one read gives what has arrived, not a full buffer
         self._read = getattr(rest, "read1", rest.read) if live else rest.read
+        self._from_start = False  # the head is the first bytes of a stream that can seek (a file)
+        if not live:
+            try:
+                self._from_start = rest.seekable() and rest.tell() == len(head)
+            except (OSError, AttributeError, ValueError):
+                pass
+
+    def rewound(self) -> BinaryIO | None:
+        """The stream replayed, seeked back to its first byte, when it can seek (a file): for a reader
+        that seeks in a file too large to hold (a PST), and reads it from there itself, not through this
+        replay (which is done with); None when it cannot (a pipe, a decompressed stream)."""
+        if not self._from_start or self.closed:
+            return None
+        self._rest.seek(0)
+        self._head = b""
+        return self._rest
 
     def readable(self) -> bool:
         return True

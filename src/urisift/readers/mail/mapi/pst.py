@@ -16,6 +16,7 @@ it cannot open at all (cut short before its root) is one defect.  Without the ex
 from __future__ import annotations
 
 import io
+import os
 import struct
 from collections.abc import Iterator
 from typing import Any, BinaryIO
@@ -57,7 +58,11 @@ def read_pst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
     if cut is not None:
         yield Defect(DefectKind.BROKEN_DOCUMENT, cut, origin, None)
     try:
-        pst.open_file_object(stream)
+        path = _local_path(stream)
+        if path is not None:
+            pst.open(path)  # (libpff's own reads of the file: each of its reads through Python costs more)
+        else:
+            pst.open_file_object(stream)
         root = pst.get_root_folder()
     except _PFF_ERRORS as exc:
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"the PST cannot be opened ({exc}): not read", origin, None)
@@ -195,17 +200,31 @@ def _cut_short(stream: BinaryIO) -> str | None:
 
 
 def _seekable(content: Content) -> BinaryIO:
-    """The PST's bytes as a file libpff can seek in: the file itself when it is one, else its bytes held."""
+    """The PST's bytes as a file libpff can seek in: the file itself when it is one (a PST of many GB is
+    never held), else its bytes held (an attachment's, an archive member's, standard input's)."""
     body = content.body
     if isinstance(body, str) or is_message(body):
         raise TypeError("a PST is bytes")
     if isinstance(body, bytes):
         return io.BytesIO(body)
+    rewound = getattr(getattr(body, "raw", None), "rewound", None)  # (the input's file, its head replayed)
+    file = rewound() if rewound is not None else None
+    if file is not None:
+        return file
     try:
         body.seek(0, io.SEEK_CUR)
         return body
     except (OSError, AttributeError, ValueError):
         return io.BytesIO(body.read())
+
+
+def _local_path(stream: BinaryIO) -> str | None:
+    """The path of ``stream`` when it is a local file opened by its name (libpff opens it itself)."""
+    raw = getattr(stream, "raw", stream)
+    name = getattr(raw, "name", None)
+    if not isinstance(raw, io.FileIO) or not isinstance(name, str) or not os.path.isfile(name):
+        return None
+    return name
 
 
 __all__ = ["message_count", "read_pst"]
