@@ -39,6 +39,7 @@ from typing import BinaryIO, TypeVar
 
 from ..model import Defect, DefectKind, Origin, Unit
 from ..uri.errors import RunError
+from .streams import replayed_file
 
 T = TypeVar("T")
 
@@ -171,6 +172,11 @@ class Metered(io.RawIOBase):
 
     def tell(self) -> int:
         return self.done
+
+    def rewound(self) -> BinaryIO | None:
+        """The file this meter's stream replays, rewound (:func:`~urisift.stages.streams.replayed_file`),
+        when it shows a file whole: never inflated bytes, which the meter counts as they are read."""
+        return None if self.inflated else replayed_file(self.inner)
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         if self.defect is not None or self.timed_out:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 #: what a search for a cut finds in a window of the file: the cut's offset in
 #: the window (or None), and where in the window to keep reading from
@@ -59,6 +59,18 @@ class Replay(io.RawIOBase):
         n = len(data)
         buffer[:n] = data
         return n
+
+
+def replayed_file(stream: object) -> BinaryIO | None:
+    """The file ``stream`` replays from its first byte (an input's own, opened by the pipeline), rewound
+    to that byte, looked for through the buffers and the meter that show it whole (never through a
+    stream of a part of another: a WARC record's payload, an archive's member): for a reader that seeks
+    in a file larger than may be held (a ZIP's directory is at its end, a PST's nodes anywhere).  None
+    when there is none (a pipe, decompressed bytes, a member, a payload)."""
+    while isinstance(stream, io.BufferedReader):
+        stream = stream.raw
+    rewound = getattr(stream, "rewound", None)
+    return cast(BinaryIO | None, rewound()) if rewound is not None else None
 
 
 def first_cut(f: BinaryIO, near: int, size: int, find: Finder) -> int | None:

@@ -14,6 +14,7 @@ from typing import IO, Any, BinaryIO
 
 from ..model import Defect, DefectKind, Origin
 from .containment import Budget
+from .streams import replayed_file
 
 MAX_RATIO = 200  # XML compresses 5-20 times; a bomb, thousands
 #: the compression methods zipfile inflates
@@ -62,6 +63,9 @@ def seekable(stream: BinaryIO, limit: int | None = None) -> BinaryIO:
             return stream
     except (AttributeError, OSError, ValueError):
         pass
+    file = replayed_file(stream)  # (an input named, whose first bytes were read to sniff it: the file itself)
+    if file is not None:
+        return file
     data = stream.read() if limit is None else stream.read(limit + 1)
     if limit is not None and len(data) > limit:
         raise TooLarge(f"it comes through a pipe and holds more than {limit} bytes, which must be held to "

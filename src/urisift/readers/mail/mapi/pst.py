@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 from ....model import Content, Defect, DefectKind, Record, Tally, origin_with
 from ....model.events import is_message
 from ....stages.options import ScanOptions
+from ....stages.streams import replayed_file
 from .model import (
     DEFAULT_CODE_PAGE,
     PID_MESSAGE_CODEPAGE,
@@ -207,8 +208,7 @@ def _seekable(content: Content) -> BinaryIO:
         raise TypeError("a PST is bytes")
     if isinstance(body, bytes):
         return io.BytesIO(body)
-    rewound = getattr(getattr(body, "raw", None), "rewound", None)  # (the input's file, its head replayed)
-    file = rewound() if rewound is not None else None
+    file = replayed_file(body)
     if file is not None:
         return file
     try:

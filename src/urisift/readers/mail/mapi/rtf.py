@@ -29,6 +29,8 @@ import struct
 import zlib
 from dataclasses import dataclass
 
+from ....uri import patterns
+
 #: the two compression types of MS-OXRTFCP §2.1.3.1.1
 _COMPRESSED, _UNCOMPRESSED = b"LZFu", b"MELA"
 # RTF 1.9.1: a control word (letters, an optional signed parameter, one space taken as its
@@ -39,12 +41,12 @@ _TOKEN = (rb"\\([a-zA-Z]{1,32})(-?\d{1,10})?(?: |(?=[^a-zA-Z]|\Z))|\\'([0-9a-fA-
 # nothing but text, hex escapes, \par, \line, \tab and the escaped \ { }: in a Word message's encapsulated
 # HTML these groups are nearly all of the body (its style sheet), and one match takes what was dozens of
 # tokens.  Any other group (nested, another control word) fails here and is read token by token; the
-# quantifiers are possessive, so that a failure costs no backtracking.
+# repeats are atomic (uri.patterns), so that a failure costs no backtracking.
 _TAG_GROUP = (rb"\{\\\*\\(m?)htmltag(?:\d{1,10})?(?: |(?=[^a-zA-Z0-9-]))"
-              rb"((?:[^\\{}]++|\\[\\{}]|\\(?:par|line|tab)(?: |(?![a-zA-Z0-9-]))|\\'[0-9a-fA-F]{2})*+)\}")
-_SCAN = re.compile(_TAG_GROUP + b"|" + _TOKEN, re.DOTALL)
+              rb"((?>(?:[^\\{}]++|\\[\\{}]|\\(?:par|line|tab)(?: |(?![a-zA-Z0-9-]))|\\'[0-9a-fA-F]{2})*))\}")
+_SCAN = patterns.compile(_TAG_GROUP + b"|" + _TOKEN, re.DOTALL)
 #: the same tokens with no group read whole (never matching its first branch): what a group read whole must equal
-_TOKENS_ONLY = re.compile(rb"(?!)(m?)()|" + _TOKEN, re.DOTALL)
+_TOKENS_ONLY = patterns.compile(rb"(?!)(m?)()|" + _TOKEN, re.DOTALL)
 # inside a tag's group: what ends a run of bytes decoded together (an emitted character, as in the loop below)
 _TAG_BREAK = re.compile(rb"\\(?:(par|line|tab)(?: |(?![a-zA-Z0-9-]))|([\\{}]))")
 _HEX = re.compile(rb"\\'([0-9a-fA-F]{2})")
