@@ -6,6 +6,7 @@ time so that no search holds the file."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import Callable
 from typing import BinaryIO, cast
@@ -26,10 +27,8 @@ class Replay(io.RawIOBase):
         self._read = getattr(rest, "read1", rest.read) if live else rest.read
         self._from_start = False  # the head is the first bytes of a stream that can seek (a file)
         if not live:
-            try:
+            with contextlib.suppress(OSError, AttributeError, ValueError):
                 self._from_start = rest.seekable() and rest.tell() == len(head)
-            except (OSError, AttributeError, ValueError):
-                pass
 
     def rewound(self) -> BinaryIO | None:
         """The stream replayed, seeked back to its first byte, when it can seek (a file): for a reader
