@@ -56,6 +56,7 @@ _HEAD = re.compile(_head(""))  # (vCard 2.1's parameters may be bare: URL;WORK:)
 _PARAM = re.compile(r';([A-Za-z0-9-]+)=("[^"]*"|[^";:]*)')
 _UNESCAPE = re.compile(r"\\([nN,;\\])")
 _BREAKS = re.compile(r"(\r\n|\n|\r)")  # (split on, the breaks kept: their lengths place the pieces)
+_FOLD = re.compile(r"(?:\r\n|\n|\r)[ \t]")  # (a fold: in a content line's folds, each break starts one)
 #: a content line: its name and parameters when its first physical line starts with them (as _HEAD, no class
 #: crossing a line break), the rest of that line, the folded lines after it (each a break and a space or a tab:
 #: RFC 5545 §3.1), and the break that ends it (none at the text's end).  One match a line; the folds repeated
@@ -104,31 +105,57 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
     number = 0  # the line number in the file where the line starts (RFC 5545 §3.1: its first physical line)
     for match in _CONTENT_LINE.finditer(text):
         number += 1
+        number_here = number
         name, raw, value, folds = match.group(1, 2, 3, 4)
         pieces: list[tuple[int, int]] | None = None  # (None: one physical line, whose offsets are the text's, shifted)
-        if folds:  # folded: the line unfolded, its name and parameters read again (a fold may fall in them)
+        if name is not None:
+            # its name and parameters stand on its first physical line, and a fold after them changes neither
+            # (_head's pattern matches a line one way at most, and the unfolded line that way too): the line is
+            # unfolded only when its property is read, and its head is not read again
+            if name not in _READ:  # (the names as most writers write them: upper case, no group)
+                name = name.rpartition(".")[2].upper()  # (vCard's group prefix: item1.URL)
+                if name not in _READ:
+                    if folds:
+                        number += _breaks(folds)
+                    continue
+            value_at = match.start(3) - match.start()
+            if not folds:
+                pass
+            elif name in URI_PROPERTIES or name == "EMAIL":  # (where its value stands in the file is needed)
+                line, pieces = _unfolded(match)
+                number += len(pieces) - 1
+                value = line[value_at:]
+            else:
+                unfolded, count = _unfold(folds)
+                number += count
+                value += unfolded
+        elif folds:  # a fold in its name or parameters: the line unfolded, and its name and parameters read in it
             line, pieces = _unfolded(match)
-            number_here, number = number, number + len(pieces) - 1
+            number += len(pieces) - 1
             head = _HEAD.match(line)
             if head is None:
                 continue
             name, raw = head.group(1, 2)
             value, value_at = line[head.end():], head.end()
-        elif name is None:
-            continue
+            name = name.rpartition(".")[2].upper()
+            if name not in _READ:
+                continue
         else:
-            number_here, value_at = number, match.start(3) - match.start()
-        name = name.rpartition(".")[2].upper()  # (vCard's group prefix: item1.URL)
-        if name not in _READ or not value.strip():
+            continue
+        if not value.strip():
             continue
         # (only ENCODING, VALUE and FMTTYPE are read: an ATTENDEE's CN or RSVP is not parsed for nothing)
         params = _params(raw) if raw and _MAY_MATTER.search(raw) is not None else _NO_PARAMS
         if name in URI_PROPERTIES:
-            value_type = params.get("VALUE", "").upper()
-            inline = value_type == "BINARY" or params.get("ENCODING", "").upper() in ("BASE64", "B")
+            if params is _NO_PARAMS:
+                value_type, inline = "", False
+            else:
+                value_type = params.get("VALUE", "").upper()
+                inline = value_type == "BINARY" or params.get("ENCODING", "").upper() in ("BASE64", "B")
             if not inline and value_type != "TEXT":
                 reference = value.strip()
-                start = value_at + (len(value) - len(value.lstrip()))
+                # (where it starts in the line: past the white space before it, if any)
+                start = value_at if len(reference) == len(value) else value_at + (len(value) - len(value.lstrip()))
                 at = match.start() + start if pieces is None else _in_text(pieces, start)
                 row, column = line_starts.place(at)
                 # (vCard 2.1's writers put a bare www. name in URL: the abbreviated form, RFC 3986 Appendix F)
@@ -163,6 +190,17 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
 def _params(raw: str) -> dict[str, str]:
     """A content line's parameters (RFC 5545 §3.2), by their names in upper case, unquoted."""
     return {k.upper(): v.strip('"') for k, v in _PARAM.findall(raw)}
+
+
+def _breaks(folds: str) -> int:
+    """How many folds (a line break, CRLF, LF or CR, and a space or a tab) ``folds`` holds: its line breaks."""
+    return folds.count("\n") + folds.count("\r") - folds.count("\r\n")
+
+
+def _unfold(folds: str) -> tuple[str, int]:
+    """The folded lines after a content line's first (RFC 5545 §3.1: each line break and the space or tab after
+    it removed), and how many there were: :func:`_unfolded`'s pieces after the first, joined."""
+    return _FOLD.subn("", folds)
 
 
 def _unfolded(match: re.Match[str]) -> tuple[str, list[tuple[int, int]]]:
