@@ -47,12 +47,16 @@ TEXT_PROPERTIES = frozenset({"DESCRIPTION", "SUMMARY", "LOCATION", "COMMENT", "N
 
 def _head(unless: str) -> str:
     """A content line's name and parameters, up to the colon before its value, as groups 1 and 2 (quoted
-    parameter values may hold ':' and ';', RFC 5545 §3.1), no class matching a character of ``unless``."""
-    value = f'(?:"[^"{unless}]*"|[^";:,{unless}]*)'
-    return rf"([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)((?:;[A-Za-z0-9-]+(?:={value}(?:,{value})*)?)*):"
+    parameter values may hold ':' and ';', RFC 5545 §3.1), no class matching a character of ``unless``.
+
+    It matches a line one way at most: each run stops only where the next part starts ("." ";" "=" "," ":" or
+    a quote, none of them a character of the run), so it can be read possessively, nothing given back (and a
+    line whose first physical line holds its head has that head unfolded too)."""
+    value = f'(?:"[^"{unless}]*+"|[^";:,{unless}]*+)'
+    return rf"([A-Za-z0-9-]++(?:\.[A-Za-z0-9-]++)?)((?>(?:;[A-Za-z0-9-]++(?:={value}(?>(?:,{value})*))?)*)):"
 
 
-_HEAD = re.compile(_head(""))  # (vCard 2.1's parameters may be bare: URL;WORK:)
+_HEAD = patterns.compile(_head(""))  # (vCard 2.1's parameters may be bare: URL;WORK:)
 _PARAM = re.compile(r';([A-Za-z0-9-]+)=("[^"]*"|[^";:]*)')
 _UNESCAPE = re.compile(r"\\([nN,;\\])")
 _BREAKS = re.compile(r"(\r\n|\n|\r)")  # (split on, the breaks kept: their lengths place the pieces)
@@ -102,6 +106,8 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
     places: dict[str, Place] = {}  # (one a property: a Place is a frozen value, and costs a microsecond to make)
     # (a text with no ":" and no www./ftp. holds nothing the scanner finds; a defanged one may, read back)
     screened = not options.refang
+    abbreviating, refang = options.abbreviated, options.refang
+    header, abbreviation = Style.HEADER, Style.ABBREVIATED  # (looked up once: each Style.X costs 0.1 µs)
     number = 0  # the line number in the file where the line starts (RFC 5545 §3.1: its first physical line)
     for match in _CONTENT_LINE.finditer(text):
         number += 1
@@ -110,8 +116,7 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
         pieces: list[tuple[int, int]] | None = None  # (None: one physical line, whose offsets are the text's, shifted)
         if name is not None:
             # its name and parameters stand on its first physical line, and a fold after them changes neither
-            # (_head's pattern matches a line one way at most, and the unfolded line that way too): the line is
-            # unfolded only when its property is read, and its head is not read again
+            # (see _head): the line is unfolded only when its property is read, and its head is not read again
             if name not in _READ:  # (the names as most writers write them: upper case, no group)
                 name = name.rpartition(".")[2].upper()  # (vCard's group prefix: item1.URL)
                 if name not in _READ:
@@ -142,7 +147,8 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
                 continue
         else:
             continue
-        if not value.strip():
+        stripped = value.strip()
+        if not stripped:
             continue
         # (only ENCODING, VALUE and FMTTYPE are read: an ATTENDEE's CN or RSVP is not parsed for nothing)
         params = _params(raw) if raw and _MAY_MATTER.search(raw) is not None else _NO_PARAMS
@@ -153,7 +159,7 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
                 value_type = params.get("VALUE", "").upper()
                 inline = value_type == "BINARY" or params.get("ENCODING", "").upper() in ("BASE64", "B")
             if not inline and value_type != "TEXT":
-                reference = value.strip()
+                reference = stripped
                 # (where it starts in the line: past the white space before it, if any)
                 start = value_at if len(reference) == len(value) else value_at + (len(value) - len(value.lstrip()))
                 at = match.start() + start if pieces is None else _in_text(pieces, start)
@@ -163,8 +169,8 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
                 expanded = None if abbreviated is None else ("ftp://" if abbreviated.group(1).lower() == "ftp"
                                                              else "http://") + reference
                 place = places.get(name) or places.setdefault(name, Place(where, header=name))
-                found = new_found(reference, at, at + len(reference), Style.HEADER if expanded is None else
-                                  Style.ABBREVIATED, (), (), expanded, place)
+                found = new_found(reference, at, at + len(reference), header if expanded is None else abbreviation,
+                                  (), (), expanded, place)
                 end = at + len(reference) if pieces is None else _in_text(pieces, start + len(reference) - 1) + 1
                 yield tail(found, Span(at, end), row, column)
             elif name == "ATTACH" and inline:
@@ -177,7 +183,7 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
             if screened and not may_hold_reference(unescaped):
                 continue
             place = places.get(name) or places.setdefault(name, Place(where, header=name))
-            for found in Scanner(unescaped, abbreviated=options.abbreviated, refang=options.refang):
+            for found in Scanner(unescaped, abbreviated=abbreviating, refang=refang):
                 # (on the property's line: the unescaped text's columns are not the file's)
                 reference, _, _, style, flags, alternatives, expanded, _ = found
                 yield tail(new_found(reference, None, None, style, flags, alternatives, expanded, place), None,
@@ -249,18 +255,20 @@ def _attached(value: str, params: dict[str, str], content: Content, number: int)
 class _LineStarts:
     """The (line, column) of an offset in the text, looked up forward: offsets come in order."""
 
+    __slots__ = ("text", "line", "start", "upto")  # (a record each: its attributes read in slots)
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.line, self.start, self.upto = 1, 0, 0
 
     def place(self, offset: int) -> tuple[int, int]:
-        text = self.text
-        if offset < self.upto:  # (never, as the lines are read in order; kept right all the same)
-            self.line, self.start, self.upto = 1, 0, 0
-        passed = text.count("\n", self.upto, offset)  # (counted in C: most properties are many lines apart)
+        text, upto = self.text, self.upto
+        if offset < upto:  # (never, as the lines are read in order; kept right all the same)
+            self.line, self.start, upto = 1, 0, 0
+        passed = text.count("\n", upto, offset)  # (counted in C: most properties are many lines apart)
         if passed:
             self.line += passed
-            self.start = text.rfind("\n", self.upto, offset) + 1
+            self.start = text.rfind("\n", upto, offset) + 1
         self.upto = offset
         return self.line, offset - self.start + 1
 
