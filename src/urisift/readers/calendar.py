@@ -112,18 +112,18 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
     for match in _CONTENT_LINE.finditer(text):
         number += 1
         number_here = number
-        name, raw, value, folds = match.group(1, 2, 3, 4)
+        name, raw, value, folds = match.groups()
         pieces: list[tuple[int, int]] | None = None  # (None: one physical line, whose offsets are the text's, shifted)
         if name is not None:
             # its name and parameters stand on its first physical line, and a fold after them changes neither
             # (see _head): the line is unfolded only when its property is read, and its head is not read again
+            value_at = len(name) + len(raw) + 1  # (the head, from the line's start: its name, parameters and ":")
             if name not in _READ:  # (the names as most writers write them: upper case, no group)
                 name = name.rpartition(".")[2].upper()  # (vCard's group prefix: item1.URL)
                 if name not in _READ:
                     if folds:
                         number += _breaks(folds)
                     continue
-            value_at = match.start(3) - match.start()
             if not folds:
                 pass
             elif name in URI_PROPERTIES or name == "EMAIL":  # (where its value stands in the file is needed)
