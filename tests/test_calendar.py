@@ -167,3 +167,25 @@ def test_a_fold_anywhere_in_a_property_changes_no_record(property_line: str, at:
     once = _read(calendar(property_line))
     assert once and once[-1][0] == "https://after.example/"
     assert _read(calendar(folded)) == once
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="URL:htps/.ab;=\"", min_size=2, max_size=30), st.lists(st.integers(1, 40), max_size=3),
+       st.lists(st.sampled_from(["\r\n ", "\n ", "\r\t", "\r\n\t"]), min_size=3, max_size=3))
+def test_a_folded_line_unfolds_to_its_pieces_each_where_it_stands(line: str, cuts: list[int], folds: list[str]
+                                                                  ) -> None:
+    # once folded (the commonest, taken at once) or more: the line unfolded, and each piece where the file has it
+    from urisift.readers.calendar import _CONTENT_LINE, _unfolded
+
+    text, at = "", 0
+    for cut, fold in zip(sorted({c % len(line) or 1 for c in cuts}), folds, strict=False):
+        text, at = text + line[at:cut] + fold, cut
+    text = "X:y\r\n" + text + line[at:] + "\r\nEND:Z"
+    match = _CONTENT_LINE.match(text, 5)
+    assert match is not None
+    if not match.group(4):
+        return
+    unfolded, where = _unfolded(match)
+    assert unfolded == line and where[0] == (0, 5)
+    for (offset, in_text), (following, _) in zip(where, [*where[1:], (len(line), 0)], strict=True):
+        assert text[in_text:in_text + following - offset] == line[offset:following]

@@ -219,7 +219,11 @@ def _unfolded(match: re.Match[str]) -> tuple[str, list[tuple[int, int]]]:
     start, at = match.start(), match.start(4)
     first = match.string[start:at]  # (the whole first physical line: its name and parameters too)
     pieces, where, length = [first], [(0, start)], len(first)
-    parts = _BREAKS.split(match.group(4))  # "", then each break and the physical line after it
+    folds = match.group(4)
+    rest, count = _FOLD.subn("", folds)
+    if count == 1:  # (folded once, the commonest: its one piece after the break and the space or tab)
+        return first + rest, [*where, (length, at + (3 if folds.startswith("\r\n") else 2))]
+    parts = _BREAKS.split(folds)  # "", then each break and the physical line after it
     for i in range(1, len(parts), 2):
         at += len(parts[i]) + 1  # (past the break and the space or tab)
         piece = parts[i + 1][1:]
