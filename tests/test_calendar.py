@@ -4,8 +4,12 @@ URI-valued property a record that names it."""
 from __future__ import annotations
 
 import io
+import re
 from email.message import EmailMessage
 from pathlib import Path
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from urisift import Defect, Kind, Record, ScanOptions, iter_input
 from urisift.stages.sniff import sniff_kind
@@ -118,3 +122,70 @@ def test_folds_anywhere_and_every_line_break_keep_each_value_and_where_it_stands
     refanged = [i for i in iter_input(str(tmp_path / "folded.ics"), ScanOptions(refang=True)) if isinstance(i, Record)]
     assert [(r.uri, r.target, r.header, r.line) for r in refanged if r.header == "COMMENT"] == [
         ("evil[.]example", "http://evil.example", "COMMENT", 8)]
+
+
+#: one property of each way the reader takes a line: a URI value (with parameters, quoted ones), a mailto:, TEXT
+#: with references, vCard's EMAIL, Outlook's HTML description, an inline ATTACH, a group's lower-case name, and a
+#: property it does not read whose value holds a URL
+PROPERTIES = [
+    "URL;VALUE=URI:https://a.example/p", 'ORGANIZER;CN="Ann: Boss";X=a,"b;c":mailto:ann@example.org',
+    "DESCRIPTION:see https://d.example/x\\, and\\nwww.w.example", "item1.EMAIL;TYPE=work: ann@example.org",
+    'X-ALT-DESC;FMTTYPE=text/html:<a href="https://h.example/">x</a>', "x-g.url:  https://g.example/ ",
+    "ATTACH;FMTTYPE=text/html;ENCODING=BASE64;VALUE=BINARY:PGEgaHJlZj0iaHR0cHM6Ly9hdHRhY2hlZC5leGFtcGxlLyI+YTwvYT4=",
+    "DTSTART;X-URL=x:https://not-read.example/", "ATTENDEE:mailto:bo@example.org"]
+_FOLD = re.compile(r"(?:\r\n|\n|\r)[ \t]")
+
+
+def _read(calendar: str) -> list[tuple[object, ...]]:
+    items = list(iter_input("-", ScanOptions(kind=Kind.CALENDAR), stdin=io.BytesIO(calendar.encode())))
+    assert not [i for i in items if isinstance(i, Defect)]
+    records = [r for r in items if isinstance(r, Record)]
+    for r in records:  # a value's span, unfolded, is its value, and its line the one its value starts on
+        if r.span is not None:
+            # (an EMAIL's span is as long as its address, however folded: where it starts is the file's)
+            assert r.header == "EMAIL" or _FOLD.sub("", calendar[r.span.start:r.span.end]) == r.uri
+            assert r.line == calendar.count("\n", 0, r.span.start) + 1
+    # (a record without a span stands on its property's first line)
+    return [(r.uri, r.target, r.header, r.where.value, r.line if r.span is None else None,
+             [k.flag for k in r.risks]) for r in records]
+
+
+@settings(max_examples=400)
+@given(st.sampled_from(PROPERTIES), st.integers(1, 120), st.sampled_from(["\r\n", "\n", "\r"]),
+       st.sampled_from([" ", "\t"]), st.sampled_from(["\r\n", "\n"]))
+@example("URL;VALUE=URI:https://a.example/p", 2, "\r\n", " ", "\r\n")  # (in the name)
+@example("URL;VALUE=URI:https://a.example/p", 6, "\r\n", " ", "\r\n")  # (in a parameter)
+@example("URL;VALUE=URI:https://a.example/p", 20, "\r\n", " ", "\r\n")  # (in the value)
+def test_a_fold_anywhere_in_a_property_changes_no_record(property_line: str, at: int, fold: str, space: str,
+                                                           end: str) -> None:
+    # a fold in the name or the parameters has the line's head read in it unfolded; one after them, the head read
+    # on the first physical line: the same records either way, as the line unfolded gives them
+    at = at % (len(property_line) - 1) + 1
+    folded = property_line[:at] + fold + space + property_line[at:]
+    def calendar(line: str) -> str:
+        return end.join(["BEGIN:VCALENDAR", line, "URL:https://after.example/", "END:VCALENDAR", ""])
+    once = _read(calendar(property_line))
+    assert once and once[-1][0] == "https://after.example/"
+    assert _read(calendar(folded)) == once
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="URL:htps/.ab;=\"", min_size=2, max_size=30), st.lists(st.integers(1, 40), max_size=3),
+       st.lists(st.sampled_from(["\r\n ", "\n ", "\r\t", "\r\n\t"]), min_size=3, max_size=3))
+def test_a_folded_line_unfolds_to_its_pieces_each_where_it_stands(line: str, cuts: list[int], folds: list[str]
+                                                                  ) -> None:
+    # once folded (the commonest, taken at once) or more: the line unfolded, and each piece where the file has it
+    from urisift.readers.calendar import _CONTENT_LINE, _unfolded
+
+    text, at = "", 0
+    for cut, fold in zip(sorted({c % len(line) or 1 for c in cuts}), folds, strict=False):
+        text, at = text + line[at:cut] + fold, cut
+    text = "X:y\r\n" + text + line[at:] + "\r\nEND:Z"
+    match = _CONTENT_LINE.match(text, 5)
+    assert match is not None
+    if not match.group(4):
+        return
+    unfolded, where = _unfolded(match)
+    assert unfolded == line and where[0] == (0, 5)
+    for (offset, in_text), (following, _) in zip(where, [*where[1:], (len(line), 0)], strict=True):
+        assert text[in_text:in_text + following - offset] == line[offset:following]

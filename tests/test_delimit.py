@@ -463,3 +463,27 @@ def test_the_absolute_screen_passes_each_rule_and_stops_a_subject_prefix() -> No
     assert [t for t in ("Re: [PATCH] mips: fix", "Fwd: www.example.com", "") if may_hold_absolute(t)] == []
     assert [t for t in ("see http://x.example/", "<mailto:a@b>", "urn:isbn:0451450523", "x-y:z")
             if not may_hold_absolute(t)] == []
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from(["", " ", "(", '"', "\u201c", "x", "*", "'", "a:"]),
+       st.sampled_from(["http", "HTTPS", "ftp", "x"]),
+       st.from_regex(r"[a-z0-9_][a-z0-9./?=&%_~*'!,;:()\[\]-]{0,10}", fullmatch=True),
+       st.sampled_from(sorted("'.,;:!?\"\u2019\u201d\u00bb\u203a\u2026\u2014|)]-*_")),
+       st.sampled_from(["", " ", ")", "]", "x", "\n", "\nnext", "'", '"', "\u201d", ".", ","]))
+def test_one_mark_after_a_uri_is_left_out_as_trimming_leaves_it(before: str, scheme: str, body: str, mark: str,
+                                                                after: str) -> None:
+    # SchemeRule.body leaves out one mark of punctuation after "scheme://host..." at once: what its general
+    # path (_finish_bare: quotes, trim, emphasis, a hyphen join) makes of the same run
+    from urisift.stages.delimit.bare import SchemeRule
+    from urisift.stages.delimit.chars import body_end
+    from urisift.uri.schemes import registered_schemes
+
+    text = f"{before}{scheme}://{body}{mark}{after}"
+    start = len(before)
+    colon = start + len(scheme)
+    end = body_end(text, colon + 1, start=start)
+    if end - colon <= 3 or text[end - 1] != mark:
+        return  # (the run does not end in the mark: body's other paths)
+    rule = SchemeRule(text, registered_schemes())
+    assert rule.body(start, colon + 1, end) == rule._finish_bare(start, end, colon + 1)

@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import urisift
@@ -30,8 +30,10 @@ from urisift import (
 )
 from urisift.model import Base, BaseSource, Content
 from urisift.pipeline.scan import scan_content
-from urisift.stages.found_to_record import Tail
-from urisift.uri.validity import invalidity
+from urisift.stages.delimit.chars import LEADING_SCHEME
+from urisift.stages.found_to_record import Tail, _plainly_opaque
+from urisift.uri.risk import plainly_safe
+from urisift.uri.validity import invalidity, plainly_valid
 
 from .conftest import ROOT
 
@@ -125,12 +127,30 @@ def test_the_tails_fast_path_agrees_with_the_full_resolution(reference: str) -> 
 @example("http://0x7f.1/x", None)  # (valid, but a rare IPv4 form: flagged)
 @example("http://a.example/%0D%0Ax", None)  # (an encoded CR LF)
 @example("mailto:a@b%2", "http://h.example/d/f")  # (a bad escape)
+@example("mailto:ann@example.org", None)  # (no "/" and no "%": one match tells it)
+@example("tel:+1-555;x=y?z#f", "http://h.example/d/f")
 def test_the_tails_plain_path_agrees_with_working_a_header_value_out(reference: str, base: str | None) -> None:
     found = Found(reference, 0, len(reference), Style.HEADER)  # (a calendar's URL, ORGANIZER ...: not told a scheme)
     layer = BaseLayer() if base is None else BaseLayer.holding(Base(base, BaseSource.RETRIEVAL))
     worked_out = Tail(layer, Origin(), None)
     worked_out._plain = None  # every reference through _work_out
     assert Tail(layer, Origin(), None)(found) == worked_out(found)
+
+
+@settings(max_examples=3000)
+@given(st.from_regex(r"[a-zA-Z][a-zA-Z0-9+.-]{0,4}:[a-zA-Z0-9.:@?#%/!$&'()*+,;=~_|é -]{0,14}", fullmatch=True))
+@example("mailto:ann@example.org?subject=x#y")
+@example("x:.y")  # (a rootless "./": not plain)
+def test_the_one_match_for_an_opaque_reference_accepts_what_the_steps_accept(reference: str) -> None:
+    # _plainly_absolute's first match, for a reference with no "/" and no "%": what its steps would say
+    if _plainly_opaque(reference) is not None:
+        scheme = LEADING_SCHEME.match(reference)
+        assert scheme is not None and "/." not in reference and not reference.startswith(".", scheme.end())
+        assert plainly_valid(reference) and plainly_safe(reference)
+    for opaque in ("mailto:ann@example.org", "tel:+1-555-0100", "urn:isbn:0451450523", "xmpp:a@b.example?x;y"):
+        assert _plainly_opaque(opaque) is not None
+    for other in ("mailto:a@b%2", "x:./y", "x:.y", "http://a.example/", "x:/a", "mailto:a b"):
+        assert _plainly_opaque(other) is None
 
 
 def test_a_plainly_safe_absolute_header_value_is_its_own_target_and_others_are_worked_out() -> None:

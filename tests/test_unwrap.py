@@ -216,6 +216,17 @@ def test_the_screen_lets_the_samples_through() -> None:
     assert not may_be_wrapped("https://www.example.com/?u=https://urldefense.com/v3/__x")
 
 
+def test_the_screen_answers_the_same_for_a_host_it_has_seen() -> None:
+    # the host's answer is remembered by the host as written: asked again, in another case or another URL, the
+    # same answer as the search of the host in lower case
+    for _ in range(2):
+        assert may_be_wrapped("https://T.CO/abc") and may_be_wrapped("https://t.co/") and not may_be_wrapped(
+            "https://t.com/")
+        assert may_be_wrapped("https://WWW.Google.COM/url?q=x") and not may_be_wrapped("https://www.example.com/p")
+        assert may_be_wrapped("https://faceboo\u212a.com/x")  # (the Kelvin sign is "k" in lower case)
+        assert not may_be_wrapped("https://l\u0131nkedin.com/x")  # (a dotless i is no "i")
+
+
 # -- issue 38: the parameter that holds a URL, each service's forms, values that do not decode ---------
 
 def _rows_with_choices() -> list[tuple[str, str, str, str]]:

@@ -43,6 +43,12 @@ _plainly_valid = PLAINLY_VALID.fullmatch
 _bad_escape = BAD_ESCAPE.search
 # validity.PLAINLY_SAFE: valid, and no §7 flag (risk.plainly_safe), in one match
 _plainly_safe = PLAINLY_SAFE.fullmatch
+# what _plainly_absolute's steps accept, for a reference with no "/" and no "%" at all (a mailto: or tel:
+# header, a urn:), in one match: a scheme and its ":", not a "." (§5.2.4 would read a rootless "./"), then
+# URI characters of a path, a query and a fragment (PLAINLY_VALID's), with no authority to raise a §7 flag
+_plainly_opaque = patterns.compile(
+    r"[A-Za-z][A-Za-z0-9+\-.]*+:(?!\.)[A-Za-z0-9\-._~!$&'()*+,;=:@]*+(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@?]*+)?"
+    r"(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@?]*+)?").fullmatch
 #: how many references a tail remembers before it starts afresh (constant memory on long texts)
 _SEEN_LIMIT = 4096
 
@@ -239,6 +245,8 @@ def _plainly_absolute(reference: str) -> bool:
     """Whether ``reference`` is what _work_out makes its own target with no flag: absolute (RFC 3986 §4.3)
     with no dot segment for §5.2.4 to remove, valid (validity.plainly_valid: URI characters only, so nothing
     to percent-encode either) and plainly safe (risk.plainly_safe: no §7 flag)."""
+    if _plainly_opaque(reference) is not None:
+        return True  # (the commonest such reference, told by one match: a test holds it to the steps below)
     m = _SCHEME.match(reference)
     return m is not None and "/." not in reference and not reference.startswith(".", m.end()) \
         and _plainly_valid(reference) is not None and ("%" not in reference or _bad_escape(reference) is None) \

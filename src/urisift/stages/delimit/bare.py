@@ -34,6 +34,10 @@ _QUOTE_PAIRS = {'"': '"', "\u201c": "\u201d"}
 _CLOSERS = (")", "]")
 # a last character that calls for trimming or a hyphen join
 _ENDS_SPECIALLY = TRIMMABLE | frozenset("*_~-")
+# a last character that trim() leaves out alone when the one before it is none of those (an apostrophe is kept
+# when it closes a quotation opened in the URI: trim() looks for it)
+_TRIMMED_AT_ONCE = TRAILING_PUNCT - {"'"}
+_TRIMMED = (Flag.TRIMMED,)
 # the line break after a hyphen (or after "scheme://"), with the next line's
 # indent and margin marks: mail quote markers (">") and the change bars ("|")
 # of revised documents
@@ -248,6 +252,12 @@ class SchemeRule:
             # bracket after it, no quotes around it, no line break to join --
             # decided at once
             return new_found(text[start:end], start, end, _BARE, (), (), None, _TEXT), end
+        if (last in _TRIMMED_AT_ONCE and text.startswith("//", after) and text[after + 2 : after + 3].isalnum()
+                and text[end - 2] not in _ENDS_SPECIALLY and (not start or text[start - 1] not in _QUOTE_PAIRS)
+                and text[end : end + 1] not in _CLOSERS):
+            # the next commonest: the same, but for one mark of punctuation after it ("see http://x/a, and"),
+            # what _finish_bare would make of it (a test holds them equal): left out, the reference "trimmed"
+            return new_found(text[start : end - 1], start, end - 1, _BARE, _TRIMMED, (), None, _TEXT), end - 1
         if end - after == 2 and text.startswith("//", after):
             joined = self._scheme_break(start, end)
             if joined is not None:
