@@ -128,13 +128,11 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
                     if folds:
                         number += _breaks(folds)
                     continue
-            if not folds:
-                pass
-            elif name in URI_PROPERTIES or name == "EMAIL":  # (where its value stands in the file is needed)
+            if folds and (name in URI_PROPERTIES or name == "EMAIL"):  # (where its value stands is needed)
                 line, pieces = _unfolded(match)
                 number += len(pieces) - 1
                 value = line[value_at:]
-            else:
+            elif folds:
                 unfolded, count = _unfold(folds)
                 number += count
                 value += unfolded
