@@ -99,31 +99,50 @@ def read_pst(content: Content, options: ScanOptions, tally: Tally) -> Iterator[R
 
 def _folders(root: Any) -> Iterator[tuple[Any, str, int] | str]:
     """Each folder of the tree under ``root``, depth first, as (the folder, its path, how many messages it
-    holds), and what cannot be read as a problem said; the same walk for the reader and the planner."""
-    # (folder, its path, depth): the first folder is the file's root, whose name is no folder's
-    pending: list[tuple[Any, str, int]] = [(root, "", 0)]
+    holds), and what cannot be read as a problem said; the same walk for the reader and the planner.  A
+    folder's name is read when the folder is reached, and only when it holds a message or a folder: it is a
+    read of the folder's own properties, and an empty folder (most of a store's are) has no use for it."""
+    # (folder, its parent's path, its index there, its depth): the first folder is the file's root, whose name
+    # is no folder's
+    pending: list[tuple[Any, str | None, int, int]] = [(root, None, 0, 0)]
     while pending:
-        folder, path, depth = pending.pop()
+        folder, parent, index, depth = pending.pop()
         try:
             messages = folder.get_number_of_sub_messages()
             folders = folder.get_number_of_sub_folders()
         except _PFF_ERRORS as exc:
-            yield f"folder {path or '/'} cannot be read ({exc}): passed over"
+            try:
+                named = _path(folder, parent) or "/"
+            except _PFF_ERRORS:
+                named = f"{index + 1} of {parent or '/'}"
+            yield f"folder {named} cannot be read ({exc}): passed over"
+            continue
+        if not messages and not folders:
+            continue
+        try:
+            path = _path(folder, parent)
+        except _PFF_ERRORS as exc:
+            yield f"folder {index + 1} of {parent or '/'} cannot be read ({exc}): passed over"
             continue
         yield folder, path, messages
         if depth >= MAX_DEPTH and folders:
             yield f"folder {path} is nested {depth} deep (bound: {MAX_DEPTH}): its folders are not walked"
             continue
         inner = []
-        for index in range(folders):
+        for at in range(folders):
             try:
-                sub = folder.get_sub_folder(index)
-                name = (sub.get_name() or "").replace("/", "%2F")
+                inner.append((folder.get_sub_folder(at), path, at, depth + 1))
             except _PFF_ERRORS as exc:
-                yield f"folder {index + 1} of {path or '/'} cannot be read ({exc}): passed over"
-                continue
-            inner.append((sub, f"{path}/{name}" if depth else name, depth + 1))
+                yield f"folder {at + 1} of {path or '/'} cannot be read ({exc}): passed over"
         pending.extend(reversed(inner))  # the first folder is walked next
+
+
+def _path(folder: Any, parent: str | None) -> str:
+    """A folder's path: its parent's and its name (a ``/`` in a name written ``%2F``); the root's is ""."""
+    if parent is None:
+        return ""
+    name = (folder.get_name() or "").replace("/", "%2F")
+    return f"{parent}/{name}" if parent else name
 
 
 def message_count(path: str) -> int | None:
