@@ -26,8 +26,12 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
     body = content.body
     decoding = None
     markup: str | bytes
-    from .html import DocumentWalk, Locator, parse, prescan  # (imported by the first page a run meets)
-    from .html.prescan import encoding_of
+    # (imported by the first page a run meets; each from its module, as a name from a package is looked up
+    # again on each import, in Python, and a mail archive imports them once a message)
+    from .html.document import DocumentWalk
+    from .html.locate import Locator
+    from .html.parse import parse
+    from .html.prescan import encoding_of, prescan
     from .html.segments import Pieces
 
     if is_message(body):
