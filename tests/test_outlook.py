@@ -5,9 +5,11 @@ samples of four readers' test suites are read where ../shared is present."""
 
 from __future__ import annotations
 
+import io
 import struct
 import time
 from pathlib import Path
+from typing import Any
 
 import compressed_rtf
 import pytest
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 
 from urisift import Defect, DefectKind, Kind, Record, ScanOptions, iter_input
 from urisift.readers.mail.mapi.rtf import RtfContent, rtf_content
+from urisift.stages.containment import Limits
 from urisift.stages.sniff import sniff_kind
 
 from .conftest import shared_path
@@ -363,6 +366,56 @@ def test_a_large_pst_is_planned_in_shares_of_its_messages_and_each_share_reads_i
     after = list(scan_unit(WorkUnit(Input(path), kind=Kind.PST, items=(1, 1, 1)), ScanOptions()))
     assert not [i for i in after if isinstance(i, Record)]
     assert [i.inputs for i in after if not isinstance(i, (Record, Defect))] == [0]
+
+
+class _Pipe(io.RawIOBase):
+    """Bytes that come as through a pipe: read once, never sought."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        chunk = self.data.read(len(buffer))
+        buffer[:len(chunk)] = chunk
+        return len(chunk)
+
+
+def _unmappable(*_: object, **__: object) -> None:
+    raise OSError(19, "No such device")  # (what mmap says of a file system that cannot map)
+
+
+def test_a_msg_file_larger_than_a_document_may_be_held_is_read_from_the_file(tmp_path: Path) -> None:
+    # (a .msg is held whole, as its Compound File is read on bytes: one over the bound, 64 MiB, was read only
+    # as far as the bound, and an attachment past it was lost, with a bomb; a file named is now mapped)
+    page = b"<p>" + b"x" * 300_000 + b"<a href='https://after.example/'>late</a>"
+    report = Message({(0x1000, PT_UNICODE): "text https://text.example/"}, [Attachment({
+        (0x3707, PT_UNICODE): "page.html", (0x370E, PT_UNICODE): "text/html", (0x3701, PT_BINARY): page})])
+    data = msg(report)
+    path = tmp_path / "large.msg"
+    path.write_bytes(data)
+    limits = Limits(whole=len(data) - 1)
+    whole = [("text", "https://text.example/", "https://text.example/"),
+             ("attachment-1", "https://after.example/", "https://after.example/")]
+    named = _items(path, limits=limits)
+    assert _defects(named) == [] and _seen(named) == whole
+    with path.open("rb") as redirected:  # (standard input redirected from the file)
+        items = list(iter_input("-", ScanOptions(kind="msg", limits=limits), stdin=redirected))
+    assert _defects(items) == [] and _seen(items) == whole
+    piped = list(iter_input("-", ScanOptions(kind="msg", limits=limits), stdin=io.BufferedReader(_Pipe(data))))
+    assert _defects(piped) == [(DefectKind.BOMB, f"its reader holds it whole, and it is longer than {len(data) - 1} "
+                                f"bytes, the bound of a document held whole: its bytes from byte {len(data) - 1} on "
+                                "not read")]
+    # a file that cannot be mapped is read as far as a document may be held, as a pipe's bytes are
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("mmap.mmap", _unmappable)
+        assert _defects(_items(path, limits=limits)) == _defects(piped)
+        assert _seen(_items(path)) == whole
+    # an image named .msg, as large, is still an image: passed over without --qr
+    (tmp_path / "large-image.msg").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 300_000)
+    assert _items(tmp_path / "large-image.msg", limits=limits) == []
 
 
 def test_a_msg_file_that_holds_an_rfc_5322_message_is_read_as_one(tmp_path: Path) -> None:

@@ -136,7 +136,7 @@ def read_small(stream: BinaryIO, whole: int) -> BinaryIO | bytes:
     time there).  A longer one streams on, its first bytes replayed."""
     small = min(SMALL_DOCUMENT, whole)
     data = stream.read(small + 1)
-    return data if len(data) <= small else io.BufferedReader(Replay(data, stream))
+    return data if len(data) <= small else io.BufferedReader(Replay(data, stream, from_start=True))
 
 
 def open_input(source: Input, *, kind: Kind = Kind.AUTO, stdin: BinaryIO | None = None) -> Opened:

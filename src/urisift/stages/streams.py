@@ -20,9 +20,12 @@ class Replay(io.RawIOBase):
     """A stream whose first bytes were already read (to sniff them): they are
     read again first, then the rest of the stream."""
 
-    def __init__(self, head: bytes, rest: BinaryIO, live: bool = False) -> None:
+    def __init__(self, head: bytes, rest: BinaryIO, live: bool = False, *, from_start: bool = False) -> None:
         self._head = head
         self._rest = rest
+        # ``from_start``: the head was read from ``rest``'s first byte, and ``rest`` replays a file of its own
+        # (a small document's replay of an input's): the file is what ``rest`` rewinds to
+        self._through = from_start
         # a pipe or terminal: one read gives what has arrived, not a full buffer
         self._read = getattr(rest, "read1", rest.read) if live else rest.read
         self._from_start = False  # the head is the first bytes of a stream that can seek (a file)
@@ -34,11 +37,16 @@ class Replay(io.RawIOBase):
         """The stream replayed, seeked back to its first byte, when it can seek (a file): for a reader
         that seeks in a file too large to hold (a PST), and reads it from there itself, not through this
         replay (which is done with); None when it cannot (a pipe, a decompressed stream)."""
-        if not self._from_start or self.closed:
+        if self.closed or not (self._from_start or self._through):
             return None
-        self._rest.seek(0)
-        self._head = b""
-        return self._rest
+        if self._from_start:
+            self._rest.seek(0)
+            self._head = b""
+            return self._rest
+        file = replayed_file(self._rest)
+        if file is not None:
+            self._head = b""
+        return file
 
     def readable(self) -> bool:
         return True

@@ -26,6 +26,7 @@ import sys
 from array import array
 from codecs import utf_16_le_decode
 from dataclasses import dataclass
+from mmap import mmap
 
 #: the signature of §2.2
 SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -65,9 +66,10 @@ def _table(data: bytes) -> array[int]:
 class CompoundFile:
     """The streams and storages of a Compound File (see the module doc)."""
 
-    def __init__(self, data: bytes) -> None:
-        if len(data) < 512 or not data.startswith(SIGNATURE):
-            raise NotCompoundFile("no Compound File signature (MS-CFB §2.2)" if not data.startswith(SIGNATURE)
+    def __init__(self, data: bytes | mmap) -> None:
+        signed = data[:len(SIGNATURE)] == SIGNATURE  # (a file mapped has no startswith)
+        if len(data) < 512 or not signed:
+            raise NotCompoundFile("no Compound File signature (MS-CFB §2.2)" if not signed
                                   else f"{len(data)} bytes: shorter than a Compound File's header")
         (_, _, _, major, order, shift, mini_shift, _, _, fat_sectors, first_directory, _, cutoff,
          first_minifat, minifat_sectors, first_difat, difat_sectors) = _HEADER.unpack_from(data)

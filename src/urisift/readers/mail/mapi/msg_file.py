@@ -20,6 +20,7 @@ import re
 import struct
 from collections.abc import Iterable
 from dataclasses import replace
+from mmap import mmap
 
 from ....stages.sniff import CFB_SIGNATURE
 from .compound_file import CompoundFile, NotCompoundFile
@@ -63,7 +64,7 @@ class NotAMessage(Exception):
         self.damage = damage
 
 
-def read_msg_file(data: bytes) -> MapiMessage:
+def read_msg_file(data: bytes | mmap) -> MapiMessage:
     """The message a ``.msg`` file holds.  Raises :class:`NotCompoundFile` for bytes that are none,
     :class:`NotAMessage` for a Compound File that holds no message."""
     cfb = CompoundFile(data)

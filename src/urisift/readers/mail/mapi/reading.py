@@ -19,11 +19,13 @@ A message's pieces, each with its part path:
 
 from __future__ import annotations
 
+import io
+import mmap
 from collections.abc import Callable, Iterator
 from email.message import Message
 from email.parser import HeaderParser
 from email.policy import compat32
-from typing import Literal
+from typing import BinaryIO, Literal, cast
 from urllib.parse import unquote
 
 from ....model import (
@@ -43,11 +45,12 @@ from ....model.events import is_message
 from ....model.needs import POINTS_TO
 from ....stages.base import BaseLayer
 from ....stages.charset import choose
-from ....stages.containment import Budget
+from ....stages.containment import Budget, Metered
 from ....stages.found_to_record import Tail
 from ....stages.media import kind_of
 from ....stages.options import ScanOptions
 from ....stages.sniff import CFB_SIGNATURE, SAMPLE, binary, kind_by_name, sniff
+from ....stages.streams import replayed_file
 from ..header_uris import header_references
 from ..headers import heading_base
 from .model import (
@@ -74,30 +77,60 @@ _OTHERWISE = ((b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b
 
 def read_msg(content: Content, options: ScanOptions, tally: Tally) -> Iterator[Record | Defect | Content]:
     """An Outlook message file (``.msg``, MS-OXMSG)."""
-    data = _bytes(content)
     origin = content.origin
-    if not data.startswith(CFB_SIGNATURE):
-        if sniff(data[:SAMPLE], None).kind is Kind.IMAGE:
-            # an image named .msg is an image (read for its codes with --qr, passed over without, as any image)
-            yield Content(data, Kind.IMAGE, origin, content.layer, sniffed=True, budget=content.budget)
-            return
-        what = next((what for magic, what in _OTHERWISE if data.startswith(magic)), "not a Compound File")
-        yield Defect(DefectKind.UNSUPPORTED_KIND, f"not an Outlook message: its bytes are {what} (an Outlook "
-                     "message is a Compound File, MS-OXMSG §2.1); not read", origin, 0)
-        return
+    file, view, data, cut = _message_bytes(content, options)
+    if cut is not None:
+        yield cut
     try:
-        message = read_msg_file(data)
-    except NotAMessage as exc:
-        for damage in exc.damage:
-            yield Defect(DefectKind.BROKEN_DOCUMENT, damage, origin, None)
-        yield Defect(DefectKind.UNSUPPORTED_KIND, f"a Compound File that is no Outlook message ({exc}): not read",
-                     origin, None)
-        return
-    except NotCompoundFile as exc:
-        yield Defect(DefectKind.BROKEN_DOCUMENT, f"the Outlook message's Compound File cannot be read ({exc})",
-                     origin, None)
-        return
+        head = data[:SAMPLE]
+        if head[:len(CFB_SIGNATURE)] != CFB_SIGNATURE:
+            if sniff(head, None).kind is Kind.IMAGE:
+                # an image named .msg is an image (read for its codes with --qr, passed over without, as any image)
+                image = data if isinstance(data, bytes) else cast(BinaryIO, file)  # (a map: read from its file)
+                yield Content(image, Kind.IMAGE, origin, content.layer, sniffed=True, budget=content.budget)
+                return
+            what = next((what for magic, what in _OTHERWISE if head.startswith(magic)), "not a Compound File")
+            yield Defect(DefectKind.UNSUPPORTED_KIND, f"not an Outlook message: its bytes are {what} (an Outlook "
+                         "message is a Compound File, MS-OXMSG §2.1); not read", origin, 0)
+            return
+        try:
+            message = read_msg_file(data)
+        except NotAMessage as exc:
+            for damage in exc.damage:
+                yield Defect(DefectKind.BROKEN_DOCUMENT, damage, origin, None)
+            yield Defect(DefectKind.UNSUPPORTED_KIND, f"a Compound File that is no Outlook message ({exc}): not read",
+                         origin, None)
+            return
+        except NotCompoundFile as exc:
+            yield Defect(DefectKind.BROKEN_DOCUMENT, f"the Outlook message's Compound File cannot be read ({exc})",
+                         origin, None)
+            return
+    finally:
+        if view is not None:
+            view.close()  # (the model holds copies of what it read)
     yield from message_items(message, origin, content.layer, options, tally, content.budget, inside(origin))
+
+
+def _message_bytes(content: Content, options: ScanOptions) -> tuple[BinaryIO | None, mmap.mmap | None,
+                                                                      bytes | mmap.mmap, Defect | None]:
+    """A ``.msg``'s bytes.  A file named on the command line (or standard input redirected from one) is
+    mapped: the Compound File reader then reads of it only its tables and the streams it uses, so that a
+    message of any size is read, where bytes held whole are bounded (a message with an attachment of a
+    hundred MB was read only as far as its first 64 MiB).  Returns the file (rewound: what an image named
+    ``.msg`` is read from), the map, the bytes (the map's, or those held), and what was cut of a file that
+    cannot be mapped, read as far as bytes held whole may be."""
+    body = content.body
+    file = None if isinstance(body, (bytes, str)) or is_message(body) else replayed_file(body)
+    if file is None:
+        return None, None, _bytes(content), None
+    try:
+        view = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        # an empty file (none can be mapped), or one on a file system that cannot map: read through the file,
+        # bounded as its stream was (that stream, whose place the file now has, is done with)
+        meter = Metered(file, content.budget or options.limits.budget(), content.origin, False, options.limits.whole)
+        return file, None, io.BufferedReader(meter).read(), meter.defect
+    return file, view, view, None
 
 
 def inside(origin: Origin) -> str:
