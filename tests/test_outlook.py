@@ -13,7 +13,7 @@ from typing import Any
 
 import compressed_rtf
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from urisift import Defect, DefectKind, Kind, Record, ScanOptions, iter_input
@@ -416,6 +416,52 @@ def test_a_msg_file_larger_than_a_document_may_be_held_is_read_from_the_file(tmp
     # an image named .msg, as large, is still an image: passed over without --qr
     (tmp_path / "large-image.msg").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 300_000)
     assert _items(tmp_path / "large-image.msg", limits=limits) == []
+
+
+@settings(max_examples=300)
+@given(st.lists(st.one_of(st.integers(0, 40), st.just(0xFFFFFFFE)), max_size=60), st.integers(0, 45),
+       st.integers(512 * 3, 512 * 30), st.booleans())
+@example([1, 2, 3, 0xFFFFFFFE], 0, 2048, False)  # (a chain whose last sector is the first past the file's end)
+@example([1, 2, 3, 0xFFFFFFFE], 0, 2048, True)
+def test_a_chain_of_sectors_is_read_in_runs_as_it_is_sector_by_sector(links: list[int], start: int, length: int,
+                                                                      mini: bool) -> None:
+    from array import array
+
+    from urisift.readers.mail.mapi.compound_file import CompoundFile
+
+    cfb = CompoundFile(msg(Message({(0x1000, PT_UNICODE): "x"})))
+    # a file of ``length`` bytes, each sector's bytes its own, and a table of links (some past the file, some runs)
+    cfb.data = bytes((i // 64) % 251 for i in range(length))
+    table = array("I", links)
+    size = 64 if mini else cfb.sector
+    source = cfb.data[:length // 2] if mini else None
+    chain = cfb._chain(start, table, "s")
+    expected, cut = [], False
+    for number in chain:  # (what the reader did sector by sector)
+        block = (source[number * size:(number + 1) * size] if source is not None else
+                 cfb.data[(number + 1) * size:(number + 2) * size] if (number + 1) * size < length else b"")
+        if not block:
+            cut = True
+            break
+        expected.append(block)
+    cfb.damage.clear()
+    assert cfb._chain_bytes(start, table, size, "s", source) == b"".join(expected)
+    assert ("s runs past the end of the file: cut short" in cfb.damage) == cut
+
+
+def test_a_msg_whose_fat_is_named_past_the_header_s_109_sectors_is_read_through_its_difat(tmp_path: Path) -> None:
+    # (an attachment of 9 MB: about 145 sectors of FAT, those past the header's 109 named by a DIFAT sector, MS-CFB §2.5)
+    report = Message({(0x1000, PT_UNICODE): "text https://text.example/"}, [
+        Attachment({(0x3707, PT_UNICODE): "blob.bin", (0x370E, PT_UNICODE): "application/octet-stream",
+                    (0x3701, PT_BINARY): b"\x00" * (9 << 20)}),
+        Attachment({(0x3707, PT_UNICODE): "page.html", (0x370E, PT_UNICODE): "text/html",
+                    (0x3701, PT_BINARY): b"<a href='https://after.example/'>x</a>"})])
+    path = tmp_path / "large.msg"
+    path.write_bytes(msg(report))
+    items = _items(path)
+    assert _defects(items) == []
+    assert _seen(items) == [("text", "https://text.example/", "https://text.example/"),
+                            ("attachment-2", "https://after.example/", "https://after.example/")]
 
 
 def test_a_msg_file_that_holds_an_rfc_5322_message_is_read_as_one(tmp_path: Path) -> None:

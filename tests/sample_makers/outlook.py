@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _SECTOR, _MINI, _CUTOFF = 512, 64, 4096
-_FREE, _END, _FATSECT, _NOSTREAM = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFF
+_FREE, _END, _FATSECT, _DIFSECT, _NOSTREAM = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFC, 0xFFFFFFFF
 SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
@@ -76,9 +76,15 @@ def compound_file(streams: dict[str, bytes]) -> bytes:
         "mini": -(-len(mini) // _SECTOR),
     }
     data_sectors = sectors["dir"] + sectors["minifat"] + sectors["mini"] + sum(-(-len(d) // _SECTOR) for _, d in big)
-    fat_count = 1
-    while fat_count * 128 < data_sectors + fat_count:
-        fat_count += 1
+    # the FAT's sectors, and the DIFAT's that name those past the header's 109 (MS-CFB §2.5), at the file's end
+    fat_count, difat_count = 1, 0
+    while True:
+        while fat_count * 128 < data_sectors + fat_count + difat_count:
+            fat_count += 1
+        needed = max(0, -(-(fat_count - 109) // 127))
+        if needed == difat_count:
+            break
+        difat_count = needed
     fat = [_FATSECT] * fat_count
     body = bytearray()
 
@@ -106,12 +112,20 @@ def compound_file(streams: dict[str, bytes]) -> bytes:
         directory += b"\x00" * 64 + struct.pack("<HBBIII16sIQQIQ", 0, 0, 0, _NOSTREAM, _NOSTREAM, _NOSTREAM,
                                                 b"\x00" * 16, 0, 0, 0, 0, 0)
     body[0:len(directory)] = directory
+    difat_start = len(fat)
+    fat.extend([_DIFSECT] * difat_count)
+    rest = list(range(109, fat_count))
+    for number in range(difat_count):
+        named = rest[number * 127:(number + 1) * 127]
+        named += [_FREE] * (127 - len(named)) + [difat_start + number + 1 if number + 1 < difat_count else _END]
+        body.extend(b"".join(struct.pack("<I", v) for v in named))
     fat_bytes = b"".join(struct.pack("<I", v) for v in fat)
     fat_bytes += struct.pack("<I", _FREE) * (fat_count * 128 - len(fat))
-    difat = list(range(fat_count)) + [_FREE] * (109 - fat_count)
+    difat = list(range(min(fat_count, 109))) + [_FREE] * (109 - min(fat_count, 109))
     header = SIGNATURE + b"\x00" * 16 + struct.pack(
         "<HHHHH6sIIIIIIIII", 0x3E, 3, 0xFFFE, 9, 6, b"\x00" * 6, 0, fat_count, fat_count + 0, 0, _CUTOFF,
-        minifat_start if minifat else _END, sectors["minifat"], _END, 0) + b"".join(struct.pack("<I", v) for v in difat)
+        minifat_start if minifat else _END, sectors["minifat"], difat_start if difat_count else _END, difat_count) \
+        + b"".join(struct.pack("<I", v) for v in difat)
     # (the directory's first sector is the first after the FAT's: fat_count)
     assert dir_start == fat_count
     return header + fat_bytes + bytes(body)
