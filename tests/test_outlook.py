@@ -450,7 +450,7 @@ def test_a_chain_of_sectors_is_read_in_runs_as_it_is_sector_by_sector(links: lis
 
 
 def test_a_msg_whose_fat_is_named_past_the_header_s_109_sectors_is_read_through_its_difat(tmp_path: Path) -> None:
-    # (an attachment of 9 MB: about 145 sectors of FAT, those past the header's 109 named by a DIFAT sector, MS-CFB §2.5)
+    # (an attachment of 9 MB: about 145 sectors of FAT, those past the header's 109 named by DIFAT, MS-CFB §2.5)
     report = Message({(0x1000, PT_UNICODE): "text https://text.example/"}, [
         Attachment({(0x3707, PT_UNICODE): "blob.bin", (0x370E, PT_UNICODE): "application/octet-stream",
                     (0x3701, PT_BINARY): b"\x00" * (9 << 20)}),
