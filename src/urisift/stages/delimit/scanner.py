@@ -60,10 +60,6 @@ class Scanner:
         self.text = text
         self.refang = refang
         self.abbreviating = abbreviated
-        schemes = registered_schemes()
-        self.angle = AngleRule(text, schemes)
-        self.scheme = SchemeRule(text, schemes)
-        self.abbreviated = AbbreviatedRule(text, abbreviated)
 
     def __iter__(self) -> Iterator[Found]:
         if self.refang:
@@ -101,7 +97,10 @@ class Scanner:
         pos = 0
         search = _TRIGGER.search
         rule_of = _RULE_OF
-        angle, scheme, abbreviated = self.angle, self.scheme, self.abbreviated
+        # each rule made when its trigger is first met (most texts scanned are short, and meet one rule or none)
+        scheme = SchemeRule(text, registered_schemes())
+        angle: AngleRule | None = None
+        abbreviated: AbbreviatedRule | None = None
         while pos < n:
             m = search(text, pos)
             if m is None:
@@ -128,8 +127,12 @@ class Scanner:
                     # hxxp:, fxp: ... (IANA lists hxxp as provisional): a URI as written, flagged
                     found = found._replace(flags=ordered({*found.flags, Flag.DEFANGED}))
             elif rule is _ANGLE:
+                if angle is None:
+                    angle = AngleRule(text, scheme.schemes)
                 found, resume = angle(start)
             else:
+                if abbreviated is None:
+                    abbreviated = AbbreviatedRule(text, self.abbreviating)
                 found, resume = abbreviated(start)
             if found is not None:
                 yield found
