@@ -235,11 +235,13 @@ def _unfolded(match: re.Match[str]) -> tuple[str, list[tuple[int, int]]]:
 def _email(value: str, value_at: int, pieces: list[tuple[int, int]], line_starts: _LineStarts, tail: Tail) -> Record:
     """vCard's ``EMAIL`` (RFC 6350 §6.4.2): an address, whose URI is ``mailto:``'s (RFC 6068)."""
     address = value.strip()
-    start = _in_text(pieces, value_at + (len(value) - len(value.lstrip())))
+    offset = value_at + (len(value) - len(value.lstrip()))  # (in the line unfolded)
+    start = _in_text(pieces, offset)
     row, column = line_starts.place(start)
     found = new_found(address, start, start + len(address), Style.HEADER, (), (), None,
                       Place(Where.TEXT, header="EMAIL"))
-    record = tail(found, Span(start, start + len(address)), row, column)
+    # its span ends where its last character stands in the file: past the folds inside it, as a URL's does
+    record = tail(found, Span(start, _in_text(pieces, offset + len(address) - 1) + 1), row, column)
     browser = record.browser_target
     return record._replace(target="mailto:" + address,
                            browser_target="mailto:" + address if isinstance(browser, str) else browser)
