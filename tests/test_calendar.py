@@ -8,6 +8,7 @@ import re
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -143,7 +144,8 @@ def _read(calendar: str) -> list[tuple[object, ...]]:
     for r in records:  # a value's span, unfolded, is its value, and its line the one its value starts on
         if r.span is not None:
             assert _FOLD.sub("", calendar[r.span.start:r.span.end]) == r.uri  # (an EMAIL's too, folded in it)
-            assert r.line == calendar.count("\n", 0, r.span.start) + 1
+            before = calendar[:r.span.start]  # (a CR alone is a line break too: a fold may be one)
+            assert r.line == before.count("\n") + before.count("\r") - before.count("\r\n") + 1
     # (a record without a span stands on its property's first line)
     return [(r.uri, r.target, r.header, r.where.value, r.line if r.span is None else None,
              [k.flag for k in r.risks]) for r in records]
@@ -189,3 +191,17 @@ def test_a_folded_line_unfolds_to_its_pieces_each_where_it_stands(line: str, cut
     assert unfolded == line and where[0] == (0, 5)
     for (offset, in_text), (following, _) in zip(where, [*where[1:], (len(line), 0)], strict=True):
         assert text[in_text:in_text + following - offset] == line[offset:following]
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"])
+def test_a_record_s_line_and_column_count_a_lone_cr_as_a_line_break(end: str) -> None:
+    # (old Mac writers end lines with CR alone: the records' lines were all 1, their columns the offset in the file)
+    calendar = end.join(["BEGIN:VCALENDAR", "BEGIN:VEVENT", "URL:https://a.example/x", "ATTENDEE:mailto:b@example.org",
+                         "DESCRIPTION:see https://d.example/", "END:VEVENT", "END:VCALENDAR", ""])
+    items = list(iter_input("-", ScanOptions(kind=Kind.CALENDAR), stdin=io.BytesIO(calendar.encode())))
+    assert [(r.uri, r.line, r.column) for r in items if isinstance(r, Record)] == [
+        ("https://a.example/x", 3, 5), ("mailto:b@example.org", 4, 10), ("https://d.example/", 5, None)]
+    mixed = "BEGIN:VCALENDAR\r\nURL:https://a.example/\rURL:https://b.example/\nURL:https://c.example/\r\n"
+    items = list(iter_input("-", ScanOptions(kind=Kind.CALENDAR), stdin=io.BytesIO(mixed.encode())))
+    assert [(r.uri, r.line, r.column) for r in items if isinstance(r, Record)] == [
+        ("https://a.example/", 2, 5), ("https://b.example/", 3, 5), ("https://c.example/", 4, 5)]

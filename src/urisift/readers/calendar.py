@@ -263,18 +263,28 @@ def _attached(value: str, params: dict[str, str], content: Content, number: int)
 class _LineStarts:
     """The (line, column) of an offset in the text, looked up forward: offsets come in order."""
 
-    __slots__ = ("text", "line", "start", "upto")  # (a record each: its attributes read in slots)
+    __slots__ = ("text", "line", "start", "upto", "lone_cr")  # (a record each: its attributes read in slots)
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.line, self.start, self.upto = 1, 0, 0
+        # a CR alone ends a line too (RFC 5545 §3.1 asks for CRLF; old Mac writers end lines with CR), as the
+        # reader's own count of lines has it
+        self.lone_cr = "\r" in text and text.count("\r") != text.count("\r\n")
 
     def place(self, offset: int) -> tuple[int, int]:
         text, upto = self.text, self.upto
         if offset < upto:  # (never, as the lines are read in order; kept right all the same)
             self.line, self.start, upto = 1, 0, 0
         passed = text.count("\n", upto, offset)  # (counted in C: most properties are many lines apart)
-        if passed:
+        if self.lone_cr:
+            passed += text.count("\r", upto, offset) - text.count("\r\n", upto, offset)
+            if offset > upto and text[offset - 1] == "\r" and text.startswith("\n", offset):
+                passed -= 1  # (a CRLF cut at ``offset``: its LF, still to come, is where the break is counted)
+            if passed:
+                self.line += passed
+                self.start = max(text.rfind("\n", upto, offset), text.rfind("\r", upto, offset)) + 1
+        elif passed:
             self.line += passed
             self.start = text.rfind("\n", upto, offset) + 1
         self.upto = offset
