@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urisift import scan_path
 from urisift.readers.markup import markdown, markdown_blocks
@@ -91,3 +93,57 @@ def test_the_plan_skips_what_holds_no_link() -> None:
                                   "[a]: /x\n\n[A]: /y\n", "  ```\n  a\nmargin\n  ```\n"])
 def test_unclear_fences_and_twice_defined_labels_are_read_whole(text: str) -> None:
     assert markdown_blocks.plan(text, [], markdown._label, set()) is None
+
+
+# -- the plan's shortcuts against its general path ------------------------------------------------------
+
+def _whole_labels(text: str) -> set[str]:
+    """The labels the parser finds in the whole document: what the plan was once given."""
+    return {markdown._label(label) for label in markdown._definitions(text)} if "]:" in text else set()
+
+
+def _block_labels(text: str) -> tuple[list[tuple[int, int, Mode]] | None, set[str]]:
+    """The plan, and the labels it gathers from the blocks that hold a "]:"."""
+    gathered: set[str] = set()
+
+    def define(blocks: str) -> list[str]:
+        return [markdown._label(label) for label in markdown._definitions(blocks)]
+
+    return markdown_blocks.plan(text, [], markdown._label, gathered, define), gathered
+
+
+_LINE = st.lists(st.sampled_from(PIECES), min_size=1, max_size=3).map(" ".join)
+_DOCUMENT_LINES = st.lists(st.one_of(st.just(""), _LINE), min_size=1, max_size=30).map("\n".join)
+
+
+@settings(max_examples=500)
+@given(_DOCUMENT_LINES)
+def test_labels_read_from_their_blocks_are_the_whole_documents(text: str) -> None:
+    planned, gathered = _block_labels(text)
+    whole = _whole_labels(text)
+    if planned is not None:  # (a document read whole is given no labels: its parse finds its own)
+        assert gathered == whole
+        assert planned == markdown_blocks.plan(text, [], markdown._label, whole)
+
+
+def test_labels_are_read_from_the_blocks_that_define_them_alone() -> None:
+    filler = "Prose without a link, " * 50 + "\n\n"
+    text = filler + "[one]: /1\n[two]: /2\n\n" + filler + "```\nv[0]: x\n```\n\n" + filler + "[Three\nWords]: /3\n"
+    planned, gathered = _block_labels(text)
+    assert gathered == {"one", "two", "three words"}
+    assert planned is not None
+    assert [(text[a:b], mode) for a, b, mode in planned] == [
+        ("[one]: /1\n[two]: /2\n\n", Mode.PARSE), ("[Three\nWords]: /3\n", Mode.PARSE)]  # (the fence: skipped)
+
+
+def test_a_tag_written_again_is_told_again_in_each_block() -> None:
+    """The plan tells a tag's text once: each block it stands in is still parsed, and one without a URL
+    attribute still is not."""
+    filler = "Prose without a link, " * 50 + "\n\n"
+    tag, plain = '<img src="a.png">', '<span class="x">'
+    text = filler + f"{plain} one\n\n" + filler + f"{tag} two\n\n" + filler + f"{tag} three {plain}\n\n" + filler
+    finds: list[int] = []
+    stretches = markdown_blocks.plan(text, finds, markdown._label, set())
+    assert stretches is not None
+    assert [(text[a:b], mode) for a, b, mode in stretches] == [
+        (f"{tag} two\n\n", Mode.PARSE), (f"{tag} three {plain}\n\n", Mode.PARSE)]
