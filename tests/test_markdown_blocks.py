@@ -147,3 +147,28 @@ def test_a_tag_written_again_is_told_again_in_each_block() -> None:
     assert stretches is not None
     assert [(text[a:b], mode) for a, b, mode in stretches] == [
         (f"{tag} two\n\n", Mode.PARSE), (f"{tag} three {plain}\n\n", Mode.PARSE)]
+
+
+def _defined_once_searched_from_every_bracket(text: str) -> bool:
+    """The test for a label defined twice without its first look for a label's end."""
+    seen: set[str] = set()
+    for m in markdown_blocks._DEFINED.finditer(text):
+        name = markdown._label(m.group(1))
+        if name in seen:
+            return False
+        seen.add(name)
+    return True
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet="[]:^\\ \tab\n", max_size=40))
+def test_a_label_defined_twice_is_told_as_without_the_first_look(text: str) -> None:
+    assert markdown_blocks._defined_once(text, markdown._label) == _defined_once_searched_from_every_bracket(text)
+
+
+@pytest.mark.parametrize(("text", "once"), [
+    ("[a]: /x\n[A]: /y\n", False), ("[a] : /x\n[a]\t: /y\n", False), ("[a]: /x\n[b]: /y\n", True),
+    ("[a] [a] text: no definition", True), ("", True),
+])
+def test_a_label_defined_twice_exactly(text: str, once: bool) -> None:
+    assert markdown_blocks._defined_once(text, markdown._label) is once

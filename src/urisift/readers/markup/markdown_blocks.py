@@ -79,6 +79,8 @@ ATTRIBUTE_NAME = patterns.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*
 _BRACKETED = patterns.compile(r"\[([^\[\]]{1,999}+)\]")
 # a definition's label (and what merely looks like one, in code: counted alike, which only costs speed)
 _DEFINED = patterns.compile(r"\[((?:[^\[\]\\^]|\\.)(?:[^\[\]\\]|\\.){0,998}+)\][ \t]*+:", re.DOTALL)
+# how each of those ends, looked for first (a literal first: the engine looks for it alone)
+_LABEL_END = patterns.compile(r"\][ \t]*+:")
 # what a block's URLs may stand in, other than prose: code, raw HTML or autolinks, math, an indented block
 # (a line indented four columns: code after a blank line or a heading, else a paragraph's; either way, parsed)
 _NOT_PROSE = patterns.compile(r"[`$<]|~~~|\n(?: {4}| {0,3}+\t)")
@@ -101,7 +103,9 @@ def plan(text: str, finds: Sequence[int], label: Callable[[str], str], labels: s
     fences = _fences(lined)
     if fences is None or not _defined_once(text, label):
         return None
-    cuts = [0, *(m.end() for m in CUT.finditer(text)), len(text)]
+    cuts = [m.end() for m in CUT.finditer(text)]
+    cuts.insert(0, 0)
+    cuts.append(len(text))
     for start, end in reversed(_unbroken(lined, fences)):  # (from the end: a slice deleted moves none before it)
         del cuts[bisect.bisect_right(cuts, start):bisect.bisect_left(cuts, end)]  # inside a block that runs on
     parse: set[int] = set()
@@ -256,6 +260,8 @@ def _unbroken(lined: str, fences: list[tuple[int, int]]) -> list[tuple[int, int]
 def _defined_once(text: str, label: Callable[[str], str]) -> bool:
     """Whether no label is defined twice (or looks so: a definition's form
     in code counts too)."""
+    if _LABEL_END.search(text) is None:
+        return True  # (no "]" before a colon: no definition's form, and no search for one from every "[")
     seen: set[str] = set()
     for m in _DEFINED.finditer(text):
         name = label(m.group(1))
