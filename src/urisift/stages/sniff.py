@@ -206,8 +206,7 @@ def _is_message(head: bytes) -> bool:
     requires of every message: ``Date`` and ``From``."""
     names: set[bytes] = set()
     start = 0
-    # (line by line as split(b"\n") gives them, but not split whole: most heads fail on their first line)
-    while start != -1:
+    while start != -1:  # (the lines split(b"\n") gives, not split whole: most heads fail on their first)
         end = head.find(b"\n", start)
         line = (head[start:] if end == -1 else head[start:end]).rstrip(b"\r")
         start = end if end == -1 else end + 1
