@@ -79,8 +79,11 @@ ATTRIBUTE_NAME = patterns.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*
 _BRACKETED = patterns.compile(r"\[([^\[\]]{1,999}+)\]")
 # a definition's label (and what merely looks like one, in code: counted alike, which only costs speed)
 _DEFINED = patterns.compile(r"\[((?:[^\[\]\\^]|\\.)(?:[^\[\]\\]|\\.){0,998}+)\][ \t]*+:", re.DOTALL)
-# how each of those ends, looked for first (a literal first: the engine looks for it alone)
+# how each of those ends (a literal first: the engine looks for it alone, where _DEFINED tries every "[")
 _LABEL_END = patterns.compile(r"\][ \t]*+:")
+#: how far before its end a definition's form starts, at most: "[", a label of 999 units (an escape is two
+#: characters), "]"
+_LABEL_REACH = 2 + 2 * 999
 # what a block's URLs may stand in, other than prose: code, raw HTML or autolinks, math, an indented block
 # (a line indented four columns: code after a blank line or a heading, else a paragraph's; either way, parsed)
 _NOT_PROSE = patterns.compile(r"[`$<]|~~~|\n(?: {4}| {0,3}+\t)")
@@ -132,8 +135,9 @@ def plan(text: str, finds: Sequence[int], label: Callable[[str], str], labels: s
             parse.add(block)
     if labels:
         for m in _BRACKETED.finditer(text):
-            if label(m.group(1)) in labels:
-                parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+            block = bisect.bisect_right(cuts, m.start()) - 1
+            if block not in parse and label(m.group(1)) in labels:  # (a parsed block's text: not matched)
+                parse.add(block)
     found = {bisect.bisect_right(cuts, at) - 1 for at in finds}
     fenced = dict(fences)
     stretches: list[tuple[int, int, Mode]] = []
@@ -260,14 +264,21 @@ def _unbroken(lined: str, fences: list[tuple[int, int]]) -> list[tuple[int, int]
 def _defined_once(text: str, label: Callable[[str], str]) -> bool:
     """Whether no label is defined twice (or looks so: a definition's form
     in code counts too)."""
-    if _LABEL_END.search(text) is None:
-        return True  # (no "]" before a colon: no definition's form, and no search for one from every "[")
     seen: set[str] = set()
-    for m in _DEFINED.finditer(text):
+    at = 0  # where the last form ended: finditer's next one is looked for from there
+    end = _LABEL_END.search(text)
+    while end is not None:
+        # a form ends at a label's end, the first after the last form or a later one, and starts at most
+        # _LABEL_REACH before it: the search starts there (spared a try at every "[" of the prose before)
+        m = _DEFINED.search(text, max(at, end.start() - _LABEL_REACH))
+        if m is None:
+            return True
         name = label(m.group(1))
         if name in seen:
             return False
         seen.add(name)
+        at = m.end()
+        end = _LABEL_END.search(text, at)
     return True
 
 
