@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urisift import scan_path
 from urisift.readers.markup import markdown, markdown_blocks
@@ -91,3 +93,171 @@ def test_the_plan_skips_what_holds_no_link() -> None:
                                   "[a]: /x\n\n[A]: /y\n", "  ```\n  a\nmargin\n  ```\n"])
 def test_unclear_fences_and_twice_defined_labels_are_read_whole(text: str) -> None:
     assert markdown_blocks.plan(text, [], markdown._label, set()) is None
+
+
+# -- the plan's shortcuts against its general path ------------------------------------------------------
+
+def _whole_labels(text: str) -> set[str]:
+    """The labels the parser finds in the whole document: what the plan was once given."""
+    return {markdown._label(label) for label in markdown._definitions(text)} if "]:" in text else set()
+
+
+def _block_labels(text: str) -> tuple[list[tuple[int, int, Mode]] | None, set[str]]:
+    """The plan, and the labels it gathers from the blocks that hold a "]:"."""
+    gathered: set[str] = set()
+
+    def define(blocks: str) -> list[str]:
+        return [markdown._label(label) for label in markdown._definitions(blocks)]
+
+    return markdown_blocks.plan(text, [], markdown._label, gathered, define), gathered
+
+
+_LINE = st.lists(st.sampled_from(PIECES), min_size=1, max_size=3).map(" ".join)
+_DOCUMENT_LINES = st.lists(st.one_of(st.just(""), _LINE), min_size=1, max_size=30).map("\n".join)
+
+
+@settings(max_examples=500)
+@given(_DOCUMENT_LINES)
+def test_labels_read_from_their_blocks_are_the_whole_documents(text: str) -> None:
+    planned, gathered = _block_labels(text)
+    whole = _whole_labels(text)
+    if planned is not None:  # (a document read whole is given no labels: its parse finds its own)
+        assert gathered == whole
+        assert planned == markdown_blocks.plan(text, [], markdown._label, whole)
+
+
+def test_labels_are_read_from_the_blocks_that_define_them_alone() -> None:
+    filler = "Prose without a link, " * 50 + "\n\n"
+    text = filler + "[one]: /1\n[two]: /2\n\n" + filler + "```\nv[0]: x\n```\n\n" + filler + "[Three\nWords]: /3\n"
+    planned, gathered = _block_labels(text)
+    assert gathered == {"one", "two", "three words"}
+    assert planned is not None
+    assert [(text[a:b], mode) for a, b, mode in planned] == [
+        ("[one]: /1\n[two]: /2\n\n", Mode.PARSE), ("[Three\nWords]: /3\n", Mode.PARSE)]  # (the fence: skipped)
+
+
+def test_a_tag_written_again_is_told_again_in_each_block() -> None:
+    """The plan tells a tag's text once: each block it stands in is still parsed, and one without a URL
+    attribute still is not."""
+    filler = "Prose without a link, " * 50 + "\n\n"
+    tag, plain = '<img src="a.png">', '<span class="x">'
+    text = filler + f"{plain} one\n\n" + filler + f"{tag} two\n\n" + filler + f"{tag} three {plain}\n\n" + filler
+    finds: list[int] = []
+    stretches = markdown_blocks.plan(text, finds, markdown._label, set())
+    assert stretches is not None
+    assert [(text[a:b], mode) for a, b, mode in stretches] == [
+        (f"{tag} two\n\n", Mode.PARSE), (f"{tag} three {plain}\n\n", Mode.PARSE)]
+
+
+def _defined_once_searched_from_every_bracket(text: str) -> bool:
+    """The test for a label defined twice without its first look for a label's end."""
+    seen: set[str] = set()
+    for m in markdown_blocks._DEFINED.finditer(text):
+        name = markdown._label(m.group(1))
+        if name in seen:
+            return False
+        seen.add(name)
+    return True
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet="[]:^\\ \tab\n", max_size=40))
+def test_a_label_defined_twice_is_told_as_without_the_first_look(text: str) -> None:
+    assert markdown_blocks._defined_once(text, markdown._label) == _defined_once_searched_from_every_bracket(text)
+
+
+@pytest.mark.parametrize(("text", "once"), [
+    ("[a]: /x\n[A]: /y\n", False), ("[a] : /x\n[a]\t: /y\n", False), ("[a]: /x\n[b]: /y\n", True),
+    ("[a] [a] text: no definition", True), ("", True),
+])
+def test_a_label_defined_twice_exactly(text: str, once: bool) -> None:
+    assert markdown_blocks._defined_once(text, markdown._label) is once
+
+
+@pytest.mark.parametrize("units", [998, 999, 1000])
+@pytest.mark.parametrize("filler", ["", "[[[", "z" * 3000, "[a] " * 700])
+def test_the_longest_labels_are_told_from_their_ends(units: int, filler: str) -> None:
+    """A label of 999 units (each an escape, two characters) is the longest a definition's form holds:
+    its "[" stands the farthest before the "]:" the look starts from."""
+    definition = "[" + "\\a" * units + "]: x\n\n"
+    text = filler + definition + filler + definition
+    assert markdown_blocks._defined_once(text, markdown._label) is (units == 1000)
+    assert markdown_blocks._defined_once(text, markdown._label) == _defined_once_searched_from_every_bracket(text)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(["[", "]", ":", " ", "\\", "^", "a", "\n", "[a]: x\n", "] :", "\\]", "x" * 1990,
+                                 "\\x" * 500, "[b]:"]), max_size=12).map("".join))
+def test_long_documents_tell_a_label_defined_twice_as_without_the_first_look(text: str) -> None:
+    assert markdown_blocks._defined_once(text, markdown._label) == _defined_once_searched_from_every_bracket(text)
+
+
+def _plan_looking_at_everything(text: str, finds: list[int], labels: set[str]) -> list[tuple[int, int, Mode]] | None:
+    """The plan as first written, its general path: every tag's names and every bracketed text looked at,
+    wherever they stand, and the labels of the whole document given."""
+    import bisect
+
+    from urisift.readers.html.table import NAMES
+
+    b = markdown_blocks
+    lined = "\n" + text
+    fences = b._fences(lined)
+    if fences is None or not _defined_once_searched_from_every_bracket(text):
+        return None
+    cuts = [0, *(m.end() for m in b.CUT.finditer(text)), len(text)]
+    for start, end in reversed(b._unbroken(lined, fences)):
+        del cuts[bisect.bisect_right(cuts, start):bisect.bisect_left(cuts, end)]
+    parse: set[int] = set()
+    for syntax in (b._LINK_SYNTAX, b._AUTOLINK):
+        for m in syntax.finditer(text):
+            parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+    for m in b._TAG.finditer(text):
+        if any(name.lower() in NAMES for name in b.ATTRIBUTE_NAME.findall(m.group())):
+            parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+    if labels:
+        for m in b._BRACKETED.finditer(text):
+            if markdown._label(m.group(1)) in labels:
+                parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+    found = {bisect.bisect_right(cuts, at) - 1 for at in finds}
+    fenced = dict(fences)
+    stretches: list[tuple[int, int, Mode]] = []
+    for i in sorted(parse | found):
+        start, end = cuts[i], cuts[i + 1]
+        close = fenced.get(start)
+        if close is not None and not text[close:end].strip():
+            mode = Mode.CODE if i in found else Mode.SKIP
+        elif i in parse or b._NOT_PROSE.search(text, start, end) is not None or start == 0 and text[:1] in " \t":
+            mode = Mode.PARSE
+        else:
+            mode = Mode.PROSE
+        if mode is Mode.SKIP:
+            continue
+        if stretches and start - stretches[-1][1] < b.GAP:
+            last = stretches[-1][2]
+            stretches[-1] = (stretches[-1][0], end, mode if last is mode else Mode.PARSE)
+        else:
+            stretches.append((start, end, mode))
+    return stretches
+
+
+_TAGGED_PIECES = [*PIECES, '<img src="a.png">', '<span class="x" title="t">', '<a href="h.html">', "[foo]", "[Foo]",
+                  "[foo]: /f", "[b  ar]", "[B AR]: /b", "x" * 1100, "\n\n", "`[foo]`"]
+_TAGGED_LINES = st.lists(st.one_of(st.just(""), st.lists(st.sampled_from(_TAGGED_PIECES), min_size=1, max_size=3)
+                                   .map(" ".join)), min_size=1, max_size=30).map("\n".join)
+
+
+@settings(max_examples=500)
+@given(_TAGGED_LINES, st.data())
+def test_the_plan_is_its_general_paths(text: str, data: st.DataObject) -> None:
+    """The plan's shortcuts (a tag told once, a parsed block's tags and bracketed texts passed over, the
+    labels read from their blocks, a label defined twice looked for from the label ends) against its
+    general path, with the scanner's finds anywhere."""
+    finds = sorted(data.draw(st.lists(st.integers(0, len(text) - 1), max_size=5, unique=True))) if text else []
+    whole = _whole_labels(text)
+    expected = _plan_looking_at_everything(text, finds, whole)
+    assert markdown_blocks.plan(text, finds, markdown._label, whole) == expected
+    gathered: set[str] = set()
+    assert markdown_blocks.plan(text, finds, markdown._label, gathered, lambda blocks: [
+        markdown._label(label) for label in markdown._definitions(blocks)]) == expected
+    if expected is not None:
+        assert gathered == whole

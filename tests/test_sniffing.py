@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urisift.cli.command import main
 from urisift.model import Kind
@@ -153,3 +155,51 @@ def test_standard_input_says_what_it_could_not_tell() -> None:
                                   b"<urn:isbn:0451450523>\n"])
 def test_delimited_uris_at_the_start_are_not_markup(text: bytes) -> None:
     assert sniff(text) == (Kind.TEXT, None)
+
+
+def _is_message_split_whole(head: bytes) -> bool:
+    """The message test as it was written first: the head split into lines whole."""
+    import re
+
+    names: set[bytes] = set()
+    for line in head.split(b"\n"):
+        line = line.rstrip(b"\r")
+        if not line:
+            break
+        if line[:1] in (b" ", b"\t"):
+            if not names:
+                return False
+            continue
+        if re.match(rb"[!-9;-~]{1,76}:", line) is None:
+            return False
+        names.add(line[:line.index(b":")].lower())
+    return {b"date", b"from"} <= names
+
+
+_HEAD_LINES = st.lists(st.sampled_from([b"From: a@b.example", b"Date: Mon, 1 Jan 2024", b"DATE: x", b"Subject: s",
+                                        b" folded", b"\tfolded", b"", b"# Title", b"X-Y:", b"no colon", b"\r"]),
+                       max_size=8)
+
+
+@settings(max_examples=400)
+@given(_HEAD_LINES, st.sampled_from([b"\n", b"\r\n"]), st.booleans())
+def test_a_message_is_told_line_by_line_as_from_the_whole_split(lines: list[bytes], eol: bytes, ended: bool) -> None:
+    from urisift.stages.sniff import _is_message
+
+    head = eol.join(lines) + (eol if ended else b"")
+    assert _is_message(head) == _is_message_split_whole(head)
+
+
+@pytest.mark.parametrize(("head", "expected"), [
+    (b"From: a@b.example\nDate: Mon, 1 Jan 2024\n\nbody", True),
+    (b"From: a@b.example\r\nDate: x", True),  # (the last line, with no line break after it)
+    (b"From: a@b.example\n folded\nDate: x\n", True),
+    (b" folded\nFrom: a\nDate: x\n", False),
+    (b"# Title\nFrom: a\nDate: x\n", False),
+    (b"From: a\n\nDate: x\n", False),
+    (b"", False),
+])
+def test_a_message_head_exactly(head: bytes, expected: bool) -> None:
+    from urisift.stages.sniff import _is_message
+
+    assert _is_message(head) is expected

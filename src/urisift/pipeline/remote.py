@@ -29,7 +29,6 @@ one is a one-line message naming it, before any input is read.
 from __future__ import annotations
 
 import io
-import socket
 import time
 from collections.abc import Callable
 from typing import Any, BinaryIO
@@ -215,6 +214,8 @@ def failure(exc: BaseException) -> tuple[str, bool]:
         return ("no credentials: the store's backend found none (its environment variables, profile or instance "
                 f"role; {said})", False)
     if "EndpointConnectionError" in names or "ConnectTimeoutError" in names:
+        import socket  # (only here: a run that reads no store spares the module's import)
+
         why = ("no such host" if isinstance(root, socket.gaierror) else "connection refused"
                if isinstance(root, ConnectionRefusedError) else "timed out" if "ConnectTimeoutError" in names
                else getattr(root, "strerror", None) or type(root).__name__)

@@ -205,8 +205,11 @@ def _is_message(head: bytes) -> bool:
     """RFC 5322 headers up to the first blank line, with the two fields §3.6
     requires of every message: ``Date`` and ``From``."""
     names: set[bytes] = set()
-    for line in head.split(b"\n"):
-        line = line.rstrip(b"\r")
+    start = 0
+    while start != -1:  # (the lines split(b"\n") gives, not split whole: most heads fail on their first)
+        end = head.find(b"\n", start)
+        line = (head[start:] if end == -1 else head[start:end]).rstrip(b"\r")
+        start = end if end == -1 else end + 1
         if not line:
             break
         if line[:1] in (b" ", b"\t"):

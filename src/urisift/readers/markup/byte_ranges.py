@@ -21,7 +21,12 @@ def byte_offsets(text: str) -> Callable[[int], int]:
     if text.isascii():
         return same_offset
     continuation = [m.start() for m in _CONTINUATION.finditer(text.encode("utf-8"))]
-    return lambda at: at - bisect.bisect_left(continuation, at)
+    # (the search and the list as the function's own locals: it is called for each event's ends)
+    def offset(at: int, before: Callable[[list[int], int], int] = bisect.bisect_left,
+               positions: list[int] = continuation) -> int:
+        return at - before(positions, at)
+
+    return offset
 
 
 def same_offset(at: int) -> int:

@@ -159,10 +159,15 @@ def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) ->
     finding the others' definitions, and the text scanner's finds in the
     whole document are shared out among them."""
     finds = list(_prose(text, options))
-    # (a definition's label is followed by its ":" at once, CommonMark §4.7: without a "]:" there is none)
-    labels = {_label(label): definition["dest"] for label, definition in _definitions(text).items()
-              } if "]:" in text else {}
-    stretches = plan(text, [found.start for found in finds], _label, set(labels))  # type: ignore[misc]
+    labels: dict[str, str] = {}  # the definitions' destinations, by label: the blocks that hold them read by plan
+
+    def define(blocks: str) -> Iterator[str]:
+        for label, definition in _definitions(blocks).items():
+            name = _label(label)
+            labels.setdefault(name, definition["dest"])  # (the first, CommonMark §4.7: plan reads none twice)
+            yield name
+
+    stretches = plan(text, [found.start for found in finds], _label, set(), define)  # type: ignore[misc]
     if stretches is None:
         yield from _document(content, options, tail, text, 0, 1, None, finds)
         return

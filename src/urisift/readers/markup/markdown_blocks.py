@@ -28,7 +28,7 @@ from __future__ import annotations
 import bisect
 import enum
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ...uri import patterns
 from ..html.table import NAMES as URL_ATTRIBUTES
@@ -79,35 +79,65 @@ ATTRIBUTE_NAME = patterns.compile(r"([A-Za-z_:][-A-Za-z0-9_:.]{0,63}+)[ \t\r\n]*
 _BRACKETED = patterns.compile(r"\[([^\[\]]{1,999}+)\]")
 # a definition's label (and what merely looks like one, in code: counted alike, which only costs speed)
 _DEFINED = patterns.compile(r"\[((?:[^\[\]\\^]|\\.)(?:[^\[\]\\]|\\.){0,998}+)\][ \t]*+:", re.DOTALL)
+# how each of those ends (a literal first: the engine looks for it alone, where _DEFINED tries every "[")
+_LABEL_END = patterns.compile(r"\][ \t]*+:")
+#: how far before its end a definition's form starts, at most: "[", a label of 999 units (an escape is two
+#: characters), "]"
+_LABEL_REACH = 2 + 2 * 999
 # what a block's URLs may stand in, other than prose: code, raw HTML or autolinks, math, an indented block
 # (a line indented four columns: code after a blank line or a heading, else a paragraph's; either way, parsed)
 _NOT_PROSE = patterns.compile(r"[`$<]|~~~|\n(?: {4}| {0,3}+\t)")
 
 
-def plan(text: str, finds: Sequence[int], label: Callable[[str], str], labels: set[str]
-         ) -> list[tuple[int, int, Mode]] | None:
+def plan(text: str, finds: Sequence[int], label: Callable[[str], str], labels: set[str],
+         define: Callable[[str], Iterable[str]] | None = None) -> list[tuple[int, int, Mode]] | None:
     """The stretches of the document to read ``(start, end, mode)``, in
     order (the text between them is skipped), where ``finds`` are the text scanner's finds'
     starts (in order) and ``labels`` the document's definitions' labels
-    (as ``label`` matches them); None where the parser must read the whole."""
+    (as ``label`` matches them); None where the parser must read the whole.
+
+    With ``define`` (the labels a stretch of the text defines, as ``label``
+    matches them), ``labels`` is filled here, by the parser's reading of the
+    blocks that hold a ``]:`` alone: a definition's label is followed by its
+    colon at once and a definition holds no blank line (CommonMark §4.7), so
+    each stands in one such block, which reads as it does in the whole
+    document (the cuts' rule) and is a fraction of it."""
     lined = "\n" + text
     fences = _fences(lined)
     if fences is None or not _defined_once(text, label):
         return None
-    cuts = [0, *(m.end() for m in CUT.finditer(text)), len(text)]
+    cuts = [m.end() for m in CUT.finditer(text)]
+    cuts.insert(0, 0)
+    cuts.append(len(text))
     for start, end in reversed(_unbroken(lined, fences)):  # (from the end: a slice deleted moves none before it)
         del cuts[bisect.bisect_right(cuts, start):bisect.bisect_left(cuts, end)]  # inside a block that runs on
     parse: set[int] = set()
-    for syntax in (_LINK_SYNTAX, _AUTOLINK):
-        for m in syntax.finditer(text):
-            parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+    defining: set[int] = set()  # the blocks that hold a "]:", which every definition does
+    for m in _LINK_SYNTAX.finditer(text):  # (each "]:" is a match: none ends in the "]" of one)
+        block = bisect.bisect_right(cuts, m.start()) - 1
+        parse.add(block)
+        if m.group() == "]:":
+            defining.add(block)
+    for m in _AUTOLINK.finditer(text):
+        parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+    if define is not None and defining:
+        labels.update(_defined(text, cuts, sorted(defining), define))
+    told: dict[str, bool] = {}  # each tag's text: whether it has a URL attribute (the book's <span class=...>)
     for m in _TAG.finditer(text):
-        if any(name.lower() in URL_ATTRIBUTES for name in ATTRIBUTE_NAME.findall(m.group())):
-            parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+        block = bisect.bisect_right(cuts, m.start()) - 1
+        if block in parse:
+            continue  # (parsed already: its tags need no look)
+        tag = m.group()
+        holds = told.get(tag)
+        if holds is None:
+            holds = told[tag] = any(name.lower() in URL_ATTRIBUTES for name in ATTRIBUTE_NAME.findall(tag))
+        if holds:
+            parse.add(block)
     if labels:
         for m in _BRACKETED.finditer(text):
-            if label(m.group(1)) in labels:
-                parse.add(bisect.bisect_right(cuts, m.start()) - 1)
+            block = bisect.bisect_right(cuts, m.start()) - 1
+            if block not in parse and label(m.group(1)) in labels:  # (a parsed block's text: not matched)
+                parse.add(block)
     found = {bisect.bisect_right(cuts, at) - 1 for at in finds}
     fenced = dict(fences)
     stretches: list[tuple[int, int, Mode]] = []
@@ -130,6 +160,17 @@ def plan(text: str, finds: Sequence[int], label: Callable[[str], str], labels: s
         else:
             stretches.append((start, end, mode))
     return stretches
+
+
+def _defined(text: str, cuts: list[int], blocks: list[int], define: Callable[[str], Iterable[str]]
+             ) -> Iterator[str]:
+    """The labels that ``blocks`` (indices into ``cuts``, in order) define,
+    each run of blocks next to each other read in one call."""
+    first = 0
+    for k, block in enumerate(blocks):
+        if k + 1 == len(blocks) or blocks[k + 1] != block + 1:
+            yield from define(text[cuts[blocks[first]]:cuts[block + 1]])
+            first = k + 1
 
 
 def _fences(lined: str) -> list[tuple[int, int]] | None:
@@ -172,7 +213,8 @@ def _runs(lined: str) -> list[int]:
     looks for a literal faster than the regular expression engine)."""
     starts = []
     for run in ("```", "~~~"):
-        at = lined.find(run)
+        # (a one-character search is a memchr: a document without a tilde is not searched for "~~~")
+        at = lined.find(run) if run[0] in lined else -1
         while at != -1:
             starts.append(at)
             end = at + 3
@@ -223,11 +265,20 @@ def _defined_once(text: str, label: Callable[[str], str]) -> bool:
     """Whether no label is defined twice (or looks so: a definition's form
     in code counts too)."""
     seen: set[str] = set()
-    for m in _DEFINED.finditer(text):
+    at = 0  # where the last form ended: finditer's next one is looked for from there
+    end = _LABEL_END.search(text)
+    while end is not None:
+        # a form ends at a label's end, the first after the last form or a later one, and starts at most
+        # _LABEL_REACH before it: the search starts there (spared a try at every "[" of the prose before)
+        m = _DEFINED.search(text, max(at, end.start() - _LABEL_REACH))
+        if m is None:
+            return True
         name = label(m.group(1))
         if name in seen:
             return False
         seen.add(name)
+        at = m.end()
+        end = _LABEL_END.search(text, at)
     return True
 
 
