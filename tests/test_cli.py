@@ -312,6 +312,25 @@ def test_many_bad_bytes_are_listed_twenty_times_then_summed_up() -> None:
     assert [i.uri for i in items if not isinstance(i, Defect)] == ["http://end.example/"]
 
 
+def test_a_long_run_of_bytes_that_start_no_character_is_cut_into_runs_of_64() -> None:
+    # a megabyte of them once took seconds, the decoder's error handler called for each byte
+    first = 70_001
+    data = b"x" * 70_000 + b"\n" + (b"\x94" * 130 + b" ") * 30 + b"http://end.example/\n"
+    items = list(scan_stream(io.BytesIO(data)))
+    defects = [i for i in items if isinstance(i, Defect)]
+    starts = [first + 131 * group + cut for group in range(30) for cut in (0, 64, 128)]
+    assert [(d.position, d.detail) for d in defects[:20]] == [
+        (at, f"{' '.join(['94'] * (2 if (at - first) % 131 == 128 else 64))} is not utf-8 (invalid start byte); "
+             "read as windows-1252") for at in starts[:20]]
+    assert (defects[20].position, defects[20].detail) == (starts[-1], (
+        f"70 more runs of bytes that are not utf-8, read as windows-1252 (the first 20 are listed; "
+        f"the last is at byte {starts[-1]})"))
+    assert len(defects) == 21
+    records = [i for i in items if not isinstance(i, Defect)]
+    assert [r.uri for r in records] == ["http://end.example/"]
+    assert records[0].line == 2
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=3000), st.integers(min_value=1, max_value=700), st.sampled_from([b"", b"\xef\xbb\xbf"]))
 def test_any_bytes_in_any_chunks_never_stop_the_scan(data: bytes, chunk: int, bom: bytes) -> None:

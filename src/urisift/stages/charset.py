@@ -25,6 +25,7 @@ chain goes on below it.
 from __future__ import annotations
 
 import codecs
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -67,12 +68,15 @@ class Choice(Charset):
 
 
 # windows-1252 as the WHATWG Encoding Standard reads it: Python's cp1252, with
-# the five bytes it leaves undefined mapped to the C1 controls of their number
-_WINDOWS_1252 = tuple(bytes([b]).decode("cp1252", "ignore") or chr(b) for b in range(256))
+# the five bytes it leaves undefined mapped to the C1 controls of their number;
+# its bytes 80-9F, where it differs from Latin-1, as a table for str.translate
+_C1_AS_WINDOWS_1252 = {b: bytes([b]).decode("cp1252", "ignore") or chr(b) for b in range(0x80, 0xA0)}
+#: bytes that start no UTF-8 character (RFC 3629 §3): continuation bytes, C0, C1 and F5-FF
+_NEVER_LEADS = re.compile(rb"[\x80-\xc1\xf5-\xff]+")
 
 
 def _read_as_fallback(data: bytes) -> str:
-    return "".join([_WINDOWS_1252[b] for b in data])
+    return data.decode("latin-1").translate(_C1_AS_WINDOWS_1252)
 
 
 def choose(sample: bytes, *, declared: str | None = None, sniff: Sniff | None = None,
@@ -160,28 +164,41 @@ class _Recorder:
         assert isinstance(exc, UnicodeDecodeError)
         bad = exc.object[exc.start : exc.end]
         if self.charset == FALLBACK:
-            # the five bytes Python's cp1252 leaves undefined (81 8D 8F 90 9D):
-            # the WHATWG Encoding Standard maps them to the C1 controls of the
-            # same number, which end a URI like any control; not a defect
+            # the five bytes Python's cp1252 leaves undefined (81 8D 8F 90 9D): the WHATWG
+            # Encoding Standard maps them to the C1 controls, which end a URI like any control
             return "".join(map(chr, bad)), exc.end
         start = self.consumed + exc.start
-        text = _read_as_fallback(bad) if self.charset == "utf-8" else "\ufffd"
-        run = self._run
-        if run is not None and run[1] == start and len(run[2]) < 64:
-            # adjacent bad bytes are one defect, not one per byte
-            self._run = (run[0], start + len(bad), run[2] + bad, run[3])
-            self.defects[-1] = self._defect()
-            return text, exc.end
-        self.runs += 1
-        if self.runs > self.listed:
-            # a binary file would drown the report: count the rest, list them once
-            self._run = None
-            self.unlisted += 1
-            self.last_unlisted = start
-            return text, exc.end
-        self._run = (start, start + len(bad), bad, exc.reason)
-        self.defects.append(self._defect())
-        return text, exc.end
+        if self.charset != "utf-8":
+            self._note(start, bad, exc.reason)
+            return "\ufffd", exc.end
+        # the decoder calls once for each byte that starts no character (a MB took seconds): all at once
+        beyond = _NEVER_LEADS.match(exc.object, exc.end)
+        end = exc.end if beyond is None else beyond.end()
+        self._note(start, bad, exc.reason)
+        self._note(start + len(bad), exc.object[exc.end : end], "invalid start byte", apart=True)
+        return _read_as_fallback(exc.object[exc.start : end]), end
+
+    def _note(self, start: int, bad: bytes, reason: str, apart: bool = False) -> None:
+        """``bad`` (a piece the decoder told, or bytes it tells ``apart``), at
+        ``start``: adjacent ones a run of 64 bytes or so, one defect until ``listed`` are."""
+        done = 0
+        while done < len(bad):
+            run = self._run
+            if run is not None and run[1] == start + done and len(run[2]) < 64:
+                taken = bad[done : done + 64 - len(run[2])] if apart else bad
+                self._run = (run[0], run[1] + len(taken), run[2] + taken, run[3])
+                if self.runs <= self.listed:
+                    self.defects[-1] = self._defect()
+            else:
+                taken = bad[done : done + 64]
+                self.runs += 1
+                self._run = (start + done, start + done + len(taken), taken, reason)
+                if self.runs <= self.listed:
+                    self.defects.append(self._defect())
+                else:  # a binary file would drown the report: count the rest, list them once
+                    self.unlisted += 1
+                    self.last_unlisted = start + done
+            done += len(taken)
 
     @property
     def fate(self) -> str:
@@ -198,23 +215,16 @@ class _Recorder:
     def summary(self) -> Defect | None:
         if not self.unlisted:
             return None
-        return Defect(
-            DefectKind.UNDECODABLE_BYTES,
-            f"{self.unlisted} more runs of bytes that are not {self.charset}, {self.fate} "
-            f"(the first {self.listed} are listed; the last is at byte {self.last_unlisted})",
-            self.origin,
-            self.last_unlisted,
-        )
+        return Defect(DefectKind.UNDECODABLE_BYTES,
+                      f"{self.unlisted} more runs of bytes that are not {self.charset}, {self.fate} "
+                      f"(the first {self.listed} are listed; the last is at byte {self.last_unlisted})",
+                      self.origin, self.last_unlisted)
 
     def _defect(self) -> Defect:
         assert self._run is not None
         start, _end, bad, reason = self._run
-        return Defect(
-            DefectKind.UNDECODABLE_BYTES,
-            f"{bad.hex(' ')} is not {self.charset} ({reason}); {self.fate}",
-            self.origin,
-            start,
-        )
+        return Defect(DefectKind.UNDECODABLE_BYTES, f"{bad.hex(' ')} is not {self.charset} ({reason}); {self.fate}",
+                      self.origin, start)
 
 
 _HANDLER_NAME = "urisift-record"
