@@ -167,7 +167,7 @@ def read_calendar(content: Content, options: ScanOptions, tally: Tally) -> Itera
                 at = match.start() + start if pieces is None else _in_text(pieces, start)
                 row, column = line_starts.place(at)
                 # (vCard 2.1's writers put a bare www. name in URL: the abbreviated form, RFC 3986 Appendix F)
-                abbreviated = _ABBREVIATED.match(reference)
+                abbreviated = _ABBREVIATED.match(reference) if reference[:1] in "wWfF" else None
                 expanded = None if abbreviated is None else ("ftp://" if abbreviated.group(1).lower() == "ftp"
                                                              else "http://") + reference
                 place = places.get(name) or places.setdefault(name, Place(where, header=name))

@@ -149,6 +149,10 @@ class Tail:
             plain = self._plain
             if plain is None or expanded:
                 seen = self._work_out(found)
+            elif "/" not in reference and _plainly_opaque(reference) is not None:
+                # the commonest of the absolute ones below, told by one match (a calendar's mailto:
+                # ATTENDEE, a tel:, a urn:): not "scheme://", so neither plainly safe nor a wrapper
+                seen = (reference, *plain)
             elif _plainly_safe(reference) is not None and "/." not in reference and not may_be_wrapped(reference):
                 # _work_out's answer, without its steps (a reference of a markup link: an rST line of
                 # 250,000 embedded URIs): PLAINLY_SAFE starts with "scheme://", so the reference is its
