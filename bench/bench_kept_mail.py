@@ -23,6 +23,7 @@ urisift's (above 1: urisift is faster).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -76,10 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     def rtfde() -> None:
         for rtf in rtfs:
             found = DeEncapsulator(rtf)
-            try:
+            with contextlib.suppress(Exception):  # RTF that encapsulates nothing: RTFDE raises
                 found.deencapsulate()
-            except Exception:  # noqa: BLE001 - RTF that encapsulates nothing: RTFDE raises
-                pass
 
     def pypff_walk() -> None:
         for path in psts:
@@ -113,17 +112,23 @@ def main(argv: list[str] | None = None) -> int:
         for page in pages:
             package.add(page, f"{page.parent.name}.html")
 
-    def zip_peer() -> None:
+    # (each peer keeps its records, as urisift's row does: a run that drops them as it goes does the same work
+    # with fewer objects alive, and was faster by as much as the row's margin for that alone)
+    def zip_peer() -> list[object]:
+        found: list[object] = []
         with zipfile.ZipFile(zipped) as package:
             for member in package.infolist():
-                list(scan_html(package.read(member), file=member.filename))
+                found.extend(scan_html(package.read(member), file=member.filename))
+        return found
 
-    def tar_peer() -> None:
+    def tar_peer() -> list[object]:
+        found: list[object] = []
         with tarfile.open(tarred, "r:gz") as package:
             for member in package:
                 extracted = package.extractfile(member)
                 if extracted is not None:
-                    list(scan_html(extracted.read(), file=member.name))
+                    found.extend(scan_html(extracted.read(), file=member.name))
+        return found
 
     events = "".join(
         f"BEGIN:VEVENT\r\nUID:{n}@bench.example\r\nSUMMARY:Meeting {n}\r\nDTSTART:20261201T0900{n % 60:02d}Z\r\n"
