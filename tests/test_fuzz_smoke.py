@@ -301,3 +301,24 @@ def test_an_environments_end_without_its_brace_ends_nothing() -> None:
     items = list(iter_input("-", ScanOptions(kind=Kind.LATEX), stdin=io.BytesIO(data)))
     assert [(r.uri, r.flags) for r in items if isinstance(r, Record)] == [
         ("http://l.example/", ()), ("http://after.example/", ())]
+
+
+def test_a_bzip2_stream_of_a_megabyte_of_bytes_no_utf_8_character_starts_is_read_at_once() -> None:
+    # the bzip2 target's find (seed 1, its 557th input): 1463 bytes that inflate to a megabyte of ASCII
+    # quotes, then runs of 94 (windows-1252's right quote) each closed by an "i"; the decoder's error
+    # handler was called for each of the 740,000 bad bytes (2.4 s instrumented, over the hang rule)
+    import bz2
+
+    from urisift import Defect, ScanOptions, iter_input
+
+    ascii_part = b'"' * 152_914 + b","
+    data = ascii_part + (b"\x94" * 456 + b"i") * 2000
+    items = list(iter_input("-", ScanOptions(), stdin=io.BytesIO(bz2.compress(data))))
+    assert all(isinstance(i, Defect) for i in items)
+    # 456 bytes are seven runs of 64 and one of 8: twenty listed, the rest summed up
+    starts = [len(ascii_part) + 457 * group + 64 * run for group in range(2000) for run in range(8)]
+    assert [(i.position, len(i.detail.split(" is ")[0].split())) for i in items[:20]] == [
+        (at, 8 if (at - len(ascii_part)) % 457 == 448 else 64) for at in starts[:20]]
+    assert [(i.position, i.detail) for i in items[20:]] == [(starts[-1], (
+        "15980 more runs of bytes that are not utf-8, read as windows-1252 (the first 20 are listed; "
+        f"the last is at byte {starts[-1]})"))]
