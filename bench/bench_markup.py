@@ -92,8 +92,9 @@ def bench_markup_all(rounds: int, shared: Path) -> None:
     (bench_markup_kinds; its mirrors are in env URISIFT_MIRRORS, /work/.mirror by default)."""
     from bench_markup_kinds import bench_dump, bench_kinds
 
-    bench_markup(rounds, shared)
-    bench_kinds(rounds)
+    rows = bench_markup(rounds, shared)
+    lychee = next((theirs for name, (_, theirs) in rows.items() if name.startswith("lychee")), None)
+    bench_kinds(rounds, lychee=lychee)
     bench_dump(rounds)
 
 
