@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import codecs
 import io
+from unittest.mock import patch
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urisift import CharsetSource, DefectKind, Origin
+from urisift.stages import charset
 from urisift.stages.charset import choose, decode, decode_stream
+from urisift.stages.charset_labels import _probed, codec_name, never_starting
 
 LATIN = "caf\u00e9 cr\u00e8me http://exemple.fr/\u00e9t\u00e9 ".encode("latin-1") * 10
 
@@ -148,3 +153,60 @@ def test_every_label_reported_finds_its_codec_again() -> None:
                 lost.append((name, label))
     assert lost == []
     assert normalize_label("cp720") == "cp720" and normalize_label("cp437") == "ibm437"
+
+
+# -- a run of bytes that start no character, taken in one call of the error handler -----------------
+
+_RUN_CODECS = ["utf-8", "gb2312", "shift_jis", "euc-jp", "big5", "windows-1251", "iso-8859-8", "utf-16le",
+               "iso-2022-jp"]
+# ASCII, a line break, bytes that start no character in some of those codecs, leads of two-byte characters
+_RUN_BYTES = [0x41, 0x0A, 0x80, 0x81, 0x94, 0x98, 0xA1, 0xA4, 0xB0, 0xC3, 0xE3, 0xF8, 0xFF]
+
+
+def _decoded(data: bytes, declared: str) -> tuple[str, list[tuple[str, str, int | None]], str, list[object]]:
+    text, _, defects = decode(data, declared=declared)
+    _, chunks = decode_stream(io.BytesIO(data), declared=declared, chunk_size=7)
+    pieces = list(chunks)
+    return (text, [(d.kind, d.detail, d.position) for d in defects], "".join(t for t, _ in pieces),
+            [(d.kind, d.detail, d.position) for _, found in pieces for d in found])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_RUN_CODECS),
+       st.lists(st.tuples(st.sampled_from(_RUN_BYTES), st.integers(1, 150)), max_size=12))
+def test_a_run_taken_at_once_is_told_as_the_decoder_tells_it_byte_by_byte(declared: str,
+                                                                         runs: list[tuple[int, int]]) -> None:
+    # the whole of a byte string and a stream of it in 7-byte chunks past its first 64 KiB (a run cut by a
+    # chunk's end): the same text and defects as with each byte left to the decoder's own call
+    data = b"a" * 65_536 + b"".join(bytes([byte]) * count for byte, count in runs)
+    with patch.object(charset, "never_starting", lambda codec: None):
+        byte_by_byte = _decoded(data, declared)
+    assert _decoded(data, declared) == byte_by_byte
+
+
+def _starting_none(codec: str) -> tuple[set[int], str] | None:
+    found = never_starting(codec)
+    return None if found is None else ({b for b in range(256) if found[0].fullmatch(bytes([b]))}, found[1])
+
+
+def test_the_bytes_that_start_no_character_are_probed_as_rfc_3629_says_for_utf_8() -> None:
+    rfc_3629 = {*range(0x80, 0xC2), *range(0xF5, 0x100)}  # continuation bytes, C0, C1 and F5-FF
+    assert _starting_none("utf-8") == (rfc_3629, "invalid start byte")
+    probed = _probed("utf-8")  # (UTF-8's set is known, not probed: the probe agrees with it)
+    assert probed is not None and {b for b in range(256) if probed[0].fullmatch(bytes([b]))} == rfc_3629
+    # EUC-CN: a two-byte character's first byte is A1-F7 (A1-A9 and B0-F7 in use), and its second A1-FE
+    assert _starting_none(codec_name("gb2312")) == (
+        {*range(0x80, 0xA1), *range(0xAA, 0xB0), *range(0xF8, 0x100)}, "illegal multibyte sequence")
+    assert _starting_none("cp1251") == ({0x98}, "character maps to <undefined>")
+    for shifting in ("iso2022_jp", "utf_7", "hz", "utf_16_le"):
+        assert never_starting(shifting) is None
+
+
+def test_a_megabyte_of_bytes_gb2312_starts_no_character_with_is_read_to_the_link_after_it() -> None:
+    data = b"x" * 70_000 + b"\n" + b"\x80" * 1_000_000 + b" http://end.example/"
+    text, _, defects = decode(data, declared="gb2312")
+    assert text == "x" * 70_000 + "\n" + "\ufffd" * 1_000_000 + " http://end.example/"
+    assert len(defects) == 21 and defects[0].detail == " ".join(["80"] * 64) + (
+        " is not gb2312 (illegal multibyte sequence); replaced by U+FFFD")
+    assert defects[-1].detail == ("15605 more runs of bytes that are not gb2312, replaced by U+FFFD "
+                                  "(the first 20 are listed; the last is at byte 1069937)")

@@ -25,7 +25,6 @@ chain goes on below it.
 from __future__ import annotations
 
 import codecs
-import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -33,7 +32,7 @@ from typing import BinaryIO
 
 from ..model import NOWHERE, Charset, CharsetSource, Content, Defect, DefectKind, Origin
 from ..model.events import is_message
-from .charset_labels import codec_name, normalize_label, reads_ascii_as_itself
+from .charset_labels import codec_name, never_starting, normalize_label, reads_ascii_as_itself
 from .detect import MIN_CONFIDENCE, bomless_utf16_32, chardet_detect, iso_2022, utf8_prefix_ok
 
 #: a sniffing step: the sample's own declaration of its charset (a label), or None
@@ -71,8 +70,6 @@ class Choice(Charset):
 # the five bytes it leaves undefined mapped to the C1 controls of their number;
 # its bytes 80-9F, where it differs from Latin-1, as a table for str.translate
 _C1_AS_WINDOWS_1252 = {b: bytes([b]).decode("cp1252", "ignore") or chr(b) for b in range(0x80, 0xA0)}
-#: bytes that start no UTF-8 character (RFC 3629 §3): continuation bytes, C0, C1 and F5-FF
-_NEVER_LEADS = re.compile(rb"[\x80-\xc1\xf5-\xff]+")
 
 
 def _read_as_fallback(data: bytes) -> str:
@@ -168,15 +165,18 @@ class _Recorder:
             # Encoding Standard maps them to the C1 controls, which end a URI like any control
             return "".join(map(chr, bad)), exc.end
         start = self.consumed + exc.start
-        if self.charset != "utf-8":
-            self._note(start, bad, exc.reason)
-            return "\ufffd", exc.end
-        # the decoder calls once for each byte that starts no character (a MB took seconds): all at once
-        beyond = _NEVER_LEADS.match(exc.object, exc.end)
-        end = exc.end if beyond is None else beyond.end()
         self._note(start, bad, exc.reason)
-        self._note(start + len(bad), exc.object[exc.end : end], "invalid start byte", apart=True)
-        return _read_as_fallback(exc.object[exc.start : end]), end
+        end = exc.end
+        # the decoder calls once for each byte that starts no character (a MB took seconds): the run of them
+        # after this one taken at once, but for the last byte given (which a decoder may keep for what follows)
+        pattern, reason = never_starting(codec_name(self.charset)) or (None, "")
+        beyond = None if pattern is None else pattern.match(exc.object, end, len(exc.object) - 1)
+        if beyond is not None:
+            end = beyond.end()
+            self._note(start + len(bad), exc.object[exc.end : end], reason, apart=True)
+        if self.charset == "utf-8":
+            return _read_as_fallback(exc.object[exc.start : end]), end
+        return "\ufffd" * (1 + end - exc.end), end
 
     def _note(self, start: int, bad: bytes, reason: str, apart: bool = False) -> None:
         """``bad`` (a piece the decoder told, or bytes it tells ``apart``), at

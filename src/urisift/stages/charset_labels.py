@@ -5,6 +5,7 @@ registered name (the IANA / WHATWG spellings where Python's differ)."""
 from __future__ import annotations
 
 import codecs
+import re
 from functools import lru_cache
 
 # Python codec names whose registered (IANA / WHATWG) spelling differs, and back.
@@ -93,3 +94,42 @@ def reads_ascii_as_itself(codec: str) -> bool:
         return _ASCII_PROBE.decode(codec) == _ASCII_PROBE.decode("ascii")
     except (UnicodeDecodeError, LookupError):
         return False
+
+
+@lru_cache(maxsize=64)
+def never_starting(codec: str) -> tuple[re.Pattern[bytes], str] | None:
+    """The bytes that start no character of ``codec`` whatever follows them (at a character's start,
+    each is an error of its own, one byte long), as a pattern of a run of them, and the reason the
+    decoder gives for each; None when there are none, or when what a byte starts may depend on the
+    bytes before it (a codec that does not read ASCII as itself: ISO-2022, HZ and UTF-7 shift, a
+    UTF-16 byte is half a unit).  UTF-8's are its continuation bytes, C0, C1 and F5-FF (RFC 3629 §3).
+    Told by decoding each pair of bytes (:func:`_probed`), once a codec."""
+    if codec == "utf-8":
+        return _UTF_8_NEVER_STARTING  # (the commonest, known: not probed)
+    return _probed(codec) if reads_ascii_as_itself(codec) else None
+
+
+_UTF_8_NEVER_STARTING = (re.compile(rb"[\x80-\xc1\xf5-\xff]+"), "invalid start byte")
+
+
+def _probed(codec: str) -> tuple[re.Pattern[bytes], str] | None:
+    decoder = codecs.getincrementaldecoder(codec)("strict")
+    never: list[int] = []
+    reasons: set[str] = set()
+    for first in range(256):
+        said: set[str] = set()
+        for second in range(256):
+            decoder.reset()
+            try:
+                decoder.decode(bytes((first, second)), False)
+            except UnicodeDecodeError as exc:
+                if exc.start == 0 and exc.end == 1:
+                    said.add(exc.reason)
+                    continue
+            break  # (it decodes, starts a longer character, or fails past its first byte)
+        else:
+            never.append(first)
+            reasons |= said
+    if not never or len(reasons) != 1:
+        return None
+    return re.compile(b"[" + b"".join(re.escape(bytes((byte,))) for byte in never) + b"]+"), reasons.pop()
