@@ -42,6 +42,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import markup_peers as mp
 from bench_speed import cpu_of
@@ -162,7 +163,9 @@ def sample(files: list[Path], mb: float) -> list[Path]:
 def bench_kinds(rounds: int, mirrors: Path = MIRRORS, lychee: float | None = None) -> list[dict[str, object]]:
     """The urisift row and the peer rows of every kind; the two tables printed.  ``lychee``: its CPU
     seconds on the Markdown corpus in the same run (bench_markup), to scale each rate to the reference."""
-    ours_rows, peer_rows = [], []
+    ours_rows: list[dict[str, Any]] = []
+    peer_rows: list[dict[str, Any]] = []
+    scale = 1.0 if lychee is None else lychee / REFERENCE_LYCHEE
     for corpus in KINDS:
         tree = extract(corpus, mirrors)
         if tree is None:
@@ -173,7 +176,7 @@ def bench_kinds(rounds: int, mirrors: Path = MIRRORS, lychee: float | None = Non
         records = records_of(cmd)
         cpu = statistics.median(cpu_of(cmd, env=child_env()) for _ in range(rounds))
         ours_rows.append({"kind": corpus.kind, "files": len(files), "mb": size, "cpu": cpu, "rate": size / cpu,
-                          "records": records})
+                          "scaled": size / cpu * scale, "floor": FLOORS.get(corpus.kind, FLOOR), "records": records})
         print(f"  {corpus.kind}: urisift {size / cpu:.1f} MB/s", file=sys.stderr)
         for peer in corpus.peers:
             if not importable(peer.module):
@@ -193,7 +196,6 @@ def bench_kinds(rounds: int, mirrors: Path = MIRRORS, lychee: float | None = Non
     if ours_rows:
         start = statistics.median(cpu_of([sys.executable, "-m", "urisift", "-j", "1", "--format", "jsonl", os.devnull],
                                          env=child_env()) for _ in range(rounds))
-        scale = 1.0 if lychee is None else lychee / REFERENCE_LYCHEE
         print(f"\n## The other kinds: urisift on one core (CPU s, median of {rounds}) against their floors "
               f"({FLOOR:.0f} MB/s, wikitext {FLOORS['wikitext']:.0f})\n")
         if lychee is None:
@@ -204,9 +206,9 @@ def bench_kinds(rounds: int, mirrors: Path = MIRRORS, lychee: float | None = Non
         print("| kind | files | MB | CPU s | MB/s | scaled MB/s | floor | met | ratio (scaled ÷ floor) | records |")
         print("|---|---:|---:|---:|---:|---:|---:|:-:|---:|---:|")
         for r in ours_rows:
-            floor, scaled = FLOORS.get(str(r["kind"]), FLOOR), float(r["rate"]) * scale  # type: ignore[arg-type]
+            met = "yes" if r["scaled"] >= r["floor"] else "NO"
             print(f"| {r['kind']} | {r['files']:,} | {r['mb']:.1f} | {r['cpu']:.3f} | {r['rate']:.1f} | "
-                  f"{scaled:.1f} | {floor:.0f} | {'yes' if scaled >= floor else 'NO'} | {scaled / floor:.2f} | "
+                  f"{r['scaled']:.1f} | {r['floor']:.0f} | {met} | {r['scaled'] / r['floor']:.2f} | "
                   f"{r['records']:,} |")
         print(f"\nThe command's start alone (on an empty input) takes {start:.3f} CPU s; it is included above.")
     if peer_rows:
