@@ -474,7 +474,7 @@ def test_a_msg_file_that_holds_an_rfc_5322_message_is_read_as_one(tmp_path: Path
 
 def test_compressed_rtf_that_inflates_past_what_a_body_may_be_is_a_bomb_and_a_lying_size_is_a_cut(
         tmp_path: Path) -> None:
-    from urisift.readers.mail.mapi.rtf import decompressed
+    from urisift.readers.mail.mapi.rtf_compression import decompressed
     from urisift.stages.containment import Limits
 
     # (LZFu inflates up to eight times: a message held whole could make eight times its size of RTF)
@@ -498,7 +498,7 @@ def test_compressed_rtf_that_inflates_past_what_a_body_may_be_is_a_bomb_and_a_ly
 @given(st.lists(st.sampled_from([rb"{\rtf1\ansi ", b"ab", b"x" * 40, rb"\par ", bytes(range(256)), b"\r\n"]),
                 max_size=120), st.binary(max_size=64))
 def test_lzfu_gives_back_what_was_compressed_across_the_dictionary_s_wrap(parts: list[bytes], tail: bytes) -> None:
-    from urisift.readers.mail.mapi.rtf import decompressed
+    from urisift.readers.mail.mapi.rtf_compression import decompressed
 
     rtf = b"".join(parts) + tail  # up to 31 KB: the 4,096-byte dictionary wraps, references overlap what they write
     assert decompressed(_rtf(rtf)) == rtf
@@ -509,7 +509,9 @@ _RTF_PIECES = [
     rb"\par5", rb"\line", rb"\tab ", rb"\tabx", rb"\\", rb"\{", rb"\}", rb"\'8a", rb"\'41", rb"\'e9", rb"\u8364?",
     rb"\uc2 ", rb"\uc0 ", rb"\htmlrtf ", rb"\htmlrtf0 ", rb"\ansicpg932 ", rb"\ansicpg1252 ", rb"\ansicpg1200 ",
     rb"\fromhtml1 ", rb"{\field{\*\fldinst HYPERLINK ", rb"{\fonttbl ", rb"\pard", rb"\*", rb"\~", b"<a>",
-    b"ab", b"\xe9\x81", b"\x00", b"\x01", b"\r\n", b"\r", b" ", b"-", b"5", b"'", b"\\"]
+    b"ab", b"\xe9\x81", b"\x00", b"\x01", b"\r\n", b"\r", b" ", b"-", b"5", b"'", b"\\", rb"\pa", b"r ",
+    rb"\\par ", rb"\\\par ", rb"\\\tab ", rb"\'4", rb"\'zz", b"\\\r", b"}\r\n{\\*\\htmltag4 ",
+    rb"{\*\htmltag241 <style>\par p \{margin:0\}\par\tab a:link \{color:blue\}\par </style>}"]
 
 
 @settings(max_examples=400)
@@ -518,7 +520,7 @@ def test_a_tag_s_group_read_whole_reads_as_its_tokens_do(pieces: list[bytes]) ->
     from urisift.readers.mail.mapi import rtf
 
     body = rb"{\rtf1\ansi " + b"".join(pieces)
-    assert rtf._read(body, rtf._SCAN) == rtf._read(body, rtf._TOKENS_ONLY)
+    assert rtf._read(body) == rtf._read(body, whole=False)
 
 
 def test_a_word_style_sheet_in_tag_groups_is_read_whole_with_its_escapes() -> None:

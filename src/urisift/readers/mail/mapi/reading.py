@@ -64,7 +64,8 @@ from .model import (
     tag,
 )
 from .msg_file import NotAMessage, NotCompoundFile, read_msg_file
-from .rtf import TooLarge, decompressed, rtf_content
+from .rtf import rtf_content
+from .rtf_compression import TooLarge, decompressed
 from .tnef import NotTnef, read_tnef
 
 #: the media types that say nothing of an attachment's content, so that its name says it (RFC 2046 §4.5.1)
