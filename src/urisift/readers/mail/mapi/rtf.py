@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from ....uri import patterns
-from .rtf_tags import Closes, tags
+from .rtf_tags import Closes, group_end, tags
 
 # RTF 1.9.1: a control word (letters, an optional signed parameter, one space taken as its
 # delimiter), a hex escape, a control symbol, a group's brace, a run of text; CR and LF are no text
@@ -141,6 +141,9 @@ def _read(rtf: bytes, whole: bool = True) -> RtfContent:
                         continue
                     if word in _SKIPPED or starred:
                         group.skip = True
+                        if whole:  # (its tokens would do nothing: on from its closing brace)
+                            at = group_end(rtf, match.end())
+                            break
                         continue
                 if group.skip:
                     continue

@@ -13,7 +13,10 @@ which reads every group token by token, is what reading it whole must equal (a p
 
 from __future__ import annotations
 
+import functools
 import re
+
+from ....stages.charset_labels import reads_ascii_as_itself
 
 # the control word that opens a tag's group (``mhtmltag``: the same tag for MHTML, passed over), and its delimiter
 _TAG_OPEN = re.compile(rb"\\\*\\(m?)htmltag(?:\d{1,10})?(?: |(?=[^a-zA-Z0-9-]))")
@@ -52,6 +55,26 @@ def _backslashes_before(rtf: bytes, at: int, begin: int) -> int:
     while run > begin and rtf[run - 1] == 0x5C:
         run -= 1
     return at - run
+
+
+def group_end(rtf: bytes, start: int) -> int:
+    """Where the ``}`` that closes the group being read at ``start`` (past a control word) stands, counting the
+    braces no backslash escapes, as the tokens do; the RTF's length when none does."""
+    depth, at = 0, start
+    close = rtf.find(b"}", at)
+    while close >= 0:
+        opened = rtf.find(b"{", at, close)
+        if opened >= 0:
+            depth += not _backslashes_before(rtf, opened, start) % 2
+            at = opened + 1
+            continue
+        if not _backslashes_before(rtf, close, start) % 2:
+            if not depth:
+                return close
+            depth -= 1
+        at = close + 1
+        close = rtf.find(b"}", at)
+    return len(rtf)
 
 
 def tags(rtf: bytes, start: int, closes: Closes, shown: bool, codec: str, ascii_kept: bool, line_break: str,
@@ -107,7 +130,7 @@ def _read_batch(batch: list[tuple[bytes | None, int]], codec: str, line_break: s
     bodies = [tagged for tagged, _ in batch if tagged is not None]
     joined = bodies[0] if len(bodies) == 1 else b"".join(bodies)
     if joined.isascii() and b"\x00" not in joined and b"\x01" not in joined:
-        text = _ascii_tag_text(joined, line_break)
+        text = _ascii_tag_text(joined, codec, line_break)
         if text is not None:
             texts.append(text)
             return batch[-1][1]
@@ -148,7 +171,7 @@ def _tag_text(tagged: bytes, codec: str, ascii_kept: bool, line_break: str, skip
     group that holds more than text, hex escapes, \\par, \\line, \\tab and the escaped \\ { } (it is read token by
     token)."""
     if not skipping and ascii_kept and tagged.isascii() and b"\x00" not in tagged and b"\x01" not in tagged:
-        whole = _ascii_tag_text(tagged, line_break)
+        whole = _ascii_tag_text(tagged, codec, line_break)
         if whole is not None:
             return whole, 0
     # each piece but the first follows a backslash: an escape, or (after an escaped backslash's empty piece) text
@@ -205,17 +228,18 @@ def _tag_text(tagged: bytes, codec: str, ascii_kept: bool, line_break: str, skip
     return "".join(text), skipping
 
 
-def _ascii_tag_text(tagged: bytes, line_break: str) -> str | None:
-    """The text of a tag's group of ASCII with no NUL or SOH, read in the codec that reads ASCII as ASCII, when it
-    holds no hex escape; None when it does, or holds an escape no tag's group read whole may hold.
+def _ascii_tag_text(tagged: bytes, codec: str, line_break: str) -> str | None:
+    """The text of a tag's group of ASCII with no NUL or SOH, read in ``codec``, which reads ASCII as ASCII; None
+    when it holds an escape no tag's group read whole may hold, or hex escapes that are not read here (those
+    of :func:`_common_escapes` are).
 
-    Each kind of escape is replaced in all the bytes at once (bytes' own replace, many times faster than a loop
-    of the escapes): the escaped backslashes first (as SOH, until the end), which pairs each run of backslashes
+    Past those common escapes, each kind of escape is replaced in all the bytes at once (bytes' own replace,
+    many times faster than a loop of the escapes): the escaped backslashes first (as SOH, until the end), which pairs each run of backslashes
     from its left as reading does, so that each backslash left starts an escape, and replacing the escapes one
     kind after another is reading them left to right; a line break stands as NUL until the CR and LF bytes (no
     text) are dropped.  A backslash left at the end is an escape of no kind replaced."""
     if b"\\" in tagged:
-        common = _common_escapes(tagged, line_break)
+        common = _common_escapes(tagged, codec, line_break)
         if common is not None:
             return common
         if b"\\\\" in tagged:
@@ -239,40 +263,78 @@ def _ascii_tag_text(tagged: bytes, line_break: str) -> str | None:
     return text.replace("\x01", "\\") if "\x01" in text else text
 
 
-def _common_escapes(tagged: bytes, line_break: str) -> str | None:
+def _common_escapes(tagged: bytes, codec: str, line_break: str) -> str | None:
     """The text of such a group when its escapes are those a Word message's style sheet is written with
-    (``\\par``, ``\\tab`` and the escaped \\ { }), in fewer passes; None for any other (read as above).
+    (``\\par``, ``\\tab``, the escaped \\ { }, and hex escapes for the names in its code page), in fewer passes;
+    None for any other (read as above).
 
     ``\\par `` and ``\\tab `` are replaced first, as if no backslash before them were escaped: one that was (the
     second of an escaped pair) leaves a backslash before the line break or tab put in, and no escape starts so,
     which the check of what follows each backslash left finds.  That check splits the bytes at the backslashes:
-    each piece after one is an escaped brace with the text after it, or empty (an escaped backslash, the text
-    after it the next piece)."""
+    each piece after one is an escaped brace with the text after it, a hex escape with the text after it, or
+    empty (an escaped backslash, the text after it the next piece).
+
+    The token loop decodes the bytes between two characters it puts in (a line break, a tab, a brace) on their
+    own; the joined bytes decode the same when each run of hex escapes decodes on its own, in a code page
+    where an ASCII byte is a character whatever comes before it: then no character spans an ASCII byte."""
     broken = b"\r" in tagged or b"\n" in tagged  # (CR and LF are no text: the line breaks stand as NUL until dropped)
     tagged = tagged.replace(b"\\par ", b"\x00" if broken else b"\r\n" if line_break == "\r\n" else b"\n")
     if b"\\" in tagged:
         tagged = tagged.replace(b"\\tab ", b"\t")
+    hexed = False
     if b"\\" in tagged:
         pieces = tagged.split(b"\\")
         kept = [pieces[0]]
+        run = bytearray()  # the hex escapes' bytes of a run not yet decoded alone
         at, count = 1, len(pieces)
         while at < count:
             piece = pieces[at]
-            if not piece:
+            at += 1
+            if piece[:1] == b"'":
+                if broken or len(piece) < 3 or piece[1] not in _HEX_DIGITS or piece[2] not in _HEX_DIGITS:
+                    return None  # (a hex escape's byte may be a CR or LF, which are text there)
+                run.append(int(piece[1:3], 16))
+                if len(piece) == 3 and at < count and pieces[at][:1] == b"'":
+                    continue  # (the run goes on)
+                if not _joined_safe(codec) or not _decodes(run, codec):
+                    return None
+                kept.append(bytes(run))
+                kept.append(piece[3:])
+                run.clear()
+                hexed = True
+            elif not piece:
                 kept.append(b"\\")
-                if at + 1 < count:
-                    kept.append(pieces[at + 1])
-                at += 2
+                if at < count:
+                    kept.append(pieces[at])
+                    at += 1
             elif piece[0] == 0x7B or piece[0] == 0x7D:
                 kept.append(piece)  # (the brace is the escape's character)
-                at += 1
             else:
                 return None
         tagged = b"".join(kept)
     if broken:
         tagged = tagged.translate(None, b"\r\n")
+    if hexed:
+        try:
+            return tagged.decode(codec)
+        except UnicodeDecodeError:
+            return None
     text = tagged.decode("ascii")
     return text.replace("\x00", line_break) if broken and "\x00" in text else text
+
+
+@functools.lru_cache(maxsize=64)
+def _joined_safe(codec: str) -> bool:
+    # (every Windows code page, single-byte or DBCS, and UTF-8; not ISO-2022 or HZ, which shift on ASCII bytes)
+    return reads_ascii_as_itself(codec)
+
+
+def _decodes(run: bytearray, codec: str) -> bool:
+    try:
+        run.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _bare_word(match: re.Match[bytes]) -> bytes:
@@ -296,4 +358,4 @@ def _word_size(piece: bytes) -> int | None:
     return size
 
 
-__all__ = ["Closes", "tags"]
+__all__ = ["Closes", "group_end", "tags"]
