@@ -234,10 +234,11 @@ def _ascii_tag_text(tagged: bytes, codec: str, line_break: str) -> str | None:
     of :func:`_common_escapes` are).
 
     Past those common escapes, each kind of escape is replaced in all the bytes at once (bytes' own replace,
-    many times faster than a loop of the escapes): the escaped backslashes first (as SOH, until the end), which pairs each run of backslashes
-    from its left as reading does, so that each backslash left starts an escape, and replacing the escapes one
-    kind after another is reading them left to right; a line break stands as NUL until the CR and LF bytes (no
-    text) are dropped.  A backslash left at the end is an escape of no kind replaced."""
+    many times faster than a loop of the escapes): the escaped backslashes first (as SOH, until the end), which
+    pairs each run of backslashes from its left as reading does, so that each backslash left starts an escape,
+    and replacing the escapes one kind after another is reading them left to right; a line break stands as NUL
+    until the CR and LF bytes (no text) are dropped. A backslash left at the end is an escape of no kind
+    replaced."""
     if b"\\" in tagged:
         common = _common_escapes(tagged, codec, line_break)
         if common is not None:
