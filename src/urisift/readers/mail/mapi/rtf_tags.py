@@ -4,9 +4,9 @@ In a Word message's encapsulated HTML, the ``{\\*\\htmltagN …}`` groups are ne
 style sheet, cut into groups of 4 KB): the token loop of :mod:`urisift.readers.mail.mapi.rtf` reads
 such a group in one step, when it holds nothing but text, hex escapes, ``\\par``, ``\\line``,
 ``\\tab`` and the escaped ``\\ { }``, and gives it the text its tokens would have given.  A group is
-found and checked by the bytes' own find (``{`` and ``}`` that no backslash escapes), and its escapes
-are replaced by the bytes' own replace, each kind in all the bytes at once: many times faster than a
-loop of tokens, or a regular expression's byte by byte.  Any other group (one nested, another
+found and checked by the bytes' own find (``{`` and ``}`` that no backslash escapes), its commonest
+escapes are replaced by the bytes' own replace, and the rest are checked in one split at its
+backslashes: many times faster than a loop of tokens, or a regular expression's byte by byte.  Any other group (one nested, another
 control word, a control symbol) is left to the token loop, and ``rtf._read(rtf, whole=False)``,
 which reads every group token by token, is what reading it whole must equal (a property test).
 """
@@ -23,8 +23,6 @@ _TAG_OPEN = re.compile(rb"\\\*\\(m?)htmltag(?:\d{1,10})?(?: |(?=[^a-zA-Z0-9-]))"
 #: the bytes a control word's name and parameter go on with: after \par, \line or \tab, the group is no tag's alone
 _WORD_GOES_ON = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
 _HEX_DIGITS = frozenset(b"0123456789abcdefABCDEF")
-# \par, \line or \tab delimited by no space (what follows is no part of the word, and is kept)
-_BARE_WORD = re.compile(rb"\\(par|line|tab)(?![a-zA-Z0-9-])")
 
 
 class Closes:
@@ -84,8 +82,8 @@ def tags(rtf: bytes, start: int, closes: Closes, shown: bool, codec: str, ascii_
     left to skip, and where the last group read ends; None when the first is no group to read whole.
 
     Groups are read together, their bytes joined, while none ends in a control word (which the next one's
-    letters would go on): a Word message's style sheet is cut into groups of 4 KB, each read alone its own
-    dozen passes over its bytes."""
+    letters would go on): a Word message's style sheet is cut into groups of 4 KB, and each pass over bytes
+    costs a call."""
     texts: list[str] = []
     batch: list[tuple[bytes | None, int]] = []  # (the bytes, or None for a group passed over; its end), not yet read
     consumed = -1  # where the last group read ends
@@ -229,60 +227,27 @@ def _tag_text(tagged: bytes, codec: str, ascii_kept: bool, line_break: str, skip
 
 
 def _ascii_tag_text(tagged: bytes, codec: str, line_break: str) -> str | None:
-    """The text of a tag's group of ASCII with no NUL or SOH, read in ``codec``, which reads ASCII as ASCII; None
-    when it holds an escape no tag's group read whole may hold, or hex escapes that are not read here (those
-    of :func:`_common_escapes` are).
+    """The text of a tag's group of ASCII with no NUL or SOH, read in ``codec``, which reads ASCII as ASCII, in
+    a few passes over all its bytes; None when it holds an escape no tag's group read whole may hold, or hex
+    escapes that do not decode run by run (then it is read piece by piece, :func:`_tag_text`).
 
-    Past those common escapes, each kind of escape is replaced in all the bytes at once (bytes' own replace,
-    many times faster than a loop of the escapes): the escaped backslashes first (as SOH, until the end), which
-    pairs each run of backslashes from its left as reading does, so that each backslash left starts an escape,
-    and replacing the escapes one kind after another is reading them left to right; a line break stands as NUL
-    until the CR and LF bytes (no text) are dropped. A backslash left at the end is an escape of no kind
-    replaced."""
-    if b"\\" in tagged:
-        common = _common_escapes(tagged, codec, line_break)
-        if common is not None:
-            return common
-        if b"\\\\" in tagged:
-            tagged = tagged.replace(b"\\\\", b"\x01")
-        tagged = tagged.replace(b"\\par ", b"\x00")
-        if b"\\" in tagged:
-            tagged = tagged.replace(b"\\tab ", b"\t")
-        if b"\\" in tagged and b"{" in tagged:
-            tagged = tagged.replace(b"\\{", b"{")
-        if b"\\" in tagged and b"}" in tagged:
-            tagged = tagged.replace(b"\\}", b"}")
-        if b"\\" in tagged:
-            tagged = _BARE_WORD.sub(_bare_word, tagged.replace(b"\\line ", b"\x00"))
-            if b"\\" in tagged:
-                return None
-    if b"\r" in tagged or b"\n" in tagged:
-        tagged = tagged.translate(None, b"\r\n")
-    text = tagged.decode("ascii")
-    if "\x00" in text:
-        text = text.replace("\x00", line_break)
-    return text.replace("\x01", "\\") if "\x01" in text else text
-
-
-def _common_escapes(tagged: bytes, codec: str, line_break: str) -> str | None:
-    """The text of such a group when its escapes are those a Word message's style sheet is written with
-    (``\\par``, ``\\tab``, the escaped \\ { }, and hex escapes for the names in its code page), in fewer passes;
-    None for any other (read as above).
-
-    ``\\par `` and ``\\tab `` are replaced first, as if no backslash before them were escaped: one that was (the
-    second of an escaped pair) leaves a backslash before the line break or tab put in, and no escape starts so,
-    which the check of what follows each backslash left finds.  That check splits the bytes at the backslashes:
-    each piece after one is an escaped brace with the text after it, a hex escape with the text after it, or
+    ``\\par `` and ``\\tab ``, nearly all the escapes of a Word message's style sheet, are replaced first by the
+    bytes' own replace, as if no backslash before them were escaped: one that was (the second of an escaped
+    pair) leaves a backslash before the line break or tab put in, and no escape starts so, which the check of
+    what follows each backslash left finds.  That check splits the bytes at the backslashes: each piece after
+    one is an escaped brace, a hex escape or ``\\par``, ``\\line`` or ``\\tab``, with the text after it, or
     empty (an escaped backslash, the text after it the next piece).
 
     The token loop decodes the bytes between two characters it puts in (a line break, a tab, a brace) on their
     own; the joined bytes decode the same when each run of hex escapes decodes on its own, in a code page
     where an ASCII byte is a character whatever comes before it: then no character spans an ASCII byte."""
     broken = b"\r" in tagged or b"\n" in tagged  # (CR and LF are no text: the line breaks stand as NUL until dropped)
-    tagged = tagged.replace(b"\\par ", b"\x00" if broken else b"\r\n" if line_break == "\r\n" else b"\n")
+    line = b"\x00" if broken else b"\r\n" if line_break == "\r\n" else b"\n"
+    hexed = False
+    if b"\\" in tagged:
+        tagged = tagged.replace(b"\\par ", line)
     if b"\\" in tagged:
         tagged = tagged.replace(b"\\tab ", b"\t")
-    hexed = False
     if b"\\" in tagged:
         pieces = tagged.split(b"\\")
         kept = [pieces[0]]
@@ -291,7 +256,14 @@ def _common_escapes(tagged: bytes, codec: str, line_break: str) -> str | None:
         while at < count:
             piece = pieces[at]
             at += 1
-            if piece[:1] == b"'":
+            if not piece:
+                kept.append(b"\\")
+                if at < count:
+                    kept.append(pieces[at])
+                    at += 1
+            elif piece[0] == 0x7B or piece[0] == 0x7D:
+                kept.append(piece)  # (the brace is the escape's character)
+            elif piece[0] == 0x27:
                 if broken or len(piece) < 3 or piece[1] not in _HEX_DIGITS or piece[2] not in _HEX_DIGITS:
                     return None  # (a hex escape's byte may be a CR or LF, which are text there)
                 run.append(int(piece[1:3], 16))
@@ -303,15 +275,12 @@ def _common_escapes(tagged: bytes, codec: str, line_break: str) -> str | None:
                 kept.append(piece[3:])
                 run.clear()
                 hexed = True
-            elif not piece:
-                kept.append(b"\\")
-                if at < count:
-                    kept.append(pieces[at])
-                    at += 1
-            elif piece[0] == 0x7B or piece[0] == 0x7D:
-                kept.append(piece)  # (the brace is the escape's character)
             else:
-                return None
+                size = _word_size(piece)
+                if size is None:
+                    return None
+                kept.append(b"\t" if piece[0] == 0x74 else line)
+                kept.append(piece[size:])
         tagged = b"".join(kept)
     if broken:
         tagged = tagged.translate(None, b"\r\n")
@@ -336,10 +305,6 @@ def _decodes(run: bytearray, codec: str) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def _bare_word(match: re.Match[bytes]) -> bytes:
-    return b"\t" if match.group(1) == b"tab" else b"\x00"
 
 
 def _word_size(piece: bytes) -> int | None:
