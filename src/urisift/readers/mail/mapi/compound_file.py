@@ -2,8 +2,8 @@
 
 A linear reader of the specification rather than olefile, measured first: olefile opened each of the
 shared samples' messages in more time than python-oxmsg takes to read their bodies (the target is
-twice its speed: bench/bench_outlook.py), it took bytes under 1,536 for a file's name, it followed a sector chain that loops
-round and round as far as the stream's size said (a 512 MB read from an 8 KB file, found by the
+twice its speed: bench/bench_kept_mail.py), it took bytes under 1,536 for a file's name, it followed a
+sector chain that loops round and round as far as the stream's size said (a 512 MB read from an 8 KB file, found by the
 fuzzer), and it said nothing of either.  Here every chain is followed once with the sectors it has
 visited, and each damage is said (:attr:`CompoundFile.damage`) while the rest is read:
 

@@ -15,6 +15,7 @@ it cannot open at all (cut short before its root) is one defect.  Without the ex
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import struct
@@ -159,10 +160,8 @@ def message_count(path: str) -> int | None:
     except _PFF_ERRORS:
         return None
     finally:
-        try:
+        with contextlib.suppress(*_PFF_ERRORS):
             pst.close()
-        except _PFF_ERRORS:
-            pass
 
 
 def _message(item: Any) -> MapiMessage:

@@ -89,14 +89,14 @@ def _lzfu(body: bytes, size: int) -> bytes:
             offset, length = token >> 4, (token & 0xF) + 2
             if offset == write:
                 return bytes(out[:size])
-            if offset + length <= write or (write + length <= offset and offset + length <= 4096):
-                if write + length <= 4096:
-                    # the bytes read are none of those written, and neither run wraps: slices, as above
-                    copied = window[offset:offset + length]
-                    out += copied
-                    window[write:write + length] = copied
-                    write = (write + length) & 0xFFF
-                    continue
+            if (offset + length <= write or (write + length <= offset and offset + length <= 4096)) \
+                    and write + length <= 4096:
+                # the bytes read are none of those written, and neither run wraps: slices, as above
+                copied = window[offset:offset + length]
+                out += copied
+                window[write:write + length] = copied
+                write = (write + length) & 0xFFF
+                continue
             for step in range(length):
                 byte = window[(offset + step) & 0xFFF]
                 out.append(byte)

@@ -5,10 +5,11 @@ style sheet, cut into groups of 4 KB): the token loop of :mod:`urisift.readers.m
 such a group in one step, when it holds nothing but text, hex escapes, ``\\par``, ``\\line``,
 ``\\tab`` and the escaped ``\\ { }``, and gives it the text its tokens would have given.  A group is
 found and checked by the bytes' own find (``{`` and ``}`` that no backslash escapes), its commonest
-escapes are replaced by the bytes' own replace, and the rest are checked in one split at its
-backslashes: many times faster than a loop of tokens, or a regular expression's byte by byte.  Any other group (one nested, another
-control word, a control symbol) is left to the token loop, and ``rtf._read(rtf, whole=False)``,
-which reads every group token by token, is what reading it whole must equal (a property test).
+escape is replaced by the bytes' own replace, and the rest are checked in one split at its
+backslashes: many times faster than a loop of tokens, or a regular expression's byte by byte.  Any
+other group (one nested, another control word, a control symbol) is left to the token loop, and
+``rtf._read(rtf, whole=False)``, which reads every group token by token, is what reading it whole must
+equal (a property test).
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ class Closes:
             return self.end
         rtf = self.rtf
         end = rtf.find(b"}", begin)
-        while end >= 0 and _backslashes_before(rtf, end, begin) % 2:
+        # (a brace with no backslash before it, the commonest, is told without a call)
+        while end > begin and rtf[end - 1] == 0x5C and _backslashes_before(rtf, end, begin) % 2:
             end = rtf.find(b"}", end + 1)
         self.begin, self.end = begin, end
         return end
@@ -89,14 +91,20 @@ def tags(rtf: bytes, start: int, closes: Closes, shown: bool, codec: str, ascii_
     consumed = -1  # where the last group read ends
     batching = shown and not skipping and ascii_kept
     at, size = start, len(rtf)
+    opening, closing = _TAG_OPEN.match, closes.after  # (the loop's calls, made locals: a body has hundreds of groups)
     while True:
-        tag = _tag_group(rtf, at, closes)
-        if tag is None:
+        opened = opening(rtf, at)
+        if opened is None:
             break
-        mhtml, tagged, end = tag
+        begin = opened.end()
+        close = closing(begin)
+        if close < 0 or _holds_group(rtf, begin, close):
+            break  # (a group to read token by token)
+        mhtml = rtf[at + 3] == 0x6D  # (an m after \*\: \*\mhtmltag)
+        tagged, end = rtf[begin:close], close + 1
         if batching:
             batch.append((None if mhtml else tagged, end))
-            if not mhtml and b"\\" in tagged[-5:]:
+            if not mhtml and rtf.find(b"\\", close - 5 if close - 5 > begin else begin, close) >= 0:
                 consumed = _read_batch(batch, codec, line_break, texts, consumed)
                 batch.clear()
                 if consumed != end:
@@ -109,6 +117,9 @@ def tags(rtf: bytes, start: int, closes: Closes, shown: bool, codec: str, ascii_
                 break
             texts.append(read[0])
             skipping, consumed = read[1], end
+        if rtf.startswith(b"\r\n{\\*\\", end):
+            at = end + 3  # (the commonest: Word puts each group on a line of its own)
+            continue
         at = end
         while at < size and rtf[at] in b"\r\n":
             at += 1
@@ -127,6 +138,11 @@ def _read_batch(batch: list[tuple[bytes | None, int]], codec: str, line_break: s
     ``texts``; returns where the last group read ends (``consumed`` when none is)."""
     bodies = [tagged for tagged, _ in batch if tagged is not None]
     joined = bodies[0] if len(bodies) == 1 else b"".join(bodies)
+    if b"\\" not in joined and joined.isascii():
+        # (no escape at all, a tag's group of a Word message's body most often: its bytes are its text)
+        bare = joined.translate(None, b"\r\n") if b"\r" in joined or b"\n" in joined else joined
+        texts.append(bare.decode("ascii"))
+        return batch[-1][1]
     if joined.isascii() and b"\x00" not in joined and b"\x01" not in joined:
         text = _ascii_tag_text(joined, codec, line_break)
         if text is not None:
@@ -142,23 +158,15 @@ def _read_batch(batch: list[tuple[bytes | None, int]], codec: str, line_break: s
     return consumed
 
 
-def _tag_group(rtf: bytes, start: int, closes: Closes) -> tuple[bool, bytes, int] | None:
-    """A tag's group opened at ``start`` (after its ``{``) that is read whole: whether it is an ``mhtmltag``, its
-    bytes after the control word, where it ends (past its ``}``); None for a group to read token by token."""
-    opened = _TAG_OPEN.match(rtf, start)
-    if opened is None:
-        return None
-    begin = opened.end()
-    end = closes.after(begin)
-    if end < 0:
-        return None
-    brace = rtf.find(b"{", begin, end)
+def _holds_group(rtf: bytes, begin: int, close: int) -> bool:
+    """Whether a tag's group, its bytes after the control word from ``begin`` to its ``}`` at ``close``, holds
+    a ``{`` that no backslash escapes (a group inside it: then it is read token by token)."""
+    brace = rtf.find(b"{", begin, close)
     while brace >= 0:
-        if not _backslashes_before(rtf, brace, begin) % 2:
-            return None  # a group inside
-        brace = rtf.find(b"{", brace + 1, end)
-    tagged = rtf[begin:end]
-    return bool(opened.group(1)), tagged, end + 1
+        if rtf[brace - 1] != 0x5C or not _backslashes_before(rtf, brace, begin) % 2:
+            return True
+        brace = rtf.find(b"{", brace + 1, close)
+    return False
 
 
 def _tag_text(tagged: bytes, codec: str, ascii_kept: bool, line_break: str, skipping: int) -> tuple[str, int] | None:
@@ -231,12 +239,13 @@ def _ascii_tag_text(tagged: bytes, codec: str, line_break: str) -> str | None:
     a few passes over all its bytes; None when it holds an escape no tag's group read whole may hold, or hex
     escapes that do not decode run by run (then it is read piece by piece, :func:`_tag_text`).
 
-    ``\\par `` and ``\\tab ``, nearly all the escapes of a Word message's style sheet, are replaced first by the
-    bytes' own replace, as if no backslash before them were escaped: one that was (the second of an escaped
-    pair) leaves a backslash before the line break or tab put in, and no escape starts so, which the check of
-    what follows each backslash left finds.  That check splits the bytes at the backslashes: each piece after
-    one is an escaped brace, a hex escape or ``\\par``, ``\\line`` or ``\\tab``, with the text after it, or
-    empty (an escaped backslash, the text after it the next piece).
+    ``\\par ``, most of the escapes of a Word message's style sheet, is replaced first by the bytes' own replace,
+    as if no backslash before it were escaped: one that was (the second of an escaped pair) leaves a backslash
+    before the line break put in, and no escape starts so, which the check of what follows each backslash left
+    finds.  That check splits the bytes at the backslashes: each piece after one is an escaped brace, a hex
+    escape or ``\\par``, ``\\line`` or ``\\tab``, with the text after it, or empty (an escaped backslash, the
+    text after it the next piece).  ``\\tab `` is left to the check (a replace makes two passes over all the
+    bytes, whatever it finds, and a style sheet has a tab for five line breaks).
 
     The token loop decodes the bytes between two characters it puts in (a line break, a tab, a brace) on their
     own; the joined bytes decode the same when each run of hex escapes decodes on its own, in a code page
@@ -246,8 +255,6 @@ def _ascii_tag_text(tagged: bytes, codec: str, line_break: str) -> str | None:
     hexed = False
     if b"\\" in tagged:
         tagged = tagged.replace(b"\\par ", line)
-    if b"\\" in tagged:
-        tagged = tagged.replace(b"\\tab ", b"\t")
     if b"\\" in tagged:
         pieces = tagged.split(b"\\")
         kept = [pieces[0]]
@@ -261,6 +268,9 @@ def _ascii_tag_text(tagged: bytes, codec: str, line_break: str) -> str | None:
                 if at < count:
                     kept.append(pieces[at])
                     at += 1
+            elif piece[:4] == b"tab ":
+                kept.append(b"\t")
+                kept.append(piece[4:])
             elif piece[0] == 0x7B or piece[0] == 0x7D:
                 kept.append(piece)  # (the brace is the escape's character)
             elif piece[0] == 0x27:
