@@ -204,6 +204,27 @@ def test_a_tag_the_input_ends_in_drops_the_rest() -> None:
     assert scanned(html) == ([("a", "href", "ok.html", "http://doc.example/p/ok.html", "ok", None)], [])
 
 
+# -- names the tokenizer does not lower -----------------------------------------------------------
+
+# the tokenizer lowers and compares tag names in ASCII alone (§13.2.5.8): str.lower() makes U+212A KELVIN SIGN
+# a "k", and a str pattern's ignoring of case takes U+017F LONG S for an "s"; read so, <lin\u212a> was the void
+# link and <noframe\u017f> a raw-text element to the guard, while lexbor nests what stands under them (a page
+# of 20,000 such tags and 20,000 end tags took 1.2 s, four times as long for each doubling)
+UNICODE_CASE = {"kelvin sign": "<lin\u212a>" * 2_000 + "</zzz>" * 2_000,
+                "long s": "<noframe\u017f>" + "<div>" * 2_000 + "</zzz>" * 2_000}
+
+
+@pytest.mark.parametrize("encoded", [False, True], ids=["str", "utf-8"])
+@pytest.mark.parametrize("name", sorted(UNICODE_CASE))
+def test_a_tag_name_that_only_unicode_lowers_to_an_html_one_is_nested_as_the_parser_nests_it(
+        name: str, encoded: bool) -> None:
+    html = UNICODE_CASE[name] + '<a href="deep.html">deep</a>'
+    deepest = 2_001 if name == "kelvin sign" else 2_002
+    assert scanned(html.encode() if encoded else html) == (
+        [("a", "href", "deep.html", "http://doc.example/p/deep.html", "", None)],
+        [(DefectKind.DEEP_NESTING, _depth_note(deepest, deepest - MAX_DEPTH))])
+
+
 # -- positions -------------------------------------------------------------------------------------
 
 def test_a_value_written_earlier_elsewhere_gets_its_own_span() -> None:
@@ -235,6 +256,7 @@ HOSTILE = {
     "unclosed scripts": lambda n: guard("<script>" * (n // 8)),
     "quotes": lambda n: guard('<a b="' * (n // 6)),
     "nested templates": lambda n: guard("<template>" * (n // 10)),
+    "kelvin sign in names": lambda n: list(scan_html("<lin\u212a>" * (n // 13) + "</zzz>" * (n // 13))),
 }
 
 

@@ -68,6 +68,7 @@ from .tokens import (
     STR,
     VOID,
     Syntax,
+    ascii_lower,
     attribute_map,
     capped,
     decoded,
@@ -243,7 +244,7 @@ def guard(markup: str | bytes) -> Guarded:
     if (len(markup) <= 2 * PREFIX or shallow(markup, syntax, PREFIX) is None) and shallow(markup, syntax):
         return Guarded(markup)
     search = syntax.markup.search
-    lower = str.lower if isinstance(markup, str) else decoded
+    lower = ascii_lower if isinstance(markup, str) else decoded
     model = _Model()
     names, spaces, flats, attributes = model.names, model.spaces, model.flat, model.attributes
     no_attributes: dict[str, str | None] = {}

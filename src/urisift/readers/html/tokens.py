@@ -104,17 +104,21 @@ BREAKOUT = frozenset({
     "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var"})
 FONT_BREAKOUT = frozenset({"color", "face", "size"})
 class Syntax:
-    """The patterns for str or for bytes (clean UTF-8 is parsed as it is)."""
+    """The patterns for str or for bytes (clean UTF-8 is parsed as it is).  Each is compiled ASCII: the tokenizer
+    matches tag names case-insensitively in ASCII alone (§13.2.5.8), where a str pattern's own ignoring of case
+    takes U+017F LONG S for an "s" and U+212A KELVIN SIGN for a "k" (``<noframe\u017f>`` read as raw text,
+    what the parser nests under it unseen)."""
 
     def __init__(self, kind: Callable[[str], Any]) -> None:
-        self.markup: re.Pattern[Any] = patterns.compile(kind(_MARKUP))
-        self.attribute: re.Pattern[Any] = patterns.compile(kind(_ONE_ATTRIBUTE))
-        self.comment_end: re.Pattern[Any] = patterns.compile(kind(_COMMENT_END))
-        self.script: re.Pattern[Any] = patterns.compile(kind(_SCRIPT), re.IGNORECASE)
+        flags = re.ASCII
+        self.markup: re.Pattern[Any] = patterns.compile(kind(_MARKUP), flags)
+        self.attribute: re.Pattern[Any] = patterns.compile(kind(_ONE_ATTRIBUTE), flags)
+        self.comment_end: re.Pattern[Any] = patterns.compile(kind(_COMMENT_END), flags)
+        self.script: re.Pattern[Any] = patterns.compile(kind(_SCRIPT), flags | re.IGNORECASE)
         self.raw_end: dict[str, re.Pattern[Any]] = {
-            name: patterns.compile(kind(rf"</{name}(?=[{SPACE}/>])"), re.IGNORECASE) for name in RAW_TEXT}
-        self.fast: re.Pattern[Any] = patterns.compile(kind(_FAST))
-        self.inner_script: re.Pattern[Any] = patterns.compile(kind(rf"<(?i:script)[{SPACE}/>]"))
+            name: patterns.compile(kind(rf"</{name}(?=[{SPACE}/>])"), flags | re.IGNORECASE) for name in RAW_TEXT}
+        self.fast: re.Pattern[Any] = patterns.compile(kind(_FAST), flags)
+        self.inner_script: re.Pattern[Any] = patterns.compile(kind(rf"<(?i:script)[{SPACE}/>]"), flags)
         self.kind = kind
         # the names the first pass compares with, made once (a small part costs its tokens, not these)
         self.shallow_names: tuple[Any, ...] = tuple(kind(name) for name in (
@@ -125,8 +129,20 @@ STR = Syntax(str)
 BYTES = Syntax(lambda pattern: pattern.encode("ascii"))
 
 
+#: A-Z to a-z and nothing else: the tokenizer lowers ASCII upper alphas alone (§13.2.5.8), where str.lower()
+#: makes U+212A KELVIN SIGN a "k", and ``<lin\u212a>`` the void link to the model while the parser nests it
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_lower(name: Any) -> Any:
+    """A tag or attribute name (str or bytes) with its ASCII letters lowered, and nothing else."""
+    if isinstance(name, bytes) or name.isascii():
+        return name.lower()
+    return name.translate(_ASCII_LOWER)
+
+
 def decoded(name: str | bytes) -> str:
-    return name.lower() if isinstance(name, str) else name.decode("latin-1").lower()
+    return ascii_lower(name if isinstance(name, str) else name.decode("latin-1"))  # type: ignore[no-any-return]
 
 
 def attributes_of(text: str | bytes) -> list[tuple[str, int, int]]:
@@ -190,7 +206,7 @@ def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) ->
     unsure = None if end is not None else False  # what a reason to look closer is worth
     for raw, text, start, closed, end_tag, cut, other in tokens:
         if start:
-            name = start.lower()
+            name = start.lower() if start.isascii() else ascii_lower(start)
             if name in void:
                 continue
             if foreign:
@@ -223,7 +239,7 @@ def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) ->
             if len(stack) > MAX_DEPTH:
                 return False
         elif end_tag:
-            name = end_tag.lower()
+            name = end_tag.lower() if end_tag.isascii() else ascii_lower(end_tag)
             if stack and stack[-1] == name:
                 if pop() in svg_math:
                     foreign -= 1
