@@ -38,7 +38,9 @@ def _cuts(page: str, size: int = SIZE, whole: int = WHOLE) -> list[int]:
     "<svg><g><title>x</svg>",
     "<svg><desc><b>x</b></svg>",  # HTML in an integration point, closed by the foreign end tag's walk
     "<a " + " ".join(f"data-a{i}=\"{i}\"" for i in range(1100)) + ">x</a>",  # a tag with 1,100 attributes
-], ids=["svg title", "svg style", "svg textarea", "math style", "nested svg title", "svg desc", "1100 attributes"])
+    "<noframe\u017f>x",  # U+017F LONG S is no "s" to the tokenizer (ASCII case only): no raw-text element
+], ids=["svg title", "svg style", "svg textarea", "math style", "nested svg title", "svg desc", "1100 attributes",
+        "long s"])
 def test_a_short_prefix_does_not_stop_the_cutting(prefix: str) -> None:
     page = prefix + ROWS
     cuts = _cuts(page)

@@ -35,6 +35,7 @@ the 130 corpus pages: the largest is 1.6 MB) are parsed whole.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -49,6 +50,7 @@ from .tokens import (
     SPACE,
     STR,
     VOID,
+    ascii_lower,
     attribute_map,
     attributes_of,
     decoded,
@@ -107,9 +109,10 @@ class _Syntax:
     """The pass's patterns for str or for bytes."""
 
     def __init__(self, kind: Callable[[str], Any], tokens: _Tokens) -> None:
-        self.passed = patterns.compile(kind(_passed((*_SEEN, "base"))))
-        self.passed_after_base = patterns.compile(kind(_passed(_SEEN)))
-        self.token = patterns.compile(kind(_TOKEN))
+        # (ASCII, as tokens.Syntax's: the tokenizer's names match in ASCII alone)
+        self.passed = patterns.compile(kind(_passed((*_SEEN, "base"))), re.ASCII)
+        self.passed_after_base = patterns.compile(kind(_passed(_SEEN)), re.ASCII)
+        self.token = patterns.compile(kind(_TOKEN), re.ASCII)
         self.comment_end = tokens.comment_end
         self.raw_end = tokens.raw_end
         self.tokens = tokens
@@ -157,7 +160,7 @@ class Pieces:
         """The one pass: where to cut (see the module doc), and the first base."""
         markup = self.markup
         syntax = _STR if isinstance(markup, str) else _BYTES
-        lower = str.lower if isinstance(markup, str) else decoded
+        lower = ascii_lower if isinstance(markup, str) else decoded
         search, cuts = syntax.token.search, self.cuts
         n = len(markup)
         start, target, pos = 0, size, 0
