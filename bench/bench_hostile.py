@@ -118,11 +118,15 @@ PAYLOADS = {
     "Org: 100,000 source blocks never ended": ("org", "b'#+BEGIN_SRC\\nhttp://s.example/\\n' * 100_000"),
     "Org: a million unclosed links": ("org", "b'[[https://u.example/ ' * 1_000_000 + b'\\n'"),
     # LaTeX's and BibTeX's: arguments never closed and nested deep, environments never ended, links on a line
-    "LaTeX: a million unclosed url arguments (5 MB)": ("latex", "b'\\\\url{' * 1_000_000 + b' http://u.example/\\n'"),
-    "LaTeX: 100,000 verbatim environments never ended": ("latex", "b'\\\\begin{verbatim} http://v.example/\\n' * 100_000"),
-    "LaTeX: 250,000 href links on one line (9 MB)": ("latex", "b' '.join(b'\\\\href{https://l.example/%d}{l}' % n for n in range(250_000))"),
+    "LaTeX: a million unclosed url arguments (5 MB)":
+        ("latex", "b'\\\\url{' * 1_000_000 + b' http://u.example/\\n'"),
+    "LaTeX: 100,000 verbatim environments never ended":
+        ("latex", "b'\\\\begin{verbatim} http://v.example/\\n' * 100_000"),
+    "LaTeX: 250,000 href links on one line (9 MB)":
+        ("latex", "b' '.join(b'\\\\href{https://l.example/%d}{l}' % n for n in range(250_000))"),
     "BibTeX: a million unclosed url fields": ("bibtex", "b'url = {' * 1_000_000 + b'\\n'"),
-    "Org: 250,000 links on one line (8 MB)": ("org", "b' '.join(b'[[https://l.example/%d][l]]' % n for n in range(250_000))"),
+    "Org: 250,000 links on one line (8 MB)":
+        ("org", "b' '.join(b'[[https://l.example/%d][l]]' % n for n in range(250_000))"),
     # wikitext's hostile shapes, and a dump streamed page by page
     "Wikitext: a million nested templates": (
         "wikitext", "b'{{' * 1_000_000 + b'|url=http://deep.example/' + b'}}' * 1_000_000"),
@@ -185,8 +189,8 @@ _SCAN = {
     "mail": "scan_message(page)",
     "warc": "iter_input('-', ScanOptions(kind=Kind.WARC), stdin=io.BytesIO(page))",
     **{kind: f"iter_input('-', ScanOptions(kind=Kind({kind!r})), stdin=io.BytesIO(page))"
-       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc", "org", "latex", "bibtex",
-                    "wikitext")},
+       for kind in ("css", "xml", "office", "pdf", "mbox", "markdown", "notebook", "rst", "asciidoc", "org", "latex",
+                    "bibtex", "wikitext")},
 }
 
 _CHILD = r"""

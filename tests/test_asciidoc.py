@@ -73,7 +73,8 @@ def test_asciidoc_is_told_by_its_name_and_media_type(tmp_path: Path, name: str) 
     # a macro whose text is never closed on its line is no macro (its URL is text); nor an unclosed <<
     ("https://u.example/[text\nlink:v.html[v\n<<id\n", [("https://u.example/[text", [])]),
     # a [source] paragraph ends at a blank line
-    ("[source]\nhttp://c.example/\n\nhttp://p.example/\n", [("http://c.example/", ["code"]), ("http://p.example/", [])]),
+    ("[source]\nhttp://c.example/\n\nhttp://p.example/\n",
+     [("http://c.example/", ["code"]), ("http://p.example/", [])]),
 ])
 def test_edges(tmp_path: Path, doc: str, expected: list[tuple[str, list[str]]]) -> None:
     path = tmp_path / "e.adoc"

@@ -137,8 +137,8 @@ def test_golden_warc_jsonl(path: Path) -> None:
 
 # issue 21: style sheets, the XML family, robots.txt, PDF, office files and wikitext, each
 # scanned as if retrieved from https://corpus.example/<folder>/<name>
-PAYLOADS = sorted(p for folder in ("css", "xml", "pdf", "office", "wiki") for p in (ROOT / "corpora" / folder).rglob("*")
-                  if p.is_file())
+PAYLOADS = sorted(p for folder in ("css", "xml", "pdf", "office", "wiki")
+                  for p in (ROOT / "corpora" / folder).rglob("*") if p.is_file())
 
 
 def test_payload_corpus_is_there() -> None:

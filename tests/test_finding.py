@@ -107,8 +107,9 @@ def test_zsh_completion_names_every_option() -> None:
     for action in parser()._actions:
         for flag in action.option_strings:
             assert re.search(rf"['{{,]{re.escape(flag)}[\[',}}]", script), flag
-    assert "'--kind[what the inputs hold]:kind:(auto text html mail mbox maildir emlx msg tnef pst warc css xml robots pdf office markdown notebook rst asciidoc org latex bibtex wikitext calendar vcard csv archive epub image)'" \
-        in script
+    assert ("'--kind[what the inputs hold]:kind:(auto text html mail mbox maildir emlx msg tnef pst warc css xml "
+            "robots pdf office markdown notebook rst asciidoc org latex bibtex wikitext calendar vcard csv archive "
+            "epub image)'" in script)
     if shutil.which("zsh") is not None:
         assert subprocess.run(["zsh", "-n"], input=script.encode(), timeout=60).returncode == 0
 

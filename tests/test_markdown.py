@@ -106,8 +106,9 @@ def test_urls_in_code_can_be_left_out(tmp_path: Path) -> None:
     assert rows(out) == [tuple(e) for e in EXPECTED if "code" not in e[5]]
     text = tmp_path / "notes.txt"
     text.write_text("http://a.example/\n")
-    assert run(["--no-code", str(text)])[2] == ("urisift: note: --no-code applies to HTML, Markdown, notebooks, "
-                                                "reStructuredText, AsciiDoc, Org, LaTeX and wikitext, and none was read\n")
+    assert run(["--no-code", str(text)])[2] == (
+        "urisift: note: --no-code applies to HTML, Markdown, notebooks, "
+        "reStructuredText, AsciiDoc, Org, LaTeX and wikitext, and none was read\n")
 
 
 @pytest.mark.parametrize("name", ["a.md", "a.markdown", "a.mdown", "a.mkd", "a.mdx", "a.qmd", "a.Rmd", "A.MD"])

@@ -79,7 +79,8 @@ AUTOLINKS = examples(DATA / "gfm" / "autolinks.txt", "example autolink")
 
 def test_the_spec_files_hold_their_examples() -> None:
     assert (len(SPEC), len(AUTOLINKS)) == (655, 11)
-    assert (sum(1 for _, _, e in SPEC if expected_urls(e)), sum(len(expected_urls(e)) for _, _, e in SPEC)) == (144, 155)
+    assert (sum(1 for _, _, e in SPEC if expected_urls(e)),
+            sum(len(expected_urls(e)) for _, _, e in SPEC)) == (144, 155)
 
 
 @pytest.mark.parametrize(("number", "markdown", "expected"), SPEC, ids=[f"spec-{n}" for n, _, _ in SPEC])

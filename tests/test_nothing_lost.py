@@ -156,7 +156,8 @@ def test_an_input_that_is_no_crawl_read_as_one_fails(tmp_path: Path) -> None:
     empty.write_bytes(b"")
     notes = tmp_path / "a.txt"
     notes.write_text("see http://a.example/x\n")
-    assert run(["audit", str(empty)])[::2] == (1, f"urisift: {empty}: cannot read: not a WARC or ARC file: it is empty\n")
+    assert run(["audit", str(empty)])[::2] == (
+        1, f"urisift: {empty}: cannot read: not a WARC or ARC file: it is empty\n")
     assert run(["--kind", "warc", str(notes)]) == (
         1, "", f"urisift: {notes}: cannot read: not a WARC or ARC file: it begins 'see http://a.example/x?'\n")
 

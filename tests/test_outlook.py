@@ -197,7 +197,8 @@ def _broken_cfbs() -> dict[str, bytes]:
 
 
 WHY = {"truncated": "the Outlook message's Compound File cannot be read (",
-       "fat-loop": "the Compound File is damaged: the chain of sectors of stream __substg1.0_1000001F loops back to ", "cycle": "the Compound File is damaged: "}
+       "fat-loop": "the Compound File is damaged: the chain of sectors of stream __substg1.0_1000001F loops back to ",
+       "cycle": "the Compound File is damaged: "}
 
 
 @pytest.mark.parametrize("shape", ["truncated", "fat-loop", "cycle"])

@@ -12,8 +12,8 @@ import pytest
 import urisift
 from urisift import Defect, DefectKind, Record, ScanOptions, iter_input, scan_path
 from urisift.cli.command import main
-from urisift.stages.sniff import sniff
 from urisift.pipeline.walking import wanted
+from urisift.stages.sniff import sniff
 
 from .conftest import ROOT
 
@@ -120,7 +120,8 @@ def test_the_library_walks_a_directory_as_the_command_does(tmp_path: Path) -> No
     status, out, _ = _run(["--format", "jsonl", str(maildir)])
     lines = [line for line in out.splitlines() if '"defect"' not in line]
     library = [i for i in iter_input(str(maildir), ScanOptions()) if isinstance(i, Record)]
-    assert status == 0 and len(library) == len(lines) == 40  # (17 of them the Outlook samples: report.msg and winmail.dat)
+    # (17 of them the Outlook samples: report.msg and winmail.dat)
+    assert status == 0 and len(library) == len(lines) == 40
     assert [urisift.record_line(r) for r in library] == lines
 
 

@@ -48,7 +48,8 @@ def docx() -> None:
         ("word/_rels/document.xml.rels", RELS.format(
             f'<Relationship Id="rId2" Type="{R}/hyperlink" Target="https://pay.example.net/invoice?id=42" '
             'TargetMode="External"/>'
-            f'<Relationship Id="rId3" Type="{R}/image" Target="http://images.example.org/logo.png" TargetMode="External"/>'
+            f'<Relationship Id="rId3" Type="{R}/image" Target="http://images.example.org/logo.png" '
+            'TargetMode="External"/>'
             f'<Relationship Id="rId4" Type="{R}/styles" Target="styles.xml"/>'
             f'<Relationship Id="rId5" Type="{R}/attachedTemplate" Target="file:///C:/Templates/invoice.dotm" '
             'TargetMode="External"/>')),
@@ -64,7 +65,8 @@ def xlsx() -> None:
         ("xl/worksheets/_rels/sheet1.xml.rels", RELS.format(
             f'<Relationship Id="rId1" Type="{R}/hyperlink" Target="https://data.example.com/source.csv" '
             'TargetMode="External"/>'
-            f'<Relationship Id="rId2" Type="{R}/hyperlink" Target="mailto:finance@example.com" TargetMode="External"/>')),
+            f'<Relationship Id="rId2" Type="{R}/hyperlink" Target="mailto:finance@example.com" '
+            'TargetMode="External"/>')),
     ])
 
 

@@ -50,7 +50,7 @@ def compound_file(streams: dict[str, bytes]) -> bytes:
         ordered = sorted(kids, key=lambda p: _key(p.rsplit("/", 1)[-1]))
         if ordered:
             entries[index[parent]]["child"] = index[ordered[0]]
-            for a, b in zip(ordered, ordered[1:]):
+            for a, b in zip(ordered, ordered[1:], strict=False):
                 entries[index[a]]["right"] = index[b]
     # the mini stream and its FAT; the big streams
     mini = bytearray()

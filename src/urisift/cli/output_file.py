@@ -17,10 +17,7 @@ def output_identity(path: str | None, out: IO[str]) -> tuple[int, int] | None:
     standard output's when it is a regular file (``urisift . > links.txt``);
     None when it is not a file there is (yet), a pipe or a terminal."""
     try:
-        if path is not None and path != "-":
-            found = os.stat(path)
-        else:
-            found = os.fstat(out.fileno())
+        found = os.stat(path) if path is not None and path != "-" else os.fstat(out.fileno())
     except (OSError, ValueError, io.UnsupportedOperation, AttributeError):
         return None
     return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None

@@ -127,7 +127,8 @@ def parser() -> argparse.ArgumentParser:
                      help="HTML: only links in these regions of the page: main (its own content), nav, header, "
                           "footer, aside, comments, other; records then carry the 'region' key (the other inputs' "
                           "records have none, and are left out)")
-    out.add_argument("--flags", action="store_true", help="text: the risk flags after a tab: invalid (not RFC 3986 syntax), RFC 3986 §7's, "
+    out.add_argument("--flags", action="store_true",
+                     help="text: the risk flags after a tab: invalid (not RFC 3986 syntax), RFC 3986 §7's, "
                           "differs (a browser fetches another URL)")
     out.add_argument("--unwrap", action="store_true",
                      help="text output, --scheme, --normalize, --unique and edges use the URL behind a link-protection "

@@ -11,12 +11,12 @@ from typing import Any
 
 from ..model import Record
 from .computed import NotComputed
-from .records import file_place
 from .lines import ORIGIN_KEYS as _ORIGIN_KEYS
 from .lines import dumps as _dumps
 from .lines import number as _number
 from .lines import string as _string
 from .lines import strings as _list
+from .records import file_place
 
 
 def _value(value: object) -> str:

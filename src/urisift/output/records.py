@@ -152,5 +152,5 @@ def record_schema() -> dict[str, Any]:
 
 
 # (NotComputed and RecordLines are the package's names, kept here where they were)
-__all__ = ["DEFECT_KEYS", "EXTRA_KEYS", "RECORD_KEYS", "NotComputed", "RecordLines", "defect_json", "defect_line", "file_place",
-           "record_json", "record_line", "record_schema"]
+__all__ = ["DEFECT_KEYS", "EXTRA_KEYS", "RECORD_KEYS", "NotComputed", "RecordLines", "defect_json", "defect_line",
+           "file_place", "record_json", "record_line", "record_schema"]

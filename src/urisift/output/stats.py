@@ -56,8 +56,8 @@ class Stats:
             "messages": read.messages, "parts": read.parts, "warc_records": sum(read.warc_types.values()),
             "records": self.records, "styles": dict(self.styles), "base_sources": dict(self.base_sources),
             "defects": dict(self.defects), "warc_record_types": dict(read.warc_types),
-            "unprinted": self.unprinted, "binary_skipped": self.binary, "elapsed_s": round(elapsed, 3), "mb_per_s": rate(read.stored),
-            "mb_per_s_decompressed": rate(read.decoded),
+            "unprinted": self.unprinted, "binary_skipped": self.binary, "elapsed_s": round(elapsed, 3),
+            "mb_per_s": rate(read.stored), "mb_per_s_decompressed": rate(read.decoded),
         }
 
     def write(self, err: IO[str], as_json: bool) -> None:

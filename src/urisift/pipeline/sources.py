@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..model import Defect, DefectKind, Kind, Origin
+from ..stages.sniff import SAMPLE, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
 from ..stages.streams import Replay
 from .compressed import MAGIC, Guarded, gzip_warc
 from .remote import is_remote, open_remote, retrieved, shown
 from .remote import size as remote_size
-from ..stages.sniff import SAMPLE, sniff, sniff_kind  # noqa: F401 - sniff_kind: read here by callers
 
 #: how many leading bytes the sniffer reads
 SNIFF_SIZE = SAMPLE

@@ -63,10 +63,10 @@ _UNOPENED = ((b"7z\xbc\xaf\x27\x1c", "a 7z archive"), (b"Rar!\x1a\x07", "a RAR a
 #: where a member's path is joined to the path of the archive it stands in
 NESTED = "!/"
 #: compressed members: their first bytes, how to read them inflated, their names' suffixes (RFC 1952, bzip2, xz)
-_COMPRESSED: tuple[tuple[bytes, Callable[[BinaryIO], BinaryIO], str], ...] = (
-    (b"\x1f\x8b", lambda f: cast(BinaryIO, gzip.GzipFile(fileobj=f)), ".gz"),
-    (b"BZh", lambda f: cast(BinaryIO, bz2.BZ2File(f)), ".bz2"),
-    (b"\xfd7zXZ\x00", lambda f: cast(BinaryIO, lzma.LZMAFile(f)), ".xz"))
+_COMPRESSED: tuple[tuple[bytes, Callable[[BinaryIO], io.BufferedIOBase], str], ...] = (
+    (b"\x1f\x8b", lambda f: gzip.GzipFile(fileobj=f), ".gz"),
+    (b"BZh", lambda f: bz2.BZ2File(f), ".bz2"),
+    (b"\xfd7zXZ\x00", lambda f: lzma.LZMAFile(f), ".xz"))  # noqa: SIM115 - returned open: the member is read through it
 #: the names of compressed tars, which tarfile reads inflating
 _TARRED = re.compile(r"\.(?:tar\.(?:gz|bz2|xz)|tgz|tbz2?|txz)$")
 
@@ -98,7 +98,7 @@ def read_archive(content: Content, options: ScanOptions, tally: Tally) -> Iterat
     body = content.body
     if isinstance(body, str) or is_message(body):
         raise TypeError("an archive is bytes")
-    stream = cast(BinaryIO, io.BufferedReader(io.BytesIO(body)) if isinstance(body, bytes) else body)
+    stream: BinaryIO = io.BufferedReader(io.BytesIO(body)) if isinstance(body, bytes) else body
     budget = content.budget
     depth = budget.depth if isinstance(budget, _Nested) else 1
     root = budget.root if isinstance(budget, _Nested) else budget if budget is not None else options.limits.budget()
@@ -107,7 +107,7 @@ def read_archive(content: Content, options: ScanOptions, tally: Tally) -> Iterat
         yield Defect(DefectKind.BOMB, f"an archive nested {depth} deep (bound: {MAX_DEPTH}): not opened", origin, None)
         return
     if not hasattr(stream, "peek"):
-        stream = io.BufferedReader(stream)  # type: ignore[arg-type]
+        stream = io.BufferedReader(cast(io.RawIOBase, stream))  # (a stream without peek: read raw, by its readinto)
     head = stream.peek(SAMPLE)[:SAMPLE]  # type: ignore[attr-defined]
     read = _zip if head.startswith(b"PK") else _tar
     yield from read(stream, content, depth, root, options.limits.whole)
@@ -160,7 +160,7 @@ def _member(name: str, stream: io.BufferedReader, content: Content, depth: int, 
             return
     if head.startswith(b"PK\x03\x04") or is_tar(head) or opener is not None and _TARRED.search(name.lower()):
         sniffed = sniff(head, name).kind
-        kind = sniffed if sniffed in (Kind.OFFICE, Kind.EPUB) else Kind.ARCHIVE
+        kind: Kind = sniffed if sniffed in (Kind.OFFICE, Kind.EPUB) else Kind.ARCHIVE
     elif sniff(head, name).kind is Kind.IMAGE:
         kind = Kind.IMAGE  # for the codes drawn in it (--qr); the scan passes it over without
     elif binary(head, name):
@@ -258,7 +258,7 @@ def _tar(stream: BinaryIO, content: Content, depth: int, root: Budget, limit: in
     origin = content.origin
     try:
         # a stream: each member read once, in order; a compressed tar (a .tgz attached) inflated as it goes
-        archive = tarfile.open(fileobj=stream, mode="r|*")
+        archive = tarfile.open(fileobj=stream, mode="r|*")  # noqa: SIM115 - read in the loop below, after this try
     except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
         yield Defect(DefectKind.BROKEN_DOCUMENT, f"not a tar archive that can be read: {exc}", origin, None)
         return

@@ -85,7 +85,7 @@ def _drawings(text: str) -> Iterator[Drawing]:
         yield from text_drawings(text)
 
 
-def _with_images(items: Items, content: Content) -> Items:
+def _with_images(items: Iterable[Record | Defect | Content], content: Content) -> Items:
     """The walk's items, each ``data:`` image after its record as nested content for the image reader
     (``--qr``), named by its place among the page's: ``data:image/png#3`` (the third), after the page's own
     part (not by its line, which is not computed when the output does not ask for it)."""
@@ -108,8 +108,8 @@ def _page_base(tag: str | bytes | None) -> Any:
     if tag is None:
         return None
     from .html import parse
-    from .html.tree import first_base
     from .html.table import NAMES
+    from .html.tree import first_base
 
     return first_base(list(parse(tag)[0].items(NAMES)))
 

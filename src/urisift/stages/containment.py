@@ -257,5 +257,5 @@ def failed(what: str, exc: BaseException, origin: Origin, position: int | None =
                   "please report it", origin, position, unit)
 
 
-__all__ = ["DOCUMENT_INFLATED", "DOCUMENT_SECONDS", "DOCUMENT_WHOLE", "EVERY", "Budget", "Limits", "Metered", "contained", "failed",
-           "metered"]
+__all__ = ["DOCUMENT_INFLATED", "DOCUMENT_SECONDS", "DOCUMENT_WHOLE", "EVERY", "Budget", "Limits", "Metered",
+           "contained", "failed", "metered"]

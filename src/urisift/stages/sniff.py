@@ -10,7 +10,8 @@ Signatures are of two strengths, and the name sits between them:
    document that opens with ``<!DOCTYPE html`` or ``<html``;
 2. the *name*: ``robots.txt``, an extension of a kind (``.css``, ``.rss``,
    ``.eml`` ..., Markdown's ``.md``, reStructuredText's ``.rst``, AsciiDoc's
-   ``.adoc``, Org's ``.org``, ``.tex``, ``.bib``), and the names of plain text (``.txt``, ``.log`` ...), which mean text;
+   ``.adoc``, Org's ``.org``, ``.tex``, ``.bib``), and the names of plain
+   text (``.txt``, ``.log`` ...), which mean text;
 3. *weak* content, for an input whose name says nothing (standard input, a
    file without a known extension): the other HTML signatures of WHATWG
    MIME Sniffing §7.1 (``<p``, ``<a``, ``<!--`` ...), the root element of a
@@ -64,8 +65,7 @@ _ENVELOPE = patterns.compile(
     + rb"|(?:" + _DAY + rb",?[ \t]+)?\d{1,2}[ \t-]" + _MONTH + rb"[ \t-]\d{2,4}[ \t]+" + _TIME + rb")(?:[ \t]|\r?$)")
 # WHATWG MIME Sniffing §7.1, "the HTML signatures": a tag name, then a tag-terminating byte
 _HTML_SIGNATURE = patterns.compile(
-    rb"<(?:!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[ >]",
-    re.IGNORECASE)
+    rb"<(?:!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[ >]", re.IGNORECASE)
 # the two of them that open a whole document, not a fragment a note may begin with
 _HTML_DOCUMENT = patterns.compile(rb"<(?:!doctype html|html)[ \t\r\n>]", re.IGNORECASE)
 _EXTENSIONS = {
@@ -125,7 +125,8 @@ _CSS_RULE = patterns.compile(
     rb"\{\s*+(?:--|-?[A-Za-z_])[-\w]{0,60}+\s*+:[^;{}]{0,2000}+[;}]")
 _CSS_COMMENTS = patterns.compile(rb"(?:\s|/\*.{0,4000}?\*/)*", re.DOTALL)
 # robots.txt (RFC 9309 §2.2): its groups' lines, after comments and blank lines
-_ROBOTS = patterns.compile(rb"(?:[ \t]*(?:#[^\n]{0,1000})?\r?\n){0,50}[ \t]*(?:user-agent|sitemap)[ \t]*:", re.IGNORECASE)
+_ROBOTS = patterns.compile(rb"(?:[ \t]*(?:#[^\n]{0,1000})?\r?\n){0,50}[ \t]*(?:user-agent|sitemap)[ \t]*:",
+                           re.IGNORECASE)
 # the start of markup: an element's name, then white space, "/" or ">" (not "<URL:...>", "<https://...",
 # "<mailto:...>" nor "<joe@...>", which text holds)
 _MARKUP = patterns.compile(rb"<(?:[!?]|[A-Za-z][\w.-]{0,60}[\s/>])")
@@ -254,8 +255,7 @@ def _unmistakable(head: bytes, start: bytes) -> Kind | None:
         return Kind.VCARD
     if head.startswith(b"PK\x03\x04") and head[30:38] == b"mimetype" and b"application/epub+zip" in head[38:90]:
         return Kind.EPUB  # OCF 3.3 §4.2.6: its first member, stored, is "mimetype", holding the media type
-    if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"mimetypeapplication/vnd.oasis."
-                                             in head):
+    if head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head or b"mimetypeapplication/vnd.oasis." in head):
         return Kind.OFFICE  # an OPC package (its content types part), an ODF one (its mimetype member first)
     if _HTML_DOCUMENT.match(start):
         return Kind.HTML
@@ -351,8 +351,8 @@ def sniff(head: bytes, name: str | None = None) -> Sniffed:
         return Sniffed(Kind.TEXT, f"it looks like {sign[1]} ({sign[2]}); read as plain text: --kind {sign[0].value} "
                                   f"reads it as {sign[1]}")
     if _by_name(name) is None and _MARKUP.match(start):
-        return Sniffed(Kind.TEXT, "it begins with markup of no kind told by its first bytes (HTML, a feed, a "
-                       "sitemap, OPML, SVG, a MediaWiki dump); read as plain text: --kind html or --kind xml reads it as markup")
+        return Sniffed(Kind.TEXT, "it begins with markup of no kind told by its first bytes (HTML, a feed, a sitemap, "
+                       "OPML, SVG, a MediaWiki dump); read as plain text: --kind html or --kind xml reads it as markup")
     return Sniffed(Kind.TEXT)
 
 
@@ -366,8 +366,8 @@ def sniff_kind(head: bytes, name: str | None = None) -> Kind:
 _BINARY_MEDIA = (
     b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"RIFF", b"II*\x00", b"MM\x00*", b"BM",
     b"\x00\x00\x01\x00", b"ID3", b"OggS", b"fLaC", b"wOFF", b"wOF2", b"OTTO", b"\x00\x01\x00\x00", b"\x7fELF",
-    b"MZ", b"\xca\xfe\xba\xbe", b"\x00asm", b"PK\x03\x04", b"7z\xbc\xaf\x27\x1c", b"Rar!\x1a\x07", b"SQLite format 3\x00",
-    b"\x1aE\xdf\xa3",
+    b"MZ", b"\xca\xfe\xba\xbe", b"\x00asm", b"PK\x03\x04", b"7z\xbc\xaf\x27\x1c", b"Rar!\x1a\x07",
+    b"SQLite format 3\x00", b"\x1aE\xdf\xa3",
 )
 #: the kinds a name may say that are text, where a NUL byte means the file is not what its name says
 _TEXT_KINDS = frozenset({Kind.TEXT, Kind.MARKDOWN})

@@ -44,7 +44,8 @@ _STRING_ARGUMENT = patterns.compile(f"({_STRING_PATTERN})[\t\n\x0c\r ]*+", re.DO
 # the rest of url( when its argument is not a string: a url token (§4.3.6);
 # the optional tail always matches, so the engine never backtracks into the body
 _URL_TOKEN = patterns.compile(
-    r"((?>(?:[^\"'()\\\t\n\x0c\r ]++|\\[0-9A-Fa-f]{1,6}[\t\n\x0c\r ]?|\\[^0-9A-Fa-f])*))[\t\n\x0c\r ]*+(\))?", re.DOTALL)
+    r"((?>(?:[^\"'()\\\t\n\x0c\r ]++|\\[0-9A-Fa-f]{1,6}[\t\n\x0c\r ]?|\\[^0-9A-Fa-f])*))[\t\n\x0c\r ]*+(\))?",
+    re.DOTALL)
 # inside image-set(): its strings, url()s, comments, and parentheses to find its end
 _IN_IMAGE_SET = patterns.compile(rf"/\*(?>(?:[^*]++|\*(?!/))*)(?:\*/)?|({_STRING_PATTERN})"
                            r"|([uU][rR][lL]\([\t\n\x0c\r ]*+)|(\()|(\))", re.DOTALL)

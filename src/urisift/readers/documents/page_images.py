@@ -61,7 +61,8 @@ def page_images(page: Any, number: int, origin: Origin, layer: BaseLayer, budget
 
 def _is_image(ref: Any) -> bool:
     try:
-        return ref.get_object().get("/Subtype") == "/Image"
+        subtype: object = ref.get_object().get("/Subtype")
+        return subtype == "/Image"
     except Exception:  # noqa: BLE001 - a broken XObject is no image to read
         return False
 

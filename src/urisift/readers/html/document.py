@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Literal
 
-from ...model import (Base, BaseSource, Charset, Defect, DefectKind, Flag, Found, Origin, Place, Record, Style, Unit,
-                      Where, new_found, new_place)
+from ...model import Base, Charset, Defect, Found, Origin, Place, Record
+from ...model.build import new_found, new_place
+from ...model.enums import BaseSource, DefectKind, Flag, Style, Unit, Where
 from ...model.needs import ANCHOR, EVERYTHING, REGION
 from ...stages.base import BaseLayer, as_base
 from ...stages.delimit import Scanner
@@ -31,9 +32,9 @@ from .table import (
     ANCHOR_TEXT_LIMIT,
     ANY,
     C0_SPACE,
+    DESCRIPTIONS,
     FOREIGN_ATTRIBUTES,
     HTML_ATTRIBUTES,
-    DESCRIPTIONS,
     LINKS,
     NAMES,
     PROSE_ATTRIBUTES,
@@ -330,8 +331,7 @@ class DocumentWalk:
         return place
 
     def _one(self, url: str, tag: str, name: str | None, style: Style, tail: Tail,
-             flags: tuple[Flag, ...], rel: tuple[str, ...] | None, text: str | None, at: Position | None,
-             ) -> None:
+             flags: tuple[Flag, ...], rel: tuple[str, ...] | None, text: str | None, at: Position | None) -> None:
         """The record of one URL found in an attribute or a style sheet."""
         if rel is None and text is None:
             place = self._place(tag, name, Where.HTML)

@@ -244,7 +244,8 @@ class _Reading:
             entity.state = _BODY  # a multipart without a boundary is read as one body, as the parser does
             return None
         entity.boundary = boundary
-        entity.separator = patterns.compile("(?P<sep>" + re.escape("--" + boundary) + r")(?P<end>--)?[ \t]*(?:\r\n|\r|\n)?$")
+        entity.separator = patterns.compile("(?P<sep>" + re.escape("--" + boundary)
+                                            + r")(?P<end>--)?[ \t]*(?:\r\n|\r|\n)?$")
         entity.state = _MULTIPART
         return None
 

@@ -29,7 +29,8 @@ from ...uri import patterns
 _HEADING_END = patterns.compile(r"\n\r?\n")
 # a plain heading, whole: the envelope line, then fields with their folded lines
 # (the feedparser's header line, email.feedparser.headerRE, less its odd cases)
-_PLAIN_HEADING = patterns.compile(r"(?>(?:From [^\n]*+\n)?)(?>(?:[\041-\071\073-\176]++:[^\n]*+\n(?>(?:[\t ][^\n]*+\n)*))*)")
+_PLAIN_HEADING = patterns.compile(r"(?>(?:From [^\n]*+\n)?)"
+                                  r"(?>(?:[\041-\071\073-\176]++:[^\n]*+\n(?>(?:[\t ][^\n]*+\n)*))*)")
 # one field: its name, and its value as compat32 keeps it before the line end is cut
 _FIELD = patterns.compile(r"^([\041-\071\073-\176]++):[ \t]*+([^\n]*+\n(?>(?:[\t ][^\n]*+\n)*))", re.MULTILINE)
 _STRUCTURED = frozenset({"multipart", "message"})

@@ -79,7 +79,7 @@ def _closer(delimiter: str) -> re.Pattern[str]:
     if pattern is None:
         if len(_closers) > 256:
             _closers.clear()
-        pattern = _closers[delimiter] = patterns.compile(r"^%s[ \t]*+$" % re.escape(delimiter), re.MULTILINE)
+        pattern = _closers[delimiter] = patterns.compile(rf"^{re.escape(delimiter)}[ \t]*+$", re.MULTILINE)
     return pattern
 
 

@@ -59,8 +59,8 @@ _TOKEN = patterns.compile(r"(?<!\\)((?:\\\\)*+)(?:(%)[^\n]*+|"
                     r"\\begin\{(verbatim|Verbatim|lstlisting|minted|comment)\*?+\}|"
                     r"\\verb\*?+([^\sA-Za-z*]))")
 # the end of each environment whose content is not prose: "\end{verbatim}" ("\end{verbatim*}")
-_END = {name: patterns.compile(r"\\end\{%s\*?+\}" % name) for name in ("verbatim", "Verbatim", "lstlisting", "minted",
-                                                                  "comment")}
+_END = {name: patterns.compile(rf"\\end\{{{name}\*?+\}}") for name in ("verbatim", "Verbatim", "lstlisting", "minted",
+                                                                    "comment")}
 _TEX_ESCAPE = patterns.compile(r"\\([#%&_~$])")
 # a BibTeX field that holds a link: its name, "=", the value's opening brace or quote
 _FIELD = patterns.compile(r"(?<![\w-])(url|doi)[ \t\r\n]*+=[ \t\r\n]*+([{\"])", re.IGNORECASE)

@@ -153,7 +153,7 @@ def read_markdown(content: Content, options: ScanOptions, tally: Tally) -> Itera
         line += text.count("\n", start, end)
 
 
-def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) -> Iterator[Record | Content]:
+def _stretches(content: Content, options: ScanOptions, tail: Tail, text: str) -> Iterator[Record | Defect | Content]:
     """A document's records, its stretches read as :mod:`.markdown_blocks`
     plans them: the parser reads only those that may hold a link, each
     finding the others' definitions, and the text scanner's finds in the
@@ -208,7 +208,7 @@ def _label(label: str) -> str:
 
 def _document(content: Content, options: ScanOptions, tail: Tail, text: str, first: int, first_line: int,
               defined: Callable[[dict[str, Any]], tuple[str, str] | None] | None, finds: list[Found] | None = None
-              ) -> Iterator[Record | Content]:
+              ) -> Iterator[Record | Defect | Content]:
     """The records of a document, or of a piece of one that starts at
     character ``first`` and line ``first_line`` (``finds``: the text
     scanner's in it, when they are known)."""

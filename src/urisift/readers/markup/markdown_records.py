@@ -6,7 +6,7 @@ found, so that a piece the parser read whole stops within a look of the budget's
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from operator import itemgetter
 
 from ...model import Content, Defect, Flag, Found, Place, Record, Span, Style, Where, new_found
@@ -29,7 +29,7 @@ _span = tuple.__new__  # a Span with its fields given (a record a link)
 
 def records(text: str, tail: Tail, options: ScanOptions, marked: list[tuple[int, int, str | None, Style, Place]],
              covered: list[tuple[int, int, bool]], first: int, first_line: int,
-             finds: list[Found] | None = None, clocked: Content | None = None) -> Iterator[Record | Defect]:
+             finds: Iterable[Found] | None = None, clocked: Content | None = None) -> Iterator[Record | Defect]:
     """The links the parser marked and the prose's URLs, in document order,
     each with its line and column; the clock of ``clocked``'s budget looked at every
     :data:`_LOOK` finds, while the prose is scanned (a piece that cannot be cut, an HTML block

@@ -53,7 +53,8 @@ INCLUDE = Place(Where.RST, "include")
 IN_CODE = Place(Where.RST)
 
 # a line that starts explicit markup ("..", "__ ") or ends in "::" (a literal block follows)
-_MARKER = patterns.compile(r"^([ \t]*+)(?:\.\.(?=[ \t\n]|$)([^\n]*+)|__[ \t]++([^\n]*+)|[^\n]*?::[ \t]*+$)", re.MULTILINE)
+_MARKER = patterns.compile(r"^([ \t]*+)(?:\.\.(?=[ \t\n]|$)([^\n]*+)|__[ \t]++([^\n]*+)|[^\n]*?::[ \t]*+$)",
+                           re.MULTILINE)
 # what follows "..": a directive (with a substitution's "|name| " before it), a target, or else a comment
 _DIRECTIVE = patterns.compile(r"[ \t]++(?:\|[^|\n]++\|[ \t]++)?([A-Za-z0-9][-A-Za-z0-9_:+.]*?)::(?:[ \t]++|$)")
 _TARGET = patterns.compile(r"[ \t]++_(?:`[^`\n]*+`|__|_?(?:\\.|[^:\\\n])*+):(?:[ \t]++|$)")
@@ -90,8 +91,8 @@ def _block(indent: int) -> re.Pattern[str]:
     indent = min(indent, 200)
     pattern = _blocks.get(indent)
     if pattern is None:
-        pattern = _blocks[indent] = patterns.compile(r"(?:[ \t]*+\n|(?: {%d}|[ ]{0,%d}\t)[^\n]*+(?:\n|$))*+"
-                                               % (indent + 1, indent))
+        pattern = _blocks[indent] = patterns.compile(rf"(?:[ \t]*+\n|(?: {{{indent + 1}}}|[ ]{{0,{indent}}}\t)"
+                                                     r"[^\n]*+(?:\n|$))*+")
     return pattern
 
 
@@ -331,7 +332,7 @@ def _word_reference(text: str, upto: int) -> re.Match[str] | None:
     after ``upto``: from each "_" that may end one, back over the word's
     letters, digits and single inner ``-.+:_`` (never past the "_" that ended
     the one before: the scans are linear together), then matched there, as
-    the search of one pattern for every construct would match it.""" 
+    the search of one pattern for every construct would match it."""
     search, match = _REFERENCE_END.search, _WORD_REFERENCE.match
     while (end := search(text, upto)) is not None:
         start = end.start() - 1  # (a letter or a digit, by the lookbehind)

@@ -66,10 +66,8 @@ def _record_at(window: bytes, at: int, f: BinaryIO, offset: int) -> bool:
         return after_blank and _PLAIN_RECORD.match(window, at, at + 4096) is not None
     # an ARC record: its header line (at a line's start: ARC puts one line break or none
     # between records), whole in the window
-    if at > 0:
-        line_start = window[at - 1] == 0x0A
-    else:  # (the window's first byte: the one before it is the file's)
-        line_start = offset == 0 or _byte_before(f, offset) == b"\n"
+    # (at 0, the window's first byte: the one before it is the file's)
+    line_start = window[at - 1] == 0x0A if at > 0 else offset == 0 or _byte_before(f, offset) == b"\n"
     return line_start and _ARC_RECORD.match(window, at, at + _LONGEST) is not None
 
 

@@ -25,7 +25,8 @@ from ...uri import patterns
 # XML 1.0 §2.8 and §4.3.3: <?xml version="1.0" encoding="label" ...?>
 _S = rb"[ \t\r\n]"
 _LABEL = rb"([A-Za-z][\w.:-]{0,40})"
-_DECLARATION = patterns.compile(rb"<\?xml" + _S + rb"+version" + _S + rb"*=" + _S + rb"*(?:\"[^\"]{0,10}\"|'[^']{0,10}')"
+_DECLARATION = patterns.compile(rb"<\?xml" + _S + rb"+version" + _S + rb"*=" + _S
+                          + rb"*(?:\"[^\"]{0,10}\"|'[^']{0,10}')"
                           + _S + rb"+encoding" + _S + rb"*=" + _S + rb"*(?:\"" + _LABEL + rb"\"|'" + _LABEL + rb"')")
 # Appendix F.1: "<?xml" in UTF-16 without a byte-order mark
 _UTF16 = ((b"<\x00?\x00x\x00m\x00l\x00", "utf-16le"), (b"\x00<\x00?\x00x\x00m\x00l", "utf-16be"))

@@ -63,9 +63,9 @@ def read_office(content: Content, options: ScanOptions, tally: Tally) -> Iterato
     odf = "mimetype" in names and "content.xml" in names
     layer = content.layer
     if not odf and _APP in names:
-        found, defects = _hyperlink_base(package, package.getinfo(_APP), layer, budget, origin)
+        based, defects = _hyperlink_base(package, package.getinfo(_APP), layer, budget, origin)
         yield from defects
-        layer = found
+        layer = based
     for member in members:
         name = member.filename
         if not (name in _ODF_PARTS if odf else _OOXML_PARTS.fullmatch(name)):

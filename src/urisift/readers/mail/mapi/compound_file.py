@@ -88,7 +88,8 @@ class CompoundFile:
             self.damage.append(f"its header says major version {major} (MS-CFB §2.2: 3 or 4); read as version 3")
         # the DIFAT: 109 entries in the header, then a chain of sectors of them, each ending with the next's number
         difat = list(_table(data[76:512]))
-        sector, seen = first_difat, set()
+        sector = first_difat
+        seen: set[int] = set()
         while sector <= _MAX_REGULAR and len(seen) < difat_sectors and sector not in seen:
             seen.add(sector)
             block = self._sector(sector)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import io
 import mmap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from email.message import Message
 from email.parser import HeaderParser
 from email.policy import compat32
@@ -271,7 +271,7 @@ def _heading(headers: str | None) -> Message | None:
 
 
 def _bases(heading: Message | None, location: str | None, layer: BaseLayer, origin: Origin
-           ) -> Iterator[Defect]:
+           ) -> Generator[Defect, None, BaseLayer]:
     """The chain of bases of a message's bodies: its heading's ``Content-Base`` or
     ``Content-Location`` (RFC 2557 §4), else its PidTagBodyContentLocation (MS-OXCMSG §2.2.1.53);
     the defect of one that cannot serve."""
