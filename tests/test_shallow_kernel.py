@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from urisift.readers.html.tokens import BYTES, MAX_DEPTH, PREFIX, shallow, shallow_twin
+from urisift.readers.html.tokens import BYTES, MAX_DEPTH, PREFIX, WITHHELD, _noting, shallow, shallow_twin
 
 kernel = pytest.importorskip("urisift.readers.html.shallow_kernel", reason="a pure build: no C first pass to compare")
 
@@ -59,6 +59,10 @@ _PIECES = st.one_of(
                      b"\x00", b"<script>", b"</script>", b"<!--<script>", b"</script >", b"</SCRIPT/", b"</style>",
                      b"</title\t", b"</xmp>", b"<svg>", b"<math>", b"<font>", b"<font color=x>", b"</svg>",
                      b"<svg><desc><x-y/>", b"<math><mi><x-y/>"]),
+    # comments about the length the pass notes the place of (tokens.WITHHELD), closed each way or not at all
+    st.sampled_from([b"<!--" + b"c" * WITHHELD + b"-->", b"<!--" + b"c" * (WITHHELD - 1) + b"-->",
+                     b"<!--" + b"-" * WITHHELD + b"--!>", b"<!--" + b"c-" * WITHHELD + b"--->",
+                     b"<!--" + b"d" * WITHHELD, b"<!---" + b"e" * WITHHELD + b"-->"]),
     _SPACE)
 
 
@@ -86,6 +90,18 @@ def _markup(draw: st.DrawFn) -> bytes:
 @given(_markup(), st.one_of(st.none(), st.integers(0, 3000)))
 def test_the_kernel_answers_as_its_twin(markup: bytes, end: int | None) -> None:
     assert kernel.shallow(markup, end) is shallow_twin(markup, BYTES, end)
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_markup())
+def test_the_kernel_notes_the_long_comments_as_its_twin(markup: bytes) -> None:
+    noted: list[tuple[int, int]] = []
+    answer = kernel.shallow(markup, None, noted)
+    assert answer is shallow_twin(markup, BYTES)
+    if answer:  # (the guard withholds them only then; a pass that stops early has noted some)
+        twin: list[tuple[int, int]] = []
+        list(_noting(markup, BYTES, twin))
+        assert noted == twin
 
 
 @pytest.mark.parametrize("markup", [

@@ -61,7 +61,7 @@ def read_html(content: Content, options: ScanOptions, tally: Tally) -> Items:
         if based is not None and budget is not None and budget.expired():
             yield from budget.over_time("the rest of the page", content.origin)
             return
-        tree, capped = parse(piece)
+        tree, capped = parse(piece, options.comments)
         if capped is not None:  # what the guard capped before the parser saw it
             yield Defect(DefectKind.DEEP_NESTING, capped, content.origin, None)
         walk = DocumentWalk(tree, content.layer, content.origin, decoding, locator=locator, source=text,

@@ -74,6 +74,7 @@ from .tokens import (
     decoded,
     script_end,
     shallow,
+    withheld,
 )
 from .tree import Namespace, child_namespace
 
@@ -235,14 +236,17 @@ _RULED = frozenset({*CLOSE_P, *HEADINGS, *CELL, *SECTION, *RAW_TEXT, *VOID, *MER
                     "option", "optgroup", "button", "select", "tr", "svg", "math", "script", "plaintext"})
 
 
-def guard(markup: str | bytes) -> Guarded:
+def guard(markup: str | bytes, comments: bool = True) -> Guarded:
     """The markup with its nesting and attribute counts capped, and what was
-    capped; the markup itself when nothing was (see the module doc)."""
+    capped; the markup itself when nothing was (see the module doc).  With
+    ``comments`` False (their text is not read), a page the first pass vouches
+    for is given to the parser without its long comments' texts (tokens.withheld)."""
     syntax: Syntax = STR if isinstance(markup, str) else BYTES
+    spans: list[tuple[int, int]] | None = None if comments else []
     # a page nested deep from its start (the shape that costs most a byte) is
     # told by its first bytes: then the first pass is not made over all of it
-    if (len(markup) <= 2 * PREFIX or shallow(markup, syntax, PREFIX) is None) and shallow(markup, syntax):
-        return Guarded(markup)
+    if (len(markup) <= 2 * PREFIX or shallow(markup, syntax, PREFIX) is None) and shallow(markup, syntax, None, spans):
+        return Guarded(withheld(markup, spans, syntax) if spans else markup)
     search = syntax.markup.search
     lower = ascii_lower if isinstance(markup, str) else decoded
     model = _Model()

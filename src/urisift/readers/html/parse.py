@@ -21,10 +21,17 @@ from .guard import guard
 from .tree import LexborTree, SoupTree
 
 
-def parse(markup: str | bytes) -> tuple[LexborTree, str | None]:
+def parse(markup: str | bytes, comments: bool = True) -> tuple[LexborTree, str | None]:
     """The tree of a decoded document (or of UTF-8 bytes), and what was capped
-    to parse it in linear time (None when nothing was)."""
-    guarded = guard(markup)
+    to parse it in linear time (None when nothing was).  ``comments`` False:
+    their texts are not read, and the long ones are not parsed (see guard).
+
+    A decoded document is encoded here, to the UTF-8 that lexbor reads, as
+    selectolax would encode it (a lone surrogate dropped): then the guard's
+    first pass reads those bytes, in C where the build has it."""
+    if isinstance(markup, str):
+        markup = markup.encode("utf-8", "ignore")
+    guarded = guard(markup, comments)
     return LexborTree(LexborHTMLParser(guarded.markup)), "; ".join(guarded.notes) or None
 
 

@@ -25,6 +25,28 @@
 #define ITEMS 1025
 /* a start tag pushes at most three entries (a body, a row, itself) before the depth is checked */
 #define STACK (MAX_DEPTH + 8)
+/* tokens.WITHHELD: the shortest comment text whose place is noted (checked equal at import too) */
+#define WITHHELD 256
+
+/* where the texts of the long comments stand: (start, end) pairs, grown as they are met */
+typedef struct {
+    Py_ssize_t *at;
+    Py_ssize_t count, room;
+} Spans;
+
+static int note(Spans *spans, Py_ssize_t start, Py_ssize_t end) {
+    if (spans == NULL || end - start < WITHHELD) return 0;
+    if (spans->count + 2 > spans->room) {
+        Py_ssize_t room = spans->room ? 2 * spans->room : 32;
+        Py_ssize_t *grown = PyMem_Realloc(spans->at, (size_t)room * sizeof(Py_ssize_t));
+        if (grown == NULL) return -1;
+        spans->at = grown;
+        spans->room = room;
+    }
+    spans->at[spans->count++] = start;
+    spans->at[spans->count++] = end;
+    return 0;
+}
 
 typedef struct {
     const unsigned char *at;
@@ -161,8 +183,9 @@ static int top_in(const Stack *st, const char *const *words) {
 
 static void push(Stack *st, Name name) { st->items[st->depth++] = name; }
 
-/* shallow_twin(markup, syntax, end): 1 True, 0 False, -1 None */
-static int first_pass(const unsigned char *s, Py_ssize_t n, int prefix) {
+/* shallow_twin(markup, syntax, end, comments): 1 True, 0 False, -1 None (-2: out of memory); the long comments'
+   texts noted in ``spans`` when it is given */
+static int first_pass(const unsigned char *s, Py_ssize_t n, int prefix, Spans *spans) {
     int unsure = prefix ? -1 : 0;
     Stack *st = PyMem_Malloc(sizeof(Stack));
     if (st == NULL) return -2;
@@ -282,18 +305,25 @@ static int first_pass(const unsigned char *s, Py_ssize_t n, int prefix) {
             } else if (k + 1 < n && s[k] == '-' && s[k + 1] == '>') {
                 i = k + 2;
             } else {
+                Py_ssize_t text = k, text_end = n;
                 i = n;
                 for (; k + 2 < n; k++) {
                     if (s[k] == '-' && s[k + 1] == '-') {
                         if (s[k + 2] == '>') {
                             i = k + 3;
+                            text_end = k;
                             break;
                         }
                         if (k + 3 < n && s[k + 2] == '!' && s[k + 3] == '>') {
                             i = k + 4;
+                            text_end = k;
                             break;
                         }
                     }
+                }
+                if (note(spans, text, text_end) < 0) {
+                    answer = -2;
+                    goto done;
                 }
             }
             continue;
@@ -321,8 +351,13 @@ done:
 static PyObject *shallow(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer markup;
-    PyObject *end = Py_None;
-    if (!PyArg_ParseTuple(args, "y*|O", &markup, &end)) return NULL;
+    PyObject *end = Py_None, *comments = Py_None;
+    if (!PyArg_ParseTuple(args, "y*|OO", &markup, &end, &comments)) return NULL;
+    if (comments != Py_None && !PyList_Check(comments)) {
+        PyBuffer_Release(&markup);
+        PyErr_SetString(PyExc_TypeError, "comments: a list or None");
+        return NULL;
+    }
     Py_ssize_t n = markup.len;
     int prefix = end != Py_None;
     if (prefix) {
@@ -335,10 +370,21 @@ static PyObject *shallow(PyObject *self, PyObject *args) {
         if (limit < n) n = limit;
     }
     int answer;
+    Spans spans = {NULL, 0, 0};
     Py_BEGIN_ALLOW_THREADS
-    answer = first_pass((const unsigned char *)markup.buf, n, prefix);
+    answer = first_pass((const unsigned char *)markup.buf, n, prefix, comments == Py_None ? NULL : &spans);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&markup);
+    for (Py_ssize_t k = 0; answer != -2 && k < spans.count; k += 2) {
+        PyObject *pair = Py_BuildValue("(nn)", spans.at[k], spans.at[k + 1]);
+        if (pair == NULL || PyList_Append(comments, pair) < 0) {
+            Py_XDECREF(pair);
+            PyMem_Free(spans.at);
+            return NULL;
+        }
+        Py_DECREF(pair);
+    }
+    PyMem_Free(spans.at);
     if (answer == -2) return PyErr_NoMemory();
     if (answer == 1) Py_RETURN_TRUE;
     if (answer == 0) Py_RETURN_FALSE;
@@ -347,8 +393,9 @@ static PyObject *shallow(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"shallow", shallow, METH_VARARGS,
-     "shallow(markup: bytes, end: int | None = None) -> bool | None\n\n"
-     "urisift.readers.html.tokens.shallow_twin for bytes: whether the markup surely needs no cap."},
+     "shallow(markup: bytes, end: int | None = None, comments: list | None = None) -> bool | None\n\n"
+     "urisift.readers.html.tokens.shallow_twin for bytes: whether the markup surely needs no cap; the long "
+     "comments' texts put in comments as (start, end)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "urisift.readers.html.shallow_kernel",
@@ -358,7 +405,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "urisift.readers.html
 PyMODINIT_FUNC PyInit_shallow_kernel(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_DEPTH", MAX_DEPTH) < 0 || PyModule_AddIntConstant(m, "ITEMS", ITEMS) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_DEPTH", MAX_DEPTH) < 0 || PyModule_AddIntConstant(m, "ITEMS", ITEMS) < 0
+        || PyModule_AddIntConstant(m, "WITHHELD", WITHHELD) < 0) {
         Py_DECREF(m);
         return NULL;
     }

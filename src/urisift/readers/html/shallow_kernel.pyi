@@ -2,5 +2,6 @@
 
 MAX_DEPTH: int
 ITEMS: int
+WITHHELD: int
 
-def shallow(markup: bytes, end: int | None = None, /) -> bool | None: ...
+def shallow(markup: bytes, end: int | None = None, comments: list[tuple[int, int]] | None = None, /) -> bool | None: ...

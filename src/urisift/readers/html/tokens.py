@@ -10,7 +10,7 @@ passes decide.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...uri import patterns
@@ -50,6 +50,10 @@ _SCRIPT = rf"<!--|-->|<(/?)script(?=[{SPACE}/>])"
 _ITEMS = 1025
 #: how much of a long page is first read for a sign of deep nesting
 PREFIX = 8192
+#: the shortest comment text the first pass notes the place of, to be withheld from the parser when comments are
+#: not read, and how much of them there must be for a page to be copied without them (:func:`withheld`)
+WITHHELD = 256
+WORTH = 4096
 _RAW_NAMES = "|".join(sorted(("script", "style", "xmp", "iframe", "noembed", "noframes", "title", "textarea")))
 _FAST_ATTRIBUTES = rf"(?>(?:[{SPACE}]++|/(?!>)|{_ATTRIBUTE}){{0,{_ITEMS}}})"
 # (the lookahead first: a "<" that opens nothing is passed over without trying each branch)
@@ -173,15 +177,17 @@ _FAST_SETS = {str: _sets(str, VOID, BREAKOUT | {"font"}, _INTEGRATION, _SAME_CLO
                            _SAME_CLOSES, CLOSE_P)}
 
 
-def shallow(markup: str | bytes, syntax: Syntax, end: int | None = None) -> bool | None:
+def shallow(markup: str | bytes, syntax: Syntax, end: int | None = None,
+            comments: list[tuple[int, int]] | None = None) -> bool | None:
     """The first pass (:func:`shallow_twin`), in C for bytes where the build compiled it."""
     if _kernel is not None and type(markup) is bytes:
-        answer: bool | None = _kernel(markup, end)
+        answer: bool | None = _kernel(markup, end, comments)
         return answer
-    return shallow_twin(markup, syntax, end)
+    return shallow_twin(markup, syntax, end, comments)
 
 
-def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) -> bool | None:
+def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None,
+                 comments: list[tuple[int, int]] | None = None) -> bool | None:
     """Whether the markup surely needs no cap: a model of the stack that pops
     only on an end tag naming the current node (and on the commonest
     implied ends) stays within ``MAX_DEPTH``, no tag has over ``_ITEMS``
@@ -191,7 +197,12 @@ def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) ->
     never below the full model's, so False only means "look closer".
 
     With ``end``, only the markup before it is read (its last token may be
-    cut there): False when the depth is passed already, else None (no sign)."""
+    cut there): False when the depth is passed already, else None (no sign).
+
+    With ``comments``, the place of each comment's text of at least ``WITHHELD`` characters is put in it as
+    (start, end), where the pass reads them apart from tags and raw text: by the C pass always, by this one
+    when comments may be a good part of the page (:func:`_long_comments`: its tokens are then read one match at
+    a time, which costs more than findall's tuples)."""
     void, breakout, integration, same_closes, close_p = _FAST_SETS[type(markup)]
     svg, math, p, script, plaintext, table, tbody, thead, tfoot, tr, td, th, bang = syntax.shallow_names
     lt, escape = syntax.kind("<"), syntax.kind("<!--")
@@ -202,7 +213,13 @@ def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) ->
     stack: list[Any] = []
     push, pop = stack.append, stack.pop
     foreign = 0  # svg and math elements open
-    tokens = syntax.fast.findall(markup) if end is None else syntax.fast.findall(markup, 0, end)
+    tokens: Any
+    if end is not None:
+        tokens = syntax.fast.findall(markup, 0, end)
+    elif comments is not None and _long_comments(markup, syntax):
+        tokens = _noting(markup, syntax, comments)
+    else:
+        tokens = syntax.fast.findall(markup)
     unsure = None if end is not None else False  # what a reason to look closer is worth
     for raw, text, start, closed, end_tag, cut, other in tokens:
         if start:
@@ -256,14 +273,64 @@ def shallow_twin(markup: str | bytes, syntax: Syntax, end: int | None = None) ->
     return True if end is None else None
 
 
-def _load_kernel() -> Callable[[bytes, int | None], bool | None] | None:
+def _long_comments(markup: str | bytes, syntax: Syntax) -> bool:
+    """Whether comments may hold an eighth of the markup and ``WORTH`` at least, as Word's HTML (an Outlook
+    message's) has them: 30 KB of its 38, all of them opened in its head.  A guess by find, each "<!--" to the
+    next "-->", of those opened in the first ``PREFIX`` characters: a find to the end of a page that has no
+    comment, or many short ones, costs a tenth of the first pass, and the guess need not be right (the pass
+    itself says where the comments are)."""
+    opening, closing = syntax.kind("<!--"), syntax.kind("-->")
+    size = len(markup)
+    held, need = 0, max(WORTH, size >> 3)
+    at = markup.find(opening, 0, PREFIX)
+    while at >= 0:
+        close = markup.find(closing, at + 4)
+        held += (size if close < 0 else close) - at
+        if held >= need:
+            return True
+        if close < 0:
+            return False
+        at = markup.find(opening, close + 3, PREFIX)
+    return False
+
+
+def _noting(markup: str | bytes, syntax: Syntax, comments: list[tuple[int, int]]) -> Iterator[tuple[Any, ...]]:
+    """findall's tuples, one match at a time, each long comment's text noted (its match the one with no group)."""
+    close, bang_close = syntax.kind("-->"), syntax.kind("--!>")
+    for match in syntax.fast.finditer(markup):
+        if match.lastindex is None:
+            start, end = match.span()
+            if end - start >= WITHHELD + 4:  # (its text: after "<!--", before "-->" or "--!>", or to the end)
+                tail = 4 if markup.startswith(bang_close, end - 4) else 3 if markup.startswith(close, end - 3) else 0
+                if end - tail - start - 4 >= WITHHELD:
+                    comments.append((start + 4, end - tail))
+        yield match.groups("")
+
+
+def withheld(markup: str | bytes, comments: list[tuple[int, int]], syntax: Syntax) -> str | bytes:
+    """The markup without the texts of the comments at ``comments`` (each ``<!---->`` then, a comment still, so
+    that the texts around it stay apart), when they are ``WORTH`` together: the parser reads a comment's every
+    character, and Word's HTML (an Outlook message's) is mostly comments; else the markup itself."""
+    if sum(end - start for start, end in comments) < WORTH:
+        return markup
+    pieces, at = [], 0
+    for start, end in comments:
+        pieces.append(markup[at:start])
+        at = end
+    pieces.append(markup[at:])
+    joined: str | bytes = syntax.kind("").join(pieces)
+    return joined
+
+
+def _load_kernel() -> Callable[..., bool | None] | None:
     """shallow_kernel.c's pass, when this build has it (a compiler was found) and it
     agrees with this module on the caps; else None, and the twin runs."""
     try:
         from . import shallow_kernel
     except ImportError:
         return None
-    if (shallow_kernel.MAX_DEPTH, shallow_kernel.ITEMS) != (MAX_DEPTH, _ITEMS):
+    if (shallow_kernel.MAX_DEPTH, shallow_kernel.ITEMS, getattr(shallow_kernel, "WITHHELD", None)) != (
+            MAX_DEPTH, _ITEMS, WITHHELD):
         return None
     return shallow_kernel.shallow
 
