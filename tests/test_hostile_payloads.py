@@ -247,10 +247,10 @@ def test_a_failing_srcdoc_costs_that_srcdoc_alone(monkeypatch: pytest.MonkeyPatc
     parsing = importlib.import_module("urisift.readers.html.parse")
     real = parsing.parse
 
-    def tripping(markup: Any) -> Any:
+    def tripping(markup: Any, *rest: Any) -> Any:
         if "TRIP" in str(markup) and "iframe" not in str(markup):  # (the srcdoc's document, not the page's)
             raise RuntimeError("a bug")
-        return real(markup)
+        return real(markup, *rest)
 
     monkeypatch.setattr(parsing, "parse", tripping)
     records, defects = _split(scan_html('<iframe srcdoc="<a href=http://in.example/>TRIP</a>"></iframe>'
