@@ -72,6 +72,7 @@ from .tokens import (
     attribute_map,
     capped,
     decoded,
+    edited,
     script_end,
     shallow,
     withheld,
@@ -370,23 +371,9 @@ def guard(markup: str | bytes, comments: bool = True) -> Guarded:
                      f"and those holding links, dropped the rest (the tokenizer is quadratic in them)")
     if not edits:
         return Guarded(markup, tuple(notes))
-    return Guarded(_edited(markup, edits, syntax), tuple(notes))
+    return Guarded(edited(markup, edits, syntax), tuple(notes))
 
 
 def _line(markup: str | bytes, at: int | None) -> int:
     newline: Any = "\n" if isinstance(markup, str) else b"\n"
     return int(markup.count(newline, 0, at or 0)) + 1
-
-
-def _edited(markup: Any, edits: list[tuple[int, int, Any]], syntax: Syntax) -> str | bytes:
-    parts = []
-    at = 0
-    for start, end, replacement in edits:  # in input order: they are made in one forward pass
-        parts.append(markup[at:start])
-        parts.append(replacement)
-        at = end
-    parts.append(markup[at:])
-    joined: str | bytes = syntax.kind("").join(parts)
-    return joined
-
-

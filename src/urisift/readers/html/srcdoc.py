@@ -37,7 +37,7 @@ def srcdoc_records(walk: DocumentWalk, document: str) -> Iterator[Record | Defec
 def _inner(walk: DocumentWalk, document: str) -> Iterator[Record | Defect]:
     from .parse import parse  # the parser is chosen there; imported here to keep the walk parser-free
 
-    tree, capped = parse(document)
+    tree, capped = parse(document, walk.comments)  # (long comments withheld from the parser as the page's are)
     if capped is not None:
         yield Defect(DefectKind.DEEP_NESTING, f"iframe srcdoc: {capped}", walk.origin, None)
     # its records stand where the iframe stands on the page, not where they stand in it

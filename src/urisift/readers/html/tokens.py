@@ -313,12 +313,20 @@ def withheld(markup: str | bytes, comments: list[tuple[int, int]], syntax: Synta
     character, and Word's HTML (an Outlook message's) is mostly comments; else the markup itself."""
     if sum(end - start for start, end in comments) < WORTH:
         return markup
-    pieces, at = [], 0
-    for start, end in comments:
-        pieces.append(markup[at:start])
+    nothing = syntax.kind("")
+    return edited(markup, [(start, end, nothing) for start, end in comments], syntax)
+
+
+def edited(markup: Any, edits: list[tuple[int, int, Any]], syntax: Syntax) -> str | bytes:
+    """``markup`` with each (start, end, replacement) of ``edits``, in input order, made in one forward pass."""
+    parts = []
+    at = 0
+    for start, end, replacement in edits:
+        parts.append(markup[at:start])
+        parts.append(replacement)
         at = end
-    pieces.append(markup[at:])
-    joined: str | bytes = syntax.kind("").join(pieces)
+    parts.append(markup[at:])
+    joined: str | bytes = syntax.kind("").join(parts)
     return joined
 
 
